@@ -1,0 +1,69 @@
+import type { ApprovalCheck, ApprovalPort, ApprovalVerdict } from "../execution/approval-port";
+import type { RegisteredTool } from "../tools/spec";
+import { ApprovalNotUsable } from "./errors";
+import type { ApprovalStore } from "./store";
+
+/** True when a call of `tool` must wait for a person: the operator's policy first, then the tool's own. */
+export function requiresApproval(tool: RegisteredTool): boolean {
+  switch (tool.approval) {
+    case "always":
+    case "once_per_thread":
+      return true;
+    case "never":
+      return false;
+    default:
+      return tool.policy.confirm;
+  }
+}
+
+/** The executor's approval port over the approval store. */
+export class ApprovalGate implements ApprovalPort {
+  constructor(
+    private readonly store: ApprovalStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  check({ tool, args, argsDigest, callId, ctx }: ApprovalCheck): ApprovalVerdict {
+    if (!requiresApproval(tool)) return { status: "approved" };
+    const binding = { scope: ctx.scope, callId, tool: tool.name, argsDigest };
+    let approval =
+      this.store.findFor(ctx.principal, binding) ??
+      this.store.request({
+        principal: ctx.principal,
+        ...binding,
+        args,
+        runId: ctx.runId,
+        threadId: ctx.threadId,
+        surface: ctx.surface,
+        message: `${tool.title} wants to run with these arguments. Approve?`,
+      });
+    if (approval.status === "pending" && approval.expiresAt <= this.now()) {
+      this.store.expireDue();
+      approval = this.store.get(approval.id) ?? approval;
+    }
+    switch (approval.status) {
+      case "pending":
+        return { status: "pending", approvalId: approval.id, expiresAt: approval.expiresAt };
+      case "approved":
+        try {
+          const used = this.store.consume(approval.id, binding);
+          return { status: "approved", approvalId: used.id, ...(used.editedArgs && { args: used.editedArgs }) };
+        } catch (error) {
+          if (error instanceof ApprovalNotUsable) return { status: "denied", approvalId: approval.id, reason: "the approval was used already" };
+          throw error;
+        }
+      case "denied":
+        return { status: "denied", approvalId: approval.id, ...(approval.reason && { reason: approval.reason }) };
+      case "expired":
+        return { status: "expired", approvalId: approval.id };
+      case "cancelled":
+        return { status: "cancelled", approvalId: approval.id };
+      case "consumed":
+        return { status: "denied", approvalId: approval.id, reason: "the approval was used already" };
+    }
+  }
+
+  recordOutcome(approvalId: string, result: unknown): void {
+    this.store.recordOutcome(approvalId, result);
+  }
+}

@@ -1,0 +1,340 @@
+import { randomBytes } from "node:crypto";
+import { and, asc, desc, eq, like, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../db";
+import { decodeCursor, encodeCursor } from "../db/cursor";
+import { approvalEvents, approvals, type ApprovalStatus } from "../db/schema";
+import { isJsonObject, jsonDigest } from "../json/canonical";
+import type { SchemaIssue } from "../tools/schema";
+import { ApprovalAlreadyDecided, ApprovalDecisionInvalid, ApprovalExpired, ApprovalNotFound, ApprovalNotUsable } from "./errors";
+
+export type Approval = typeof approvals.$inferSelect;
+export type ApprovalEvent = typeof approvalEvents.$inferSelect;
+export type { ApprovalStatus };
+
+export const APPROVAL_STATUSES: ApprovalStatus[] = ["pending", "approved", "denied", "expired", "cancelled", "consumed"];
+
+export interface ApprovalRequest {
+  principal: string;
+  scope: string;
+  callId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  argsDigest?: string;
+  runId?: string;
+  threadId?: string;
+  surface: string;
+  /** The question shown to a person. */
+  message?: string;
+  /** Overrides the store's default time to decide. */
+  ttlMs?: number;
+}
+
+export interface Decision {
+  approved: boolean;
+  reason?: string;
+  /** Replaces the arguments (whole, not merged); only with approved. */
+  editedArgs?: Record<string, unknown>;
+  /** Who decides: recorded on the approval and in its audit trail. */
+  decidedBy: string;
+}
+
+/** The call an approval is bound to; consuming it for any other call fails. */
+export interface CallBinding {
+  scope: string;
+  callId: string;
+  tool: string;
+  argsDigest: string;
+}
+
+export interface ApprovalFilter {
+  status?: ApprovalStatus | ApprovalStatus[];
+  tool?: string;
+  threadId?: string;
+  runId?: string;
+  principal?: string;
+  surface?: string;
+  /** Words matched against the tool name and the arguments. */
+  text?: string;
+  cursor?: string;
+  limit?: number;
+}
+
+export interface ApprovalPage {
+  items: Approval[];
+  nextCursor?: string;
+}
+
+export type ApprovalChange = { type: ApprovalEvent["type"]; approval: Approval };
+
+export interface ApprovalStoreOptions {
+  /** Default time to decide, in ms (24 h unless set). */
+  ttlMs?: number;
+  /** Checks edited arguments against the tool's input schema; "unknown" when no such tool exists. */
+  validateArgs?: (tool: string, args: Record<string, unknown>) => SchemaIssue[] | "unknown";
+  now?: () => number;
+}
+
+export const DEFAULT_APPROVAL_TTL_MS = 24 * 3600 * 1000;
+const MAX_REASON = 2000;
+
+/**
+ * Approvals in SQLite, with an append-only audit trail. Every change of status is one guarded
+ * UPDATE inside an immediate transaction, so of two concurrent decisions exactly one wins.
+ */
+export class ApprovalStore {
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private readonly listeners = new Set<(change: ApprovalChange) => void>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: ApprovalStoreOptions = {},
+  ) {
+    this.ttlMs = options.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Ask for a decision on a call; the same principal, scope, call, tool and arguments give the same approval. */
+  request(input: ApprovalRequest): Approval {
+    const argsDigest = input.argsDigest ?? jsonDigest(input.args);
+    const key = approvalKey({ principal: input.principal, scope: input.scope, callId: input.callId, tool: input.tool, argsDigest });
+    const { approval, created } = this.db.transaction(
+      (tx) => {
+        const existing = tx.select().from(approvals).where(eq(approvals.key, key)).get();
+        if (existing) return { approval: existing, created: false };
+        const now = this.now();
+        const row = tx
+          .insert(approvals)
+          .values({
+            id: `apr_${randomBytes(12).toString("base64url")}`,
+            key,
+            principal: input.principal,
+            scope: input.scope,
+            callId: input.callId,
+            runId: input.runId ?? null,
+            threadId: input.threadId ?? null,
+            surface: input.surface,
+            tool: input.tool,
+            args: input.args,
+            argsDigest,
+            message: input.message ?? null,
+            status: "pending",
+            expiresAt: now + (input.ttlMs ?? this.ttlMs),
+            createdAt: now,
+            updatedAt: now,
+          })
+          .returning()
+          .get();
+        tx.insert(approvalEvents).values({ approvalId: row.id, type: "requested", actor: input.principal, data: { args: input.args }, createdAt: now, updatedAt: now }).run();
+        return { approval: row, created: true };
+      },
+      { behavior: "immediate" },
+    );
+    if (created) this.emit({ type: "requested", approval });
+    return approval;
+  }
+
+  get(id: string): Approval | undefined {
+    return this.db.select().from(approvals).where(eq(approvals.id, id)).get();
+  }
+
+  /** The approval asked for this exact call, if any. */
+  findFor(principal: string, binding: CallBinding): Approval | undefined {
+    return this.db.select().from(approvals).where(eq(approvals.key, approvalKey({ principal, ...binding }))).get();
+  }
+
+  /** Newest first, filtered, a page at a time. */
+  list(filter: ApprovalFilter = {}): ApprovalPage {
+    const limit = Math.min(Math.max(filter.limit ?? 50, 1), 500);
+    const where: SQL[] = [];
+    const statuses = filter.status === undefined ? [] : Array.isArray(filter.status) ? filter.status : [filter.status];
+    if (statuses.length) where.push(sql`${approvals.status} in ${statuses}`);
+    if (filter.tool) where.push(eq(approvals.tool, filter.tool));
+    if (filter.threadId) where.push(eq(approvals.threadId, filter.threadId));
+    if (filter.runId) where.push(eq(approvals.runId, filter.runId));
+    if (filter.principal) where.push(eq(approvals.principal, filter.principal));
+    if (filter.surface) where.push(eq(approvals.surface, filter.surface));
+    for (const word of (filter.text ?? "").toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8)) {
+      const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(or(sql`lower(${approvals.tool}) like ${pattern} escape '\\'`, sql`lower(${approvals.args}) like ${pattern} escape '\\'`, like(approvals.principal, pattern))!);
+    }
+    if (filter.cursor) {
+      const [createdAt, id] = decodeCursor(filter.cursor, ["number", "string"]);
+      where.push(or(lt(approvals.createdAt, createdAt), and(eq(approvals.createdAt, createdAt), lt(approvals.id, id)))!);
+    }
+    const rows = this.db
+      .select()
+      .from(approvals)
+      .where(and(...where))
+      .orderBy(desc(approvals.createdAt), desc(approvals.id))
+      .limit(limit + 1)
+      .all();
+    const items = rows.slice(0, limit);
+    const last = items.at(-1);
+    return rows.length > limit && last ? { items, nextCursor: encodeCursor([last.createdAt, last.id]) } : { items };
+  }
+
+  countPending(): number {
+    return this.db.select({ n: sql<number>`count(*)` }).from(approvals).where(and(eq(approvals.status, "pending"), sql`${approvals.expiresAt} > ${this.now()}`)).get()?.n ?? 0;
+  }
+
+  /**
+   * Record a person's decision. Throws ApprovalNotFound, ApprovalExpired, ApprovalAlreadyDecided
+   * (a second decision), or ApprovalDecisionInvalid (edited arguments the tool's schema refuses).
+   */
+  decide(id: string, decision: Decision): Approval {
+    const reason = decision.reason?.trim() || undefined;
+    if (reason && reason.length > MAX_REASON) throw new ApprovalDecisionInvalid(`The reason is longer than ${MAX_REASON} characters`);
+    if (!decision.decidedBy) throw new ApprovalDecisionInvalid("A decision needs the name of who decides");
+    const current = this.get(id);
+    if (!current) throw new ApprovalNotFound(id);
+    if (decision.editedArgs !== undefined) {
+      if (!decision.approved) throw new ApprovalDecisionInvalid("Edited arguments go with an approval, not a denial");
+      if (!isJsonObject(decision.editedArgs)) throw new ApprovalDecisionInvalid("Edited arguments must be a JSON object", [{ path: "", message: "must be an object" }]);
+      const issues = this.options.validateArgs?.(current.tool, decision.editedArgs) ?? [];
+      if (issues === "unknown") throw new ApprovalDecisionInvalid(`The tool ${current.tool} is no longer registered; its arguments cannot be checked`);
+      if (issues.length) throw new ApprovalDecisionInvalid(`The edited arguments do not match ${current.tool}'s schema`, issues);
+    }
+    const status: ApprovalStatus = decision.approved ? "approved" : "denied";
+    const outcome = this.transition(id, "decided", decision.decidedBy, (now) => ({
+      from: ["pending"],
+      notExpired: now,
+      set: { status, decidedBy: decision.decidedBy, decidedAt: now, reason: reason ?? null, editedArgs: decision.editedArgs ?? null },
+      data: { approved: decision.approved, ...(reason && { reason }), ...(decision.editedArgs && { editedArgs: decision.editedArgs }) },
+    }));
+    if (outcome.ok) return outcome.approval;
+    if (outcome.current.status === "pending") {
+      this.expireDue();
+      throw new ApprovalExpired(id);
+    }
+    if (outcome.current.status === "expired") throw new ApprovalExpired(id);
+    throw new ApprovalAlreadyDecided(id, outcome.current.status);
+  }
+
+  /** Withdraw an approval nobody used yet (pending or approved). Throws ApprovalNotFound or ApprovalAlreadyDecided. */
+  cancel(id: string, by: string, reason?: string): Approval {
+    const outcome = this.transition(id, "cancelled", by, () => ({
+      from: ["pending", "approved"],
+      set: { status: "cancelled", reason: reason ?? null },
+      data: reason ? { reason } : undefined,
+    }));
+    if (outcome.ok) return outcome.approval;
+    throw new ApprovalAlreadyDecided(id, outcome.current.status);
+  }
+
+  /**
+   * Use an approved approval for the call it was asked for, once. Throws ApprovalNotUsable when it
+   * is not approved, was used already, or is bound to another call.
+   */
+  consume(id: string, binding: CallBinding, by = "executor"): Approval {
+    const outcome = this.transition(id, "consumed", by, (now) => ({
+      from: ["approved"],
+      match: binding,
+      set: { status: "consumed", consumedAt: now },
+    }));
+    if (outcome.ok) return outcome.approval;
+    const current = outcome.current;
+    const bound = current.scope === binding.scope && current.callId === binding.callId && current.tool === binding.tool && current.argsDigest === binding.argsDigest;
+    throw new ApprovalNotUsable(id, !bound ? "it was asked for another call" : current.status === "consumed" ? "it was used already" : `it is ${current.status}`);
+  }
+
+  /** Keep the outcome of the call an approval allowed. */
+  recordOutcome(id: string, result: unknown): void {
+    const now = this.now();
+    const value = isJsonObject(result) ? result : { value: result };
+    this.db.transaction((tx) => {
+      tx.update(approvals).set({ result: value, ranAt: now, updatedAt: now }).where(eq(approvals.id, id)).run();
+      tx.insert(approvalEvents).values({ approvalId: id, type: "ran", actor: "executor", data: value, createdAt: now, updatedAt: now }).run();
+    });
+    const approval = this.get(id);
+    if (approval) this.emit({ type: "ran", approval });
+  }
+
+  /** Expire every pending approval past its time; returns those it expired. */
+  expireDue(): Approval[] {
+    const now = this.now();
+    const expired = this.db.transaction(
+      (tx) => {
+        const rows = tx
+          .update(approvals)
+          .set({ status: "expired", updatedAt: now })
+          .where(and(eq(approvals.status, "pending"), lte(approvals.expiresAt, now)))
+          .returning()
+          .all();
+        if (rows.length) tx.insert(approvalEvents).values(rows.map((row) => ({ approvalId: row.id, type: "expired" as const, actor: "system", createdAt: now, updatedAt: now }))).run();
+        return rows;
+      },
+      { behavior: "immediate" },
+    );
+    for (const approval of expired) this.emit({ type: "expired", approval });
+    return expired;
+  }
+
+  /** The audit trail of one approval, oldest first. */
+  events(id: string): ApprovalEvent[] {
+    return this.db.select().from(approvalEvents).where(eq(approvalEvents.approvalId, id)).orderBy(asc(approvalEvents.id)).all();
+  }
+
+  /** Called after every change an approval goes through. Returns an unsubscribe function. */
+  onChange(listener: (change: ApprovalChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private transition(
+    id: string,
+    type: ApprovalEvent["type"],
+    actor: string,
+    plan: (now: number) => {
+      from: ApprovalStatus[];
+      notExpired?: number;
+      match?: CallBinding;
+      set: Partial<Approval>;
+      data?: Record<string, unknown>;
+    },
+  ): { ok: true; approval: Approval } | { ok: false; current: Approval } {
+    const now = this.now();
+    const step = plan(now);
+    const result = this.db.transaction(
+      (tx) => {
+        const guards: SQL[] = [eq(approvals.id, id), sql`${approvals.status} in ${step.from}`];
+        if (step.notExpired !== undefined) guards.push(sql`${approvals.expiresAt} > ${step.notExpired}`);
+        if (step.match)
+          guards.push(
+            eq(approvals.scope, step.match.scope),
+            eq(approvals.callId, step.match.callId),
+            eq(approvals.tool, step.match.tool),
+            eq(approvals.argsDigest, step.match.argsDigest),
+          );
+        const row = tx
+          .update(approvals)
+          .set({ ...step.set, updatedAt: now })
+          .where(and(...guards))
+          .returning()
+          .get();
+        if (!row) return { ok: false as const, current: tx.select().from(approvals).where(eq(approvals.id, id)).get() };
+        tx.insert(approvalEvents).values({ approvalId: id, type, actor, data: step.data ?? null, createdAt: now, updatedAt: now }).run();
+        return { ok: true as const, approval: row };
+      },
+      { behavior: "immediate" },
+    );
+    if (!result.ok && !result.current) throw new ApprovalNotFound(id);
+    if (result.ok) this.emit({ type, approval: result.approval });
+    return result as { ok: true; approval: Approval } | { ok: false; current: Approval };
+  }
+
+  private emit(change: ApprovalChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch {
+        // A listener's failure must not undo a committed decision.
+      }
+    }
+  }
+}
+
+/** The idempotency key of an approval request. */
+export function approvalKey(input: { principal: string } & CallBinding): string {
+  return jsonDigest([input.principal, input.scope, input.callId, input.tool, input.argsDigest]);
+}

@@ -1,0 +1,66 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import * as schema from "./schema";
+
+export type Db = BetterSQLite3Database<typeof schema>;
+
+export interface DatabaseHandle {
+  db: Db;
+  sqlite: Database.Database;
+  path: string;
+  close(): void;
+}
+
+/** Raised when the database file cannot be opened, created or migrated. */
+export class DatabaseOpenError extends Error {
+  override readonly name = "DatabaseOpenError";
+  readonly kind = "database_error";
+  readonly variable = "CONSOLE_DB";
+}
+
+export interface OpenDatabaseOptions {
+  /** Folder of generated migrations; defaults to ./drizzle under the working directory. */
+  migrationsFolder?: string;
+  busyTimeoutMs?: number;
+}
+
+/** The migrations folder shipped with the project. */
+export function defaultMigrationsFolder(): string {
+  return path.resolve(process.cwd(), "drizzle");
+}
+
+/**
+ * Open (creating when missing) the SQLite file at `file` with WAL, busy_timeout and foreign keys
+ * on, and apply pending migrations. ":memory:" opens a private in-memory database.
+ * Throws DatabaseOpenError naming CONSOLE_DB when the path is unusable.
+ */
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
+  const inMemory = file === ":memory:";
+  const resolved = inMemory ? file : path.resolve(file);
+  let sqlite: Database.Database;
+  try {
+    if (!inMemory) fs.mkdirSync(path.dirname(resolved), { recursive: true });
+    sqlite = new Database(resolved);
+  } catch (error) {
+    throw new DatabaseOpenError(`CONSOLE_DB: cannot open the database at ${resolved}: ${reason(error)}`, { cause: error });
+  }
+  try {
+    sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
+    if (!inMemory) sqlite.pragma("journal_mode = WAL");
+    sqlite.pragma("synchronous = NORMAL");
+    sqlite.pragma("foreign_keys = ON");
+    const db = drizzle(sqlite, { schema });
+    migrate(db, { migrationsFolder: options.migrationsFolder ?? defaultMigrationsFolder() });
+    return { db, sqlite, path: resolved, close: () => sqlite.close() };
+  } catch (error) {
+    sqlite.close();
+    throw new DatabaseOpenError(`CONSOLE_DB: cannot prepare the database at ${resolved}: ${reason(error)}`, { cause: error });
+  }
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,188 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/** Milliseconds since the epoch; every table carries created and updated times in this unit. */
+const now = sql`(cast(unixepoch('subsec') * 1000 as integer))`;
+const timestamps = {
+  createdAt: integer("created_at").notNull().default(now),
+  updatedAt: integer("updated_at").notNull().default(now),
+};
+const json = <T>(name: string) => text(name, { mode: "json" }).$type<T>();
+
+export const sources = sqliteTable("sources", {
+  id: text("id").primaryKey(),
+  kind: text("kind").$type<"openapi" | "mcp" | "a2a" | "agui">().notNull(),
+  name: text("name").notNull(),
+  location: text("location").notNull(),
+  /** Which credential the calls carry (kind and where it goes), never the secret itself. */
+  authRef: json<Record<string, unknown>>("auth_ref"),
+  /** The secret the calls send; never returned by an API and never logged. */
+  authSecret: text("auth_secret"),
+  options: json<Record<string, unknown>>("options").notNull().default({}),
+  /** The imported document or card, so tools can be rebuilt after a restart. */
+  document: text("document"),
+  status: text("status").$type<"ok" | "error" | "refreshing">().notNull().default("ok"),
+  statusMessage: text("status_message"),
+  lastRefreshAt: integer("last_refresh_at"),
+  ...timestamps,
+});
+
+export const tools = sqliteTable(
+  "tools",
+  {
+    name: text("name").primaryKey(),
+    title: text("title").notNull(),
+    description: text("description").notNull(),
+    inputSchema: json<Record<string, unknown>>("input_schema").notNull(),
+    outputSchema: json<Record<string, unknown> | boolean>("output_schema"),
+    confirm: integer("confirm", { mode: "boolean" }).notNull().default(false),
+    effects: text("effects").$type<"read" | "write" | "destructive">().notNull().default("read"),
+    idempotent: integer("idempotent", { mode: "boolean" }).notNull().default(false),
+    openWorld: integer("open_world", { mode: "boolean" }).notNull().default(false),
+    timeoutMs: integer("timeout_ms").notNull(),
+    retries: integer("retries").notNull().default(0),
+    targets: json<string[]>("targets").notNull(),
+    tags: json<string[]>("tags").notNull(),
+    kind: text("kind").notNull(),
+    sourceId: text("source_id").references(() => sources.id, { onDelete: "cascade" }),
+    /** Kind-specific data an importer needs to rebuild the handler (e.g. an HTTP operation). */
+    binding: json<Record<string, unknown>>("binding"),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+    /** The operator's approval policy; "default" follows `confirm`. */
+    approval: text("approval").$type<"default" | "always" | "never" | "once_per_thread">().notNull().default("default"),
+    /** Digest of the definition a model sees; a change revokes remembered grants. */
+    digest: text("digest").notNull(),
+    ...timestamps,
+  },
+  (t) => [index("tools_source_idx").on(t.sourceId), index("tools_kind_idx").on(t.kind)],
+);
+
+export const threads = sqliteTable(
+  "threads",
+  {
+    id: text("id").primaryKey(),
+    agent: text("agent").notNull(),
+    title: text("title"),
+    principal: text("principal").notNull(),
+    state: json<unknown>("state"),
+    messages: json<unknown[]>("messages").notNull().default([]),
+    ...timestamps,
+  },
+  (t) => [index("threads_updated_idx").on(t.updatedAt)],
+);
+
+export const runs = sqliteTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    threadId: text("thread_id")
+      .notNull()
+      .references(() => threads.id, { onDelete: "cascade" }),
+    agent: text("agent").notNull(),
+    principal: text("principal").notNull(),
+    surface: text("surface").notNull().default("agui"),
+    status: text("status").$type<"running" | "finished" | "interrupted" | "error" | "cancelled">().notNull(),
+    outcome: json<Record<string, unknown>>("outcome"),
+    error: text("error"),
+    parentRunId: text("parent_run_id"),
+    toolCallCount: integer("tool_call_count").notNull().default(0),
+    usage: json<unknown[]>("usage"),
+    startedAt: integer("started_at").notNull(),
+    finishedAt: integer("finished_at"),
+    ...timestamps,
+  },
+  (t) => [index("runs_thread_idx").on(t.threadId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
+);
+
+export const runEvents = sqliteTable(
+  "run_events",
+  {
+    runId: text("run_id")
+      .notNull()
+      .references(() => runs.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    event: json<Record<string, unknown>>("event").notNull(),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
+);
+
+export type ApprovalStatus = "pending" | "approved" | "denied" | "expired" | "cancelled" | "consumed";
+
+export const approvals = sqliteTable(
+  "approvals",
+  {
+    id: text("id").primaryKey(),
+    /** Idempotency key: digest of principal, scope, call id, tool and argument digest. */
+    key: text("key").notNull(),
+    principal: text("principal").notNull(),
+    scope: text("scope").notNull(),
+    callId: text("call_id").notNull(),
+    runId: text("run_id"),
+    threadId: text("thread_id"),
+    surface: text("surface").notNull(),
+    tool: text("tool").notNull(),
+    args: json<Record<string, unknown>>("args").notNull(),
+    argsDigest: text("args_digest").notNull(),
+    message: text("message"),
+    status: text("status").$type<ApprovalStatus>().notNull().default("pending"),
+    decidedBy: text("decided_by"),
+    decidedAt: integer("decided_at"),
+    reason: text("reason"),
+    editedArgs: json<Record<string, unknown>>("edited_args"),
+    expiresAt: integer("expires_at").notNull(),
+    consumedAt: integer("consumed_at"),
+    /** The outcome of the call this approval allowed, once it ran. */
+    result: json<Record<string, unknown>>("result"),
+    ranAt: integer("ran_at"),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("approvals_key_idx").on(t.key),
+    index("approvals_status_idx").on(t.status, t.createdAt),
+    index("approvals_thread_idx").on(t.threadId),
+    index("approvals_created_idx").on(t.createdAt),
+  ],
+);
+
+export const approvalEvents = sqliteTable(
+  "approval_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    approvalId: text("approval_id")
+      .notNull()
+      .references(() => approvals.id, { onDelete: "cascade" }),
+    type: text("type").$type<"requested" | "decided" | "expired" | "cancelled" | "consumed" | "ran">().notNull(),
+    actor: text("actor").notNull(),
+    data: json<Record<string, unknown>>("data"),
+    ...timestamps,
+  },
+  (t) => [index("approval_events_approval_idx").on(t.approvalId, t.id)],
+);
+
+export const callResults = sqliteTable(
+  "call_results",
+  {
+    principal: text("principal").notNull(),
+    scope: text("scope").notNull(),
+    callId: text("call_id").notNull(),
+    tool: text("tool").notNull(),
+    argsDigest: text("args_digest").notNull(),
+    result: json<Record<string, unknown>>("result").notNull(),
+    durationMs: integer("duration_ms").notNull().default(0),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.principal, t.scope, t.callId, t.tool, t.argsDigest] }), index("call_results_tool_idx").on(t.tool, t.createdAt)],
+);
+
+export const apiTokens = sqliteTable("api_tokens", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** SHA-256 of the token; the token itself is shown once and never stored. */
+  hash: text("hash").notNull().unique(),
+  scopes: json<string[]>("scopes").notNull(),
+  lastUsedAt: integer("last_used_at"),
+  revokedAt: integer("revoked_at"),
+  ...timestamps,
+});

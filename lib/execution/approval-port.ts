@@ -1,0 +1,35 @@
+import type { RegisteredTool } from "../tools/spec";
+import type { RunContext } from "./context";
+
+export interface ApprovalCheck {
+  tool: RegisteredTool;
+  args: Record<string, unknown>;
+  argsDigest: string;
+  callId: string;
+  ctx: RunContext;
+}
+
+/** What the approval port says about one call. */
+export type ApprovalVerdict =
+  /** Run it; `args` replaces the arguments when a person edited them. */
+  | { status: "approved"; approvalId?: string; args?: Record<string, unknown> }
+  | { status: "denied"; approvalId: string; reason?: string }
+  | { status: "pending"; approvalId: string; expiresAt: number }
+  | { status: "expired"; approvalId: string }
+  | { status: "cancelled"; approvalId: string };
+
+/**
+ * How the executor asks whether a call may run. The approval store implements it; the executor
+ * knows nothing of how decisions are stored or made.
+ */
+export interface ApprovalPort {
+  check(request: ApprovalCheck): ApprovalVerdict;
+  /** Keep the outcome of a call an approval allowed (when it ran and what it returned). */
+  recordOutcome(approvalId: string, result: unknown): void;
+}
+
+/** A port that lets every call run: for tests and tools that never need a person. */
+export const allowAll: ApprovalPort = {
+  check: () => ({ status: "approved" }),
+  recordOutcome: () => {},
+};

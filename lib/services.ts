@@ -1,0 +1,71 @@
+import { ApprovalGate, ApprovalStore } from "./approvals";
+import { loadConfig, type Config } from "./config";
+import { openDatabase, type DatabaseHandle } from "./db";
+import { demoTools } from "./demo/tools";
+import { CallRecord, Executor } from "./execution";
+import { createLogger, type Logger } from "./log";
+import { ToolRegistry, validateAgainst } from "./tools";
+
+/** Everything the console's surfaces share: one registry, one executor, one approval store. */
+export interface Services {
+  config: Config;
+  database: DatabaseHandle;
+  logger: Logger;
+  registry: ToolRegistry;
+  approvals: ApprovalStore;
+  executor: Executor;
+  version: string;
+  close(): void;
+}
+
+export interface ServicesOptions {
+  logger?: Logger;
+  migrationsFolder?: string;
+}
+
+export const VERSION = "0.1.0";
+
+/**
+ * Open the database (applying migrations), seed the demo tools when configured, and wire the
+ * registry, approval store and executor. Throws DatabaseOpenError naming CONSOLE_DB.
+ */
+export function createServices(config: Config, options: ServicesOptions = {}): Services {
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const database = openDatabase(config.CONSOLE_DB, { migrationsFolder: options.migrationsFolder });
+  const registry = new ToolRegistry(database.db);
+  const approvals = new ApprovalStore(database.db, {
+    ttlMs: config.APPROVAL_TTL_SECONDS * 1000,
+    validateArgs: (name, args) => {
+      const tool = registry.get(name);
+      return tool ? validateAgainst(tool.inputSchema, args) : "unknown";
+    },
+  });
+  const executor = new Executor({ registry, approvals: new ApprovalGate(approvals), record: new CallRecord(database.db), logger });
+  if (config.SEED_DEMO) registry.upsertBuiltins(demoTools);
+  return {
+    config,
+    database,
+    logger,
+    registry,
+    approvals,
+    executor,
+    version: VERSION,
+    close: () => database.close(),
+  };
+}
+
+const GLOBAL_KEY = Symbol.for("agui-console.services");
+
+/**
+ * The process's services, created on first use from the environment. Route modules may be bundled
+ * separately, so the instance lives on globalThis rather than in a module variable.
+ */
+export function getServices(): Services {
+  const holder = globalThis as unknown as Record<symbol, Services | undefined>;
+  let services = holder[GLOBAL_KEY];
+  if (!services) {
+    services = createServices(loadConfig());
+    holder[GLOBAL_KEY] = services;
+  }
+  return services;
+}
