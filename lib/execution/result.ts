@@ -1,6 +1,6 @@
 import type { SchemaIssue } from "../tools/schema";
 import type { ErrorKind } from "./errors";
-import { ApprovalPending, ToolArgsInvalid, ToolCallError, ToolDenied, ToolError, ToolOutputInvalid } from "./errors";
+import { ApprovalPending, ToolArgsInvalid, type ToolCallError, ToolDenied, ToolError, ToolOutputInvalid } from "./errors";
 
 export interface ToolErrorInfo {
   kind: ErrorKind;

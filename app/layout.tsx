@@ -1,0 +1,16 @@
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: { default: "AG-UI Console", template: "%s · AG-UI Console" },
+  description: "Chat with tool-using agents, approve their calls, and serve one tool registry over AG-UI, MCP and A2A.",
+};
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  return (
+    <html lang="en">
+      <body className="min-h-screen font-sans">{children}</body>
+    </html>
+  );
+}

@@ -1,0 +1,41 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: [".next/**", "node_modules/**", "drizzle/**", "test-results/**", "playwright-report/**", "next-env.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+    },
+  },
+  {
+    files: ["lib/**/*.ts", "lib/**/*.tsx"],
+    rules: {
+      // lib/ is the domain: it must run without Next (tests, scripts, a bare node:http server).
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^next(/|$)", message: "lib/ never imports next/*: keep Next in app/ and components/." }] }],
+      // Configuration is read once, in lib/config.ts.
+      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read settings through lib/config.ts (loadConfig)." }],
+    },
+  },
+  {
+    files: ["lib/config.ts"],
+    rules: { "no-restricted-properties": "off" },
+  },
+  {
+    files: ["lib/client/**/*.ts", "lib/client/**/*.tsx"],
+    rules: {
+      // lib/client runs in a browser: only @ag-ui/* and itself.
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(next(/|$)|node:|\\.\\./(?!client/))", message: "lib/client is browser-safe: it imports only @ag-ui/* and itself." }] },
+      ],
+    },
+  },
+  {
+    files: ["scripts/**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly" } },
+  },
+);

@@ -1,0 +1,48 @@
+import { defineConfig } from "@playwright/test";
+
+// `npm test` (scripts/test.mjs) sets these: a free port, a throw-away database and Chromium's path.
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://127.0.0.1:${port}`;
+
+export default defineConfig({
+  testDir: "./e2e",
+  outputDir: "./test-results",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        "--no-first-run",
+      ],
+    },
+  },
+  webServer: {
+    command: "node scripts/start.mjs --skip-install --skip-build",
+    url: `${baseURL}/api/health`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      CONSOLE_DB: process.env.CONSOLE_DB ?? "./data/e2e.db",
+      LOG_LEVEL: "warn",
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+  },
+});
