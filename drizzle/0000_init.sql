@@ -44,6 +44,8 @@ CREATE TABLE `approvals` (
 	`consumed_at` integer,
 	`result` text,
 	`ran_at` integer,
+	`answered_at` integer,
+	`answered_run_id` text,
 	`created_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL,
 	`updated_at` integer DEFAULT (cast(unixepoch('subsec') * 1000 as integer)) NOT NULL
 );

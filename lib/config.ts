@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   /** Host names served besides the local ones (comma separated; "*" serves any). */
   ALLOWED_HOSTS: hostList.default([]),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { message: "must be one of debug, info, warn, error, silent" }).default("info"),
+  /** Pause between streamed deltas of the demo agents, for a readable typing effect (0: as fast as possible). */
+  AGENT_STREAM_DELAY_MS: z.coerce.number({ message: "must be a number" }).int("must be an integer").min(0, "must be at least 0").max(1000, "must be at most 1000").default(12),
   /** Seed the demo tools on start ("0" to skip). */
   SEED_DEMO: z.enum(["0", "1"], { message: 'must be "0" or "1"' }).default("1").transform((v) => v === "1"),
 });

@@ -1,9 +1,15 @@
+import { AgentCatalog, demoAgent, plainChatAgent } from "./agents";
 import { ApprovalGate, ApprovalStore } from "./approvals";
+import { TokenStore, type AccessPolicy } from "./auth";
 import { loadConfig, type Config } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db";
 import { demoTools } from "./demo/tools";
 import { CallRecord, Executor } from "./execution";
+import { registerOpenApiBinder } from "./integrations/openapi/binder";
+import { AguiBridge } from "./integrations/agui/bridge";
 import { createLogger, type Logger } from "./log";
+import { RunStore } from "./runs/store";
+import { SourceStore } from "./sources/store";
 import { ToolRegistry, validateAgainst } from "./tools";
 
 /** Everything the console's surfaces share: one registry, one executor, one approval store. */
@@ -14,6 +20,12 @@ export interface Services {
   registry: ToolRegistry;
   approvals: ApprovalStore;
   executor: Executor;
+  tokens: TokenStore;
+  runs: RunStore;
+  agents: AgentCatalog;
+  bridge: AguiBridge;
+  /** Who may call: the bind address, the Host names served, the tokens. */
+  access: AccessPolicy;
   version: string;
   close(): void;
 }
@@ -40,8 +52,17 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
       return tool ? validateAgainst(tool.inputSchema, args) : "unknown";
     },
   });
+  registerOpenApiBinder(registry, new SourceStore(database.db), logger);
   const executor = new Executor({ registry, approvals: new ApprovalGate(approvals), record: new CallRecord(database.db), logger });
   if (config.SEED_DEMO) registry.upsertBuiltins(demoTools);
+  const tokens = new TokenStore(database.db);
+  const runs = new RunStore(database.db);
+  const abandoned = runs.closeAbandoned();
+  if (abandoned) logger.info("runs left running by a previous process recorded as cancelled", { count: abandoned });
+  const streamDelayMs = config.AGENT_STREAM_DELAY_MS;
+  const agents = new AgentCatalog().add(demoAgent({ streamDelayMs })).add(plainChatAgent({ streamDelayMs }));
+  const bridge = new AguiBridge({ executor, approvals, runs, logger });
+  const access: AccessPolicy = { bindHost: config.HOST, allowedHosts: config.ALLOWED_HOSTS, tokens };
   return {
     config,
     database,
@@ -49,6 +70,11 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     registry,
     approvals,
     executor,
+    tokens,
+    runs,
+    agents,
+    bridge,
+    access,
     version: VERSION,
     close: () => database.close(),
   };

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, desc, eq, like, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, like, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
 import { decodeCursor, encodeCursor } from "../db/cursor";
 import { approvalEvents, approvals, type ApprovalStatus } from "../db/schema";
@@ -248,6 +248,35 @@ export class ApprovalStore {
     });
     const approval = this.get(id);
     if (approval) this.emit({ type: "ran", approval });
+  }
+
+  /**
+   * Approvals asked in a thread whose outcome has not yet reached that conversation, oldest
+   * first: the thread's open interrupts.
+   */
+  unansweredForThread(threadId: string, surface = "agui"): Approval[] {
+    return this.db
+      .select()
+      .from(approvals)
+      .where(and(eq(approvals.threadId, threadId), eq(approvals.surface, surface), isNull(approvals.answeredAt)))
+      .orderBy(asc(approvals.createdAt), asc(approvals.id))
+      .all();
+  }
+
+  /** Note that the outcome of this approval reached its conversation (once; later calls change nothing). */
+  markAnswered(id: string, runId: string, by: string): void {
+    const now = this.now();
+    const changed = this.db.transaction((tx) => {
+      const row = tx
+        .update(approvals)
+        .set({ answeredAt: now, answeredRunId: runId, updatedAt: now })
+        .where(and(eq(approvals.id, id), isNull(approvals.answeredAt)))
+        .returning()
+        .get();
+      if (row) tx.insert(approvalEvents).values({ approvalId: id, type: "answered", actor: by, data: { runId }, createdAt: now, updatedAt: now }).run();
+      return row;
+    });
+    if (changed) this.emit({ type: "answered", approval: changed });
   }
 
   /** Expire every pending approval past its time; returns those it expired. */

@@ -136,6 +136,9 @@ export const approvals = sqliteTable(
     /** The outcome of the call this approval allowed, once it ran. */
     result: json<Record<string, unknown>>("result"),
     ranAt: integer("ran_at"),
+    /** When the outcome reached the conversation that asked (an AG-UI resume), and in which run. */
+    answeredAt: integer("answered_at"),
+    answeredRunId: text("answered_run_id"),
     ...timestamps,
   },
   (t) => [
@@ -153,7 +156,7 @@ export const approvalEvents = sqliteTable(
     approvalId: text("approval_id")
       .notNull()
       .references(() => approvals.id, { onDelete: "cascade" }),
-    type: text("type").$type<"requested" | "decided" | "expired" | "cancelled" | "consumed" | "ran">().notNull(),
+    type: text("type").$type<"requested" | "decided" | "expired" | "cancelled" | "consumed" | "ran" | "answered">().notNull(),
     actor: text("actor").notNull(),
     data: json<Record<string, unknown>>("data"),
     ...timestamps,

@@ -1,0 +1,83 @@
+import { EventType, type AGUIEvent, type RunAgentInput } from "@ag-ui/core";
+import type { Agent, AgentContext, AgentInfo } from "./agent";
+import { AgentRun, RunPaused, RunStopped } from "./agent-run";
+import { EventQueue } from "./event-queue";
+import { applyResume } from "./resume";
+
+/** The body of an agent: uses the run's methods; returning ends the run with success. */
+export type AgentFunction = (run: AgentRun) => Promise<void>;
+
+export interface AgentFunctionOptions {
+  /** Delay between streamed deltas (a readable typing effect); 0 streams as fast as possible. */
+  streamDelayMs?: number;
+}
+
+/** The message a client sees when an agent fails; details go to the server log only. */
+export const AGENT_FAILED_MESSAGE = "The agent failed while answering. The server log has the details.";
+
+/**
+ * Make an Agent from an agent function. The run opens with RUN_STARTED, applies the input's
+ * resume entries (and does not call the function while an interrupt of the thread stays open),
+ * then ends with MESSAGES_SNAPSHOT and exactly one RUN_FINISHED (success, interrupt or cancelled)
+ * or RUN_ERROR.
+ */
+export function agentFunction(info: AgentInfo, fn: AgentFunction, options: AgentFunctionOptions = {}): Agent {
+  return {
+    info,
+    run(input: RunAgentInput, ctx: AgentContext): AsyncIterable<AGUIEvent> {
+      const queue = new EventQueue<AGUIEvent>();
+      const run = new AgentRun({ input, ctx, queue, streamDelayMs: options.streamDelayMs });
+      void drive(run, fn, queue);
+      return queue;
+    },
+  };
+}
+
+async function drive(run: AgentRun, fn: AgentFunction, queue: EventQueue<AGUIEvent>): Promise<void> {
+  const { ctx } = run;
+  try {
+    run.emit({
+      type: EventType.RUN_STARTED,
+      threadId: run.threadId,
+      runId: run.runId,
+      protocolVersion: "1.0",
+      ...(run.input.parentRunId ? { parentRunId: run.input.parentRunId } : {}),
+    });
+    try {
+      if (await applyResume(run)) await fn(run);
+      if (ctx.signal.aborted) throw new RunStopped();
+      finish(run, "success");
+    } catch (error) {
+      if (error instanceof RunPaused) finish(run, run.interrupts.length ? "interrupt" : "success");
+      else if (error instanceof RunStopped || ctx.signal.aborted) finish(run, "cancelled");
+      else {
+        ctx.logger.error("agent failed", { threadId: run.threadId, runId: run.runId, error });
+        run.closeOpenItems();
+        run.emit({ type: EventType.RUN_ERROR, message: AGENT_FAILED_MESSAGE, code: "agent_error" });
+      }
+    }
+  } catch (error) {
+    ctx.logger.error("agent run could not finish", { threadId: run.threadId, runId: run.runId, error });
+  } finally {
+    queue.close();
+  }
+}
+
+function finish(run: AgentRun, outcome: "success" | "interrupt" | "cancelled"): void {
+  run.closeOpenItems();
+  if (outcome === "cancelled") {
+    run.emit({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome: { type: "cancelled" } });
+    return;
+  }
+  if (outcome === "interrupt") run.emit({ type: EventType.STATE_SNAPSHOT, snapshot: run.state });
+  run.emit({ type: EventType.MESSAGES_SNAPSHOT, messages: [...run.messages()] });
+  run.emit({
+    type: EventType.RUN_FINISHED,
+    threadId: run.threadId,
+    runId: run.runId,
+    outcome:
+      outcome === "interrupt"
+        ? { type: "interrupt", interrupts: [...run.interrupts] }
+        : { type: "success", ...(run.pendingClientCalls.length ? { pendingToolCallIds: [...run.pendingClientCalls] } : {}) },
+  });
+}

@@ -1,0 +1,378 @@
+import { randomUUID } from "node:crypto";
+import { EventType, type AGUIEvent, type AssistantMessage, type Interrupt, type JsonPatch, type Message, type RunAgentInput, type Tool, type ToolMessage } from "@ag-ui/core";
+import fastJsonPatch from "fast-json-patch";
+import type { Approval } from "../approvals";
+import { isPending, type RunContext, type ToolResult } from "../execution";
+import type { AgentContext } from "./agent";
+import type { EventQueue } from "./event-queue";
+import { interruptFor } from "./interrupts";
+
+/** Thrown inside an agent function to end the run early: calls wait for a person or a client. */
+export class RunPaused extends Error {
+  override readonly name = "RunPaused";
+  constructor() {
+    super("The run pauses: calls wait for approval or for the client");
+  }
+}
+
+/** A message being streamed: feed it deltas, then close it. */
+export interface StreamingItem {
+  messageId: string;
+  append(delta: string): Promise<void>;
+  close(): void;
+}
+
+export interface ToolCallRequest {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+export interface AgentRunOptions {
+  input: RunAgentInput;
+  ctx: AgentContext;
+  queue: EventQueue<AGUIEvent>;
+  /** Delay between streamed text deltas, for a readable typing effect (0 in tests). */
+  streamDelayMs?: number;
+}
+
+/** The scope every AG-UI call of a thread is recorded under: call ids are unique in a thread. */
+export function threadScope(threadId: string): string {
+  return `agui:${threadId}`;
+}
+
+/**
+ * One AG-UI run of an agent function: its input, and methods that stream what the agent does as
+ * AG-UI events (text, reasoning, steps, shared state, tool calls through the executor).
+ */
+export class AgentRun {
+  readonly input: RunAgentInput;
+  readonly threadId: string;
+  readonly runId: string;
+  readonly ctx: AgentContext;
+  /** Every message of the conversation, in the order the client will hold them. */
+  private readonly conversation: Message[];
+  private stateValue: unknown;
+  private readonly interruptList: Interrupt[] = [];
+  private readonly clientCalls: string[] = [];
+  private readonly openSteps = new Set<string>();
+  private readonly openItems = new Set<StreamingItem>();
+  private currentAssistant: AssistantMessage | undefined;
+  private readonly queue: EventQueue<AGUIEvent>;
+  private readonly streamDelayMs: number;
+  private toolCallCount = 0;
+
+  constructor(options: AgentRunOptions) {
+    this.input = options.input;
+    this.threadId = options.input.threadId;
+    this.runId = options.input.runId;
+    this.ctx = options.ctx;
+    this.queue = options.queue;
+    this.streamDelayMs = options.streamDelayMs ?? 0;
+    this.conversation = [...options.input.messages];
+    this.stateValue = options.input.state ?? {};
+  }
+
+  /** The executor's run context for calls made by this run. */
+  get runContext(): RunContext {
+    return {
+      runId: this.runId,
+      threadId: this.threadId,
+      principal: this.ctx.principal.id,
+      scope: threadScope(this.threadId),
+      surface: "agui",
+      signal: this.ctx.signal,
+    };
+  }
+
+  /** The conversation so far: the input's messages and what this run added. */
+  messages(): readonly Message[] {
+    return this.conversation;
+  }
+
+  /** Tools the client declared in RunAgentInput.tools: the client runs them, not the console. */
+  clientTools(): readonly Tool[] {
+    return this.input.tools ?? [];
+  }
+
+  get interrupts(): readonly Interrupt[] {
+    return this.interruptList;
+  }
+
+  get pendingClientCalls(): readonly string[] {
+    return this.clientCalls;
+  }
+
+  get toolCalls(): number {
+    return this.toolCallCount;
+  }
+
+  /** Send one event (timestamps are added here). */
+  emit(event: AGUIEvent): void {
+    this.queue.push({ ...event, timestamp: Date.now() } as AGUIEvent);
+  }
+
+  /** Stream an assistant text message in small deltas; returns its message id. */
+  async text(content: string | AsyncIterable<string>): Promise<string> {
+    const item = this.openText();
+    for await (const delta of typeof content === "string" ? chunks(content) : content) await item.append(delta);
+    item.close();
+    return item.messageId;
+  }
+
+  /** Stream a reasoning trace (shown folded away in the console). */
+  async reasoning(content: string | AsyncIterable<string>): Promise<string> {
+    const item = this.openReasoning();
+    for await (const delta of typeof content === "string" ? chunks(content) : content) await item.append(delta);
+    item.close();
+    return item.messageId;
+  }
+
+  /** Start an assistant text message that the caller feeds delta by delta (a model's stream). */
+  openText(): StreamingItem {
+    const messageId = newId("msg");
+    const message: AssistantMessage = { id: messageId, role: "assistant", content: "" };
+    this.conversation.push(message);
+    this.currentAssistant = message;
+    this.emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" });
+    return this.streamingItem(messageId, (delta) => {
+      message.content += delta;
+      this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta });
+    }, () => this.emit({ type: EventType.TEXT_MESSAGE_END, messageId }));
+  }
+
+  /** Start a reasoning message that the caller feeds delta by delta. */
+  openReasoning(): StreamingItem {
+    const spanId = newId("rs");
+    const messageId = `${spanId}-1`;
+    const message: Message = { id: messageId, role: "reasoning", content: "" };
+    this.conversation.push(message);
+    this.currentAssistant = undefined;
+    this.emit({ type: EventType.REASONING_START, messageId: spanId });
+    this.emit({ type: EventType.REASONING_MESSAGE_START, messageId, role: "reasoning" });
+    return this.streamingItem(messageId, (delta) => {
+      message.content += delta;
+      this.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta });
+    }, () => {
+      this.emit({ type: EventType.REASONING_MESSAGE_END, messageId });
+      this.emit({ type: EventType.REASONING_END, messageId: spanId });
+    });
+  }
+
+  private streamingItem(messageId: string, write: (delta: string) => void, end: () => void): StreamingItem {
+    let closed = false;
+    const item: StreamingItem = {
+      messageId,
+      append: async (delta) => {
+        this.throwIfStopped();
+        if (!delta || closed) return;
+        write(delta);
+        if (this.streamDelayMs > 0) await pause(this.streamDelayMs, this.ctx.signal);
+      },
+      close: () => {
+        if (closed) return;
+        closed = true;
+        this.openItems.delete(item);
+        end();
+      },
+    };
+    this.openItems.add(item);
+    return item;
+  }
+
+  /** Run `fn` as a named step (STEP_STARTED / STEP_FINISHED around it). */
+  async step<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    this.openSteps.add(name);
+    this.emit({ type: EventType.STEP_STARTED, stepName: name });
+    try {
+      return await fn();
+    } finally {
+      this.openSteps.delete(name);
+      this.emit({ type: EventType.STEP_FINISHED, stepName: name });
+    }
+  }
+
+  /** An application event for the client (value must be JSON). */
+  custom(name: string, value: unknown): void {
+    this.emit({ type: EventType.CUSTOM, name, value });
+  }
+
+  /** The shared state as the client sent it, with this run's changes. */
+  get state(): unknown {
+    return this.stateValue;
+  }
+
+  /** Replace the shared state (streams STATE_SNAPSHOT). */
+  setState(value: unknown): void {
+    this.stateValue = structuredClone(value);
+    this.emit({ type: EventType.STATE_SNAPSHOT, snapshot: this.stateValue });
+  }
+
+  /**
+   * Change the shared state with `change` (it receives a copy to edit, or returns a new value);
+   * streams the difference as STATE_DELTA (a JSON Patch), nothing when nothing changed.
+   */
+  updateState(change: (draft: Record<string, unknown>) => unknown): void {
+    const before = this.stateValue;
+    const draft = structuredClone(isObject(before) ? before : {}) as Record<string, unknown>;
+    const returned = change(draft);
+    const after = returned === undefined ? draft : returned;
+    if (!isObject(before) || !isObject(after)) {
+      this.setState(after);
+      return;
+    }
+    const delta = fastJsonPatch.compare(before, after);
+    this.stateValue = after;
+    // compare() only produces add/remove/replace operations.
+    if (delta.length) this.emit({ type: EventType.STATE_DELTA, delta: delta as JsonPatch });
+  }
+
+  /**
+   * Call one tool. Registry tools run through the executor and answer with a result; a call that
+   * waits for approval, or a client-owned tool, pauses the run (throws RunPaused).
+   */
+  async call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    return (await this.callAll([{ name, args }]))[0]!;
+  }
+
+  /**
+   * Call several tools in one turn: each streams TOOL_CALL_START/ARGS/END, registry tools run
+   * concurrently through the executor and stream TOOL_CALL_RESULT as they finish. When any call
+   * waits for approval or belongs to the client, the completed ones are recorded and the run
+   * pauses (throws RunPaused) after all of them are done.
+   */
+  async callAll(calls: ToolCallRequest[], concurrency = 4): Promise<ToolResult[]> {
+    this.throwIfStopped();
+    const parent = this.currentAssistant ?? this.newAssistantMessage();
+    const clientNames = new Set(this.clientTools().map((t) => t.name));
+    const started = calls.map((call) => {
+      const toolCallId = newId("call");
+      const serverTool = this.ctx.executor.registry.get(call.name);
+      const byClient = !serverTool?.enabled && clientNames.has(call.name);
+      const argsText = JSON.stringify(call.args ?? {});
+      (parent.toolCalls ??= []).push({ id: toolCallId, type: "function", function: { name: call.name, arguments: argsText } });
+      this.emit({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: call.name, parentMessageId: parent.id });
+      for (const delta of chunks(argsText, 24)) this.emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta });
+      this.emit({ type: EventType.TOOL_CALL_END, toolCallId });
+      this.toolCallCount++;
+      if (byClient) this.clientCalls.push(toolCallId);
+      return { ...call, toolCallId, byClient };
+    });
+    this.currentAssistant = undefined;
+
+    const results = new Array<ToolResult>(calls.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < started.length) {
+        const index = next++;
+        const call = started[index]!;
+        if (call.byClient) continue;
+        const result = await this.ctx.executor.call(call.name, call.args, { callId: call.toolCallId, ctx: this.runContext });
+        results[index] = result;
+        if (isPending(result)) {
+          const approval = this.ctx.approvals.get(result.error.approvalId);
+          if (approval) this.interruptList.push(interruptFor(approval, this.ctx.executor.registry.get(call.name)?.title));
+        } else this.answer(call.toolCallId, result);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, started.length) }, worker));
+    if (this.interruptList.length || this.clientCalls.length) throw new RunPaused();
+    return results;
+  }
+
+  /**
+   * Stream the result of a tool call (TOOL_CALL_RESULT) and add its tool message to the
+   * conversation, right after the calls of the assistant message that made it.
+   */
+  answer(toolCallId: string, result: ToolResult): void {
+    const messageId = newId("msg");
+    const content = JSON.stringify(result);
+    const message: ToolMessage = { id: messageId, role: "tool", toolCallId, content, ...(!result.ok && { error: result.error.message }) };
+    this.insertToolMessage(message);
+    this.emit({ type: EventType.TOOL_CALL_RESULT, messageId, toolCallId, content, role: "tool" });
+  }
+
+  /** Record an interrupt for an approval asked in an earlier run that is still open. */
+  reopen(approval: Approval): void {
+    if (!this.interruptList.some((i) => i.id === approval.id)) this.interruptList.push(interruptFor(approval, this.ctx.executor.registry.get(approval.tool)?.title));
+  }
+
+  /** True when the conversation already holds a tool message answering `toolCallId`. */
+  hasAnswer(toolCallId: string): boolean {
+    return this.conversation.some((m) => m.role === "tool" && m.toolCallId === toolCallId);
+  }
+
+  /** Messages and steps left open (by an agent that failed or was stopped): closed before the run ends. */
+  closeOpenItems(): void {
+    for (const item of [...this.openItems]) item.close();
+    for (const stepName of [...this.openSteps]) {
+      this.openSteps.delete(stepName);
+      this.emit({ type: EventType.STEP_FINISHED, stepName });
+    }
+  }
+
+  private newAssistantMessage(): AssistantMessage {
+    const message: AssistantMessage = { id: newId("msg"), role: "assistant", toolCalls: [] };
+    this.conversation.push(message);
+    return message;
+  }
+
+  private insertToolMessage(message: ToolMessage): void {
+    const owner = this.conversation.findLastIndex((m) => m.role === "assistant" && (m.toolCalls ?? []).some((c) => c.id === message.toolCallId));
+    if (owner === -1) {
+      this.conversation.push(message);
+      return;
+    }
+    let at = owner + 1;
+    while (at < this.conversation.length && this.conversation[at]!.role === "tool") at++;
+    this.conversation.splice(at, 0, message);
+  }
+
+  private throwIfStopped(): void {
+    if (this.ctx.signal.aborted) throw new RunStopped();
+  }
+}
+
+/** The run was stopped (client disconnect or cancel) while the agent worked. */
+export class RunStopped extends Error {
+  override readonly name = "RunStopped";
+  constructor() {
+    super("The run was stopped");
+  }
+}
+
+export function newId(prefix: string): string {
+  return `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 20)}`;
+}
+
+/** Split text into small pieces, at word boundaries where possible, for a streaming effect. */
+export function* chunks(text: string, size = 12): Generator<string> {
+  let at = 0;
+  while (at < text.length) {
+    let end = Math.min(text.length, at + size);
+    if (end < text.length) {
+      const space = text.lastIndexOf(" ", end);
+      if (space > at) end = space + 1;
+    }
+    yield text.slice(at, end);
+    at = end;
+  }
+}
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", done);
+      resolve();
+    }, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    signal.addEventListener("abort", done, { once: true });
+  });
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

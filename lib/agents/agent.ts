@@ -1,0 +1,39 @@
+import type { AGUIEvent, RunAgentInput } from "@ag-ui/core";
+import type { ApprovalStore } from "../approvals";
+import type { Principal } from "../auth/principal";
+import type { Executor } from "../execution";
+import type { Logger } from "../log";
+
+/** What the console tells clients about an agent (GET /api/agui). */
+export interface AgentInfo {
+  name: string;
+  description: string;
+  /** A scripted model or a real provider; shown in the UI so nobody mistakes a demo for a model. */
+  model: string;
+  capabilities: {
+    tools: boolean;
+    clientTools: boolean;
+    approvals: boolean;
+    sharedState: boolean;
+    reasoning: boolean;
+  };
+}
+
+/** What an agent run may use: the caller, the shared executor and approval store, a stop signal. */
+export interface AgentContext {
+  principal: Principal;
+  /** Aborted when the client disconnects or the run is cancelled; stop and release what you hold. */
+  signal: AbortSignal;
+  executor: Executor;
+  approvals: ApprovalStore;
+  logger: Logger;
+}
+
+/**
+ * The agent contract: `run` yields AG-UI events from RUN_STARTED to exactly one RUN_FINISHED or
+ * RUN_ERROR, stops when `ctx.signal` aborts, and releases what it holds in `finally`.
+ */
+export interface Agent {
+  info: AgentInfo;
+  run(input: RunAgentInput, ctx: AgentContext): AsyncIterable<AGUIEvent>;
+}

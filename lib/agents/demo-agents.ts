@@ -1,0 +1,87 @@
+import type { Agent } from "./agent";
+import { agentFunction, type AgentFunctionOptions } from "./agent-function";
+import type { AgentRun } from "./agent-run";
+import type { ToolDescriptor } from "./model";
+import { ScriptedModel } from "./scripted-model";
+import { runToolLoop } from "./tool-loop";
+
+/** One line per tool call the demo agent made, kept in the thread's shared state. */
+export interface DemoAction {
+  toolCallId: string;
+  tool: string;
+  outcome: "succeeded" | "failed" | "denied" | "cancelled";
+}
+
+/** The console's default agent: the scripted model with every registry tool and the client's tools. */
+export function demoAgent(options: AgentFunctionOptions = {}): Agent {
+  const model = new ScriptedModel();
+  return agentFunction(
+    {
+      name: "demo",
+      description: "Demo agent with tools (weather, calculator, time, tickets, refunds). Scripted model: works offline, no key.",
+      model: model.label,
+      capabilities: { tools: true, clientTools: true, approvals: true, sharedState: true, reasoning: true },
+    },
+    async (run) => {
+      recordActions(run);
+      await runToolLoop(run, { model, tools: toolsFor(run), afterCalls: () => recordActions(run) });
+    },
+    options,
+  );
+}
+
+/** A second demo agent with no tools at all: plain chat, to show the difference. */
+export function plainChatAgent(options: AgentFunctionOptions = {}): Agent {
+  const model = new ScriptedModel();
+  return agentFunction(
+    {
+      name: "plain-chat",
+      description: "Plain chat with no tools. Scripted model: works offline, no key.",
+      model: model.label,
+      capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false },
+    },
+    (run) => runToolLoop(run, { model, tools: [] }),
+    options,
+  );
+}
+
+/** Registry tools served over AG-UI, then the client's own tools (a registry tool wins a name clash). */
+function toolsFor(run: AgentRun): ToolDescriptor[] {
+  const server = run.ctx.executor.registry.forTarget("agui").map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema, client: false }));
+  const taken = new Set(server.map((t) => t.name));
+  const client = run
+    .clientTools()
+    .filter((t) => !taken.has(t.name))
+    .map((t) => ({ name: t.name, description: t.description, parameters: (t.parameters as Record<string, unknown>) ?? { type: "object" }, client: true }));
+  return [...server, ...client];
+}
+
+/** Add each answered tool call of the conversation to the shared state's `actions` (as STATE_DELTA). */
+function recordActions(run: AgentRun): void {
+  const state = run.state as { actions?: DemoAction[] } | undefined;
+  const known = new Set((Array.isArray(state?.actions) ? state.actions : []).map((a) => a.toolCallId));
+  const names = new Map<string, string>();
+  const fresh: DemoAction[] = [];
+  for (const message of run.messages()) {
+    if (message.role === "assistant") for (const call of message.toolCalls ?? []) names.set(call.id, call.function.name);
+    if (message.role !== "tool" || known.has(message.toolCallId)) continue;
+    fresh.push({ toolCallId: message.toolCallId, tool: names.get(message.toolCallId) ?? "unknown", outcome: outcomeOf(message.content) });
+  }
+  if (!fresh.length) return;
+  run.updateState((draft) => {
+    const actions = Array.isArray(draft.actions) ? (draft.actions as DemoAction[]) : (draft.actions = []);
+    actions.push(...fresh);
+  });
+}
+
+function outcomeOf(content: unknown): DemoAction["outcome"] {
+  try {
+    const result = JSON.parse(typeof content === "string" ? content : "") as { ok?: boolean; error?: { kind?: string } };
+    if (result.ok) return "succeeded";
+    if (result.error?.kind === "denied") return "denied";
+    if (result.error?.kind === "cancelled" || result.error?.kind === "approval_expired") return "cancelled";
+    return "failed";
+  } catch {
+    return "succeeded";
+  }
+}

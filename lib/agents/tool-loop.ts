@@ -1,0 +1,46 @@
+import type { ToolResult } from "../execution";
+import type { AgentRun, StreamingItem, ToolCallRequest } from "./agent-run";
+import type { ChatModel, ToolDescriptor } from "./model";
+
+export interface ToolLoopOptions {
+  model: ChatModel;
+  tools: readonly ToolDescriptor[];
+  /** Model turns before the loop gives up (a model that keeps calling tools). */
+  maxTurns?: number;
+  /** Called with each turn's calls and their results (for shared state, say). */
+  afterCalls?: (calls: ToolCallRequest[], results: ToolResult[]) => void;
+}
+
+/**
+ * The agent loop every model-backed agent runs: ask the model, stream its reasoning and text, run
+ * the tools it calls (pausing the run for approvals and client tools), and ask again with the
+ * results, until it answers without calling a tool.
+ */
+export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Promise<void> {
+  const maxTurns = options.maxTurns ?? 8;
+  for (let turn = 0; turn < maxTurns; turn++) {
+    const calls: ToolCallRequest[] = [];
+    let open: { kind: "text" | "reasoning"; item: StreamingItem } | undefined;
+    try {
+      for await (const chunk of options.model.respond({ messages: run.messages(), tools: options.tools, signal: run.ctx.signal })) {
+        if (chunk.type === "tool_call") {
+          open?.item.close();
+          open = undefined;
+          calls.push({ name: chunk.name, args: chunk.args });
+          continue;
+        }
+        if (open?.kind !== chunk.type) {
+          open?.item.close();
+          open = { kind: chunk.type, item: chunk.type === "text" ? run.openText() : run.openReasoning() };
+        }
+        await open.item.append(chunk.delta);
+      }
+    } finally {
+      open?.item.close();
+    }
+    if (!calls.length) return;
+    const results = await run.callAll(calls);
+    options.afterCalls?.(calls, results);
+  }
+  await run.text(`I stopped after ${maxTurns} rounds of tool calls without reaching an answer.`);
+}

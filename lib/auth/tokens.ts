@@ -1,0 +1,82 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { desc, eq, isNull, and } from "drizzle-orm";
+import type { Db } from "../db";
+import { apiTokens } from "../db/schema";
+import type { Principal } from "./principal";
+
+/** What a token may do: run agents, decide approvals (operator), manage tools, use MCP or A2A. */
+export const TOKEN_SCOPES = ["agui", "approvals", "tools", "mcp", "a2a"] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+export interface TokenInfo {
+  id: string;
+  name: string;
+  scopes: string[];
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** A token name or scope the console refuses. */
+export class TokenError extends Error {
+  override readonly name = "TokenError";
+  readonly kind = "token_error";
+}
+
+const PREFIX = "aguic_";
+
+/** API tokens: stored as SHA-256 hashes; the token itself is shown once, at creation. */
+export class TokenStore {
+  constructor(private readonly db: Db) {}
+
+  /** Create a token; returns it in clear (the only time it is available) with its record. */
+  create(name: string, scopes: readonly string[] = ["agui"]): { token: string; info: TokenInfo } {
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new TokenError("A token name is 1 to 64 letters, digits, '.', '_' or '-'");
+    const unknown = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
+    if (unknown.length) throw new TokenError(`Unknown scope ${unknown.join(", ")}; scopes are ${TOKEN_SCOPES.join(", ")}`);
+    if (this.active().some((t) => t.name === name)) throw new TokenError(`An active token named "${name}" exists already; revoke it first`);
+    const token = `${PREFIX}${randomBytes(32).toString("base64url")}`;
+    const now = Date.now();
+    const row = this.db
+      .insert(apiTokens)
+      .values({ id: randomUUID(), name, hash: hash(token), scopes: [...new Set(scopes)], createdAt: now, updatedAt: now })
+      .returning()
+      .get();
+    return { token, info: toInfo(row) };
+  }
+
+  list(): TokenInfo[] {
+    return this.db.select().from(apiTokens).orderBy(desc(apiTokens.createdAt)).all().map(toInfo);
+  }
+
+  /** Revoke by id or name; returns how many tokens it revoked. */
+  revoke(idOrName: string): number {
+    const now = Date.now();
+    const byId = this.db.update(apiTokens).set({ revokedAt: now, updatedAt: now }).where(and(eq(apiTokens.id, idOrName), isNull(apiTokens.revokedAt))).run().changes;
+    if (byId) return byId;
+    return this.db.update(apiTokens).set({ revokedAt: now, updatedAt: now }).where(and(eq(apiTokens.name, idOrName), isNull(apiTokens.revokedAt))).run().changes;
+  }
+
+  /** The principal a bearer token stands for, or undefined when it is unknown or revoked. */
+  verify(token: string): Principal | undefined {
+    if (!token.startsWith(PREFIX) || token.length > 200) return undefined;
+    const row = this.db.select().from(apiTokens).where(eq(apiTokens.hash, hash(token))).get();
+    if (!row || row.revokedAt) return undefined;
+    const now = Date.now();
+    // Written at most once a minute per token: verification is on every request's path.
+    if (!row.lastUsedAt || now - row.lastUsedAt > 60_000) this.db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id)).run();
+    return { id: `token:${row.name}`, operator: row.scopes.includes("approvals"), scopes: row.scopes };
+  }
+
+  private active(): TokenInfo[] {
+    return this.list().filter((t) => !t.revokedAt);
+  }
+}
+
+function hash(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+function toInfo(row: typeof apiTokens.$inferSelect): TokenInfo {
+  return { id: row.id, name: row.name, scopes: row.scopes, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
+}

@@ -1,0 +1,183 @@
+import { EventType, type AGUIEvent, type Message, type RunAgentInput } from "@ag-ui/core";
+import fastJsonPatch, { type Operation } from "fast-json-patch";
+import type { Agent } from "../../agents/agent";
+import { AGENT_FAILED_MESSAGE } from "../../agents/agent-function";
+import { EventQueue } from "../../agents/event-queue";
+import type { ApprovalStore } from "../../approvals";
+import { mayActFor, type Principal } from "../../auth/principal";
+import type { Executor } from "../../execution";
+import type { Logger } from "../../log";
+import type { RunStore } from "../../runs/store";
+
+export interface BridgeDeps {
+  executor: Executor;
+  approvals: ApprovalStore;
+  runs: RunStore;
+  logger: Logger;
+}
+
+/** The caller may not run on this thread: it belongs to someone else. */
+export class ThreadForbidden extends Error {
+  override readonly name = "ThreadForbidden";
+  readonly kind = "thread_forbidden";
+  constructor(readonly threadId: string) {
+    super(`Thread ${threadId} belongs to another caller`);
+  }
+}
+
+const FLUSH_EVERY = 256;
+
+/**
+ * Runs agents for AG-UI callers: records the thread, the run and every event in order, stops the
+ * agent when the caller goes away (the run is recorded as cancelled), and guarantees exactly one
+ * terminal event even when an agent breaks its contract.
+ */
+export class AguiBridge {
+  private readonly live = new Map<string, AbortController>();
+
+  constructor(private readonly deps: BridgeDeps) {}
+
+  /**
+   * Open a run: checks the thread's owner and records the run. Throws ThreadForbidden, or
+   * RunIdTaken for a reused run id; nothing is streamed then.
+   */
+  open(agent: Agent, input: RunAgentInput, principal: Principal): BridgeRun {
+    const thread = this.deps.runs.getThread(input.threadId);
+    if (thread && !mayActFor(principal, thread.principal)) throw new ThreadForbidden(input.threadId);
+    const firstUser = input.messages.find((m) => m.role === "user");
+    const title = firstUser && typeof firstUser.content === "string" ? firstUser.content : undefined;
+    this.deps.runs.start({ runId: input.runId, threadId: input.threadId, agent: agent.info.name, principal: principal.id, parentRunId: input.parentRunId, title });
+    return new BridgeRun(this, agent, input, principal);
+  }
+
+  /** Stop a running run (its stream ends with the cancelled outcome). Returns whether it was live. */
+  cancel(runId: string): boolean {
+    const controller = this.live.get(runId);
+    controller?.abort(new Error("cancelled"));
+    return controller !== undefined;
+  }
+
+  /** @internal */
+  track(runId: string, controller: AbortController): () => void {
+    this.live.set(runId, controller);
+    return () => this.live.delete(runId);
+  }
+
+  /** @internal */
+  get dependencies(): BridgeDeps {
+    return this.deps;
+  }
+}
+
+/** One run in flight: `events(signal)` starts the agent and yields its events as they are recorded. */
+export class BridgeRun {
+  constructor(
+    private readonly bridge: AguiBridge,
+    private readonly agent: Agent,
+    readonly input: RunAgentInput,
+    readonly principal: Principal,
+  ) {}
+
+  /**
+   * Start the agent. The returned stream ends after the terminal event. The agent is drained to
+   * its end even when the consumer stops reading (so the outcome is recorded); aborting `signal`
+   * stops the agent.
+   */
+  events(signal: AbortSignal): AsyncIterable<AGUIEvent> {
+    const out = new EventQueue<AGUIEvent>();
+    void this.drive(signal, out);
+    return out;
+  }
+
+  private async drive(signal: AbortSignal, out: EventQueue<AGUIEvent>): Promise<void> {
+    const { executor, approvals, runs, logger } = this.bridge.dependencies;
+    const { input } = this;
+    const controller = new AbortController();
+    const stop = () => controller.abort(signal.reason);
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
+    const untrack = this.bridge.track(input.runId, controller);
+
+    let buffer: AGUIEvent[] = [];
+    let seq = 0;
+    const flush = (): void => {
+      if (!buffer.length) return;
+      try {
+        runs.append(input.runId, seq, buffer);
+      } catch (error) {
+        logger.error("could not record run events", { runId: input.runId, error });
+      }
+      seq += buffer.length;
+      buffer = [];
+    };
+    let terminal: AGUIEvent | undefined;
+    let messages: Message[] | undefined;
+    let state: unknown = input.state ?? {};
+    let toolCalls = 0;
+    const send = (event: AGUIEvent): void => {
+      buffer.push(event);
+      if (buffer.length >= FLUSH_EVERY) flush();
+      out.push(event);
+    };
+
+    try {
+      for await (const event of this.agent.run(input, { principal: this.principal, signal: controller.signal, executor, approvals, logger })) {
+        if (terminal) {
+          logger.warn("agent sent an event after its terminal event; dropped", { runId: input.runId, type: event.type });
+          continue;
+        }
+        switch (event.type) {
+          case EventType.MESSAGES_SNAPSHOT:
+            messages = event.messages;
+            break;
+          case EventType.STATE_SNAPSHOT:
+            state = event.snapshot;
+            break;
+          case EventType.STATE_DELTA:
+            try {
+              state = fastJsonPatch.applyPatch(structuredClone(state), event.delta as Operation[], false, false).newDocument;
+            } catch (error) {
+              logger.warn("state delta does not apply to the recorded state", { runId: input.runId, error });
+            }
+            break;
+          case EventType.TOOL_CALL_START:
+            toolCalls++;
+            break;
+          case EventType.RUN_FINISHED:
+          case EventType.RUN_ERROR:
+            terminal = event;
+            break;
+        }
+        send(event);
+      }
+    } catch (error) {
+      logger.error("agent stream failed", { runId: input.runId, error });
+    }
+    if (!terminal) {
+      terminal = { type: EventType.RUN_ERROR, message: AGENT_FAILED_MESSAGE, code: "agent_error", timestamp: Date.now() } as AGUIEvent;
+      send(terminal);
+    }
+    flush();
+    signal.removeEventListener("abort", stop);
+    untrack();
+    out.close();
+    try {
+      runs.finish(input.runId, {
+        ...outcomeOf(terminal),
+        messages,
+        state,
+        toolCallCount: toolCalls,
+      });
+    } catch (error) {
+      logger.error("could not record the end of a run", { runId: input.runId, error });
+    }
+  }
+}
+
+function outcomeOf(terminal: AGUIEvent): { status: "finished" | "interrupted" | "error" | "cancelled"; outcome?: Record<string, unknown>; error?: string } {
+  if (terminal.type === EventType.RUN_ERROR) return { status: "error", error: terminal.message };
+  if (terminal.type !== EventType.RUN_FINISHED) return { status: "error" };
+  const outcome = terminal.outcome ?? { type: "success" as const };
+  const status = outcome.type === "interrupt" ? "interrupted" : outcome.type === "cancelled" ? "cancelled" : "finished";
+  return { status, outcome: outcome as Record<string, unknown> };
+}

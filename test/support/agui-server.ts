@@ -1,0 +1,38 @@
+import type http from "node:http";
+import { agui, history } from "@/lib/http/agui-routes";
+import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
+import type { Services } from "@/lib/services";
+import { testServices } from "./services";
+
+export interface AguiTestServer {
+  services: Services;
+  url: string;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+/** The console's AG-UI and history handlers over real HTTP on 127.0.0.1, on a real SQLite file. */
+export async function startAguiServer(env: Record<string, string> = {}, existing?: Services): Promise<AguiTestServer> {
+  const services = existing ?? testServices({ AGENT_STREAM_DELAY_MS: "0", ...env });
+  const endpoint = agui(services);
+  const past = history(services);
+  const server = createNodeServer([
+    { method: "GET", path: "/api/agui", handler: endpoint.listAgents as WebHandler },
+    { method: "POST", path: "/api/agui", handler: endpoint.run as WebHandler },
+    { method: "POST", path: "/api/agui/[agent]", handler: endpoint.run as WebHandler },
+    { method: "GET", path: "/api/threads", handler: past.listThreads as WebHandler },
+    { method: "GET", path: "/api/threads/[id]", handler: past.getThread as WebHandler },
+    { method: "GET", path: "/api/runs/[id]/events", handler: past.runEvents as WebHandler },
+  ]);
+  const url = await listenLocal(server);
+  return {
+    services,
+    url,
+    server,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      if (!existing) services.close();
+    },
+  };
+}
