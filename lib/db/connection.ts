@@ -42,7 +42,7 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   const resolved = inMemory ? file : path.resolve(file);
   let sqlite: Database.Database;
   try {
-    if (!inMemory) fs.mkdirSync(path.dirname(resolved), { recursive: true });
+    if (!inMemory) ensureDirectory(path.dirname(resolved));
     sqlite = new Database(resolved);
   } catch (error) {
     throw new DatabaseOpenError(`CONSOLE_DB: cannot open the database at ${resolved}: ${reason(error)}`, { cause: error });
@@ -58,6 +58,25 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   } catch (error) {
     sqlite.close();
     throw new DatabaseOpenError(`CONSOLE_DB: cannot prepare the database at ${resolved}: ${reason(error)}`, { cause: error });
+  }
+}
+
+/**
+ * Create `dir` and its missing parents one level at a time. Node 20's recursive mkdirSync loops
+ * forever where mkdir answers ENOENT for a parent that exists (under /proc, say).
+ */
+function ensureDirectory(dir: string): void {
+  const missing: string[] = [];
+  for (let current = dir; !fs.existsSync(current); current = path.dirname(current)) {
+    missing.unshift(current);
+    if (path.dirname(current) === current) break;
+  }
+  for (const folder of missing) {
+    try {
+      fs.mkdirSync(folder);
+    } catch (error) {
+      if (!((error as NodeJS.ErrnoException).code === "EEXIST" && fs.statSync(folder).isDirectory())) throw error;
+    }
   }
 }
 
