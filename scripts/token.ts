@@ -1,0 +1,74 @@
+// `npm run token -- create NAME [--scopes agui,approvals]` prints a new API token once;
+// `npm run token -- list` lists tokens (never the tokens themselves); `npm run token -- revoke ID|NAME`.
+import { TOKEN_SCOPES, TokenError, TokenStore } from "../lib/auth/tokens";
+import { ConfigError, loadConfig } from "../lib/config";
+import { DatabaseOpenError, openDatabase } from "../lib/db";
+
+const USAGE = `Usage:
+  npm run token -- create NAME [--scopes ${TOKEN_SCOPES.join(",")}]   (default scope: agui)
+  npm run token -- list
+  npm run token -- revoke ID|NAME`;
+
+function main(argv: string[]): number {
+  const [command, ...rest] = argv;
+  if (!command || command === "help" || command === "--help") {
+    console.log(USAGE);
+    return command ? 0 : 1;
+  }
+  const handle = openDatabase(loadConfig().CONSOLE_DB);
+  const tokens = new TokenStore(handle.db);
+  try {
+    switch (command) {
+      case "create": {
+        const name = rest.find((a) => !a.startsWith("--"));
+        if (!name) {
+          console.error(USAGE);
+          return 1;
+        }
+        const scopesFlag = rest.indexOf("--scopes");
+        const scopes = scopesFlag === -1 ? ["agui"] : (rest[scopesFlag + 1] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+        const { token, info } = tokens.create(name, scopes);
+        console.log(token);
+        console.error(`Created token "${info.name}" (${info.scopes.join(", ")}). It is shown only now: keep it somewhere safe.`);
+        return 0;
+      }
+      case "list": {
+        const all = tokens.list();
+        if (!all.length) console.log("No tokens.");
+        for (const t of all)
+          console.log(
+            `${t.id}  ${t.name.padEnd(20)} ${t.scopes.join(",").padEnd(28)} ${t.revokedAt ? "revoked" : "active "}  last used ${t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : "never"}`,
+          );
+        return 0;
+      }
+      case "revoke": {
+        const target = rest[0];
+        if (!target) {
+          console.error(USAGE);
+          return 1;
+        }
+        const count = tokens.revoke(target);
+        if (!count) {
+          console.error(`No active token with id or name "${target}".`);
+          return 1;
+        }
+        console.log(`Revoked ${count} token${count === 1 ? "" : "s"}.`);
+        return 0;
+      }
+      default:
+        console.error(USAGE);
+        return 1;
+    }
+  } finally {
+    handle.close();
+  }
+}
+
+try {
+  process.exitCode = main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof TokenError || error instanceof ConfigError || error instanceof DatabaseOpenError) {
+    console.error(error.message);
+    process.exitCode = 1;
+  } else throw error;
+}
