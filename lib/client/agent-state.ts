@@ -469,7 +469,16 @@ export class AgentState {
     this.assertIdle();
     this.interrupts = this.interrupts.map((open) => (open.interrupt.id === interruptId ? { ...open, answer } : open));
     this.changed();
-    if (this.interrupts.every((open) => open.answer)) await this.run(this.resumeEntries());
+    if (!this.interrupts.every((open) => open.answer)) return;
+    // An approval given in time may have expired while the others were answered.
+    const now = new Date(this.now());
+    const stale = this.interrupts.find((open) => open.answer?.status === "resolved" && isInterruptExpired(open.interrupt, now));
+    if (stale) {
+      this.interrupts = this.interrupts.map((open) => (open === stale ? { interrupt: open.interrupt } : open));
+      this.changed();
+      throw new Error(`Interrupt ${stale.interrupt.id} expired at ${stale.interrupt.expiresAt} before the resume was sent; it can only be cancelled`);
+    }
+    await this.run(this.resumeEntries());
   }
 
   private resumeEntries(): ResumeEntry[] {

@@ -57,16 +57,17 @@ export class HttpAGUIClient implements AgentClient {
     outer?.addEventListener("abort", onOuterAbort, { once: true });
     this.active.add(controller);
 
-    // One timer re-armed on every read: it aborts the request, and the abort is reported as a timeout.
+    // The read timeout runs only while we wait on the network (not while the consumer handles an
+    // event): it aborts the request, and the abort is reported as a timeout.
     let timedOut = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const arm = () => {
-      clearTimeout(timer);
       timer = setTimeout(() => {
         timedOut = true;
         controller.abort();
       }, this.timeoutMs);
     };
+    const disarm = () => clearTimeout(timer);
     const failure = (err: unknown): unknown => {
       if (timedOut) return new AgentStreamError("timeout", `No bytes from the agent endpoint within ${this.timeoutMs} ms`);
       if (outer?.aborted) return outer.reason;
@@ -79,14 +80,14 @@ export class HttpAGUIClient implements AgentClient {
       arm();
       let response: Response;
       try {
-        response = await this.fetchImpl(this.url, {
-          method: "POST",
-          headers: { ...this.resolveHeaders(), "Content-Type": "application/json", Accept: "text/event-stream" },
-          body: JSON.stringify(checked.data),
-          signal: controller.signal,
-        });
+        const headers = new Headers(this.resolveHeaders());
+        headers.set("Content-Type", "application/json");
+        headers.set("Accept", "text/event-stream");
+        response = await this.fetchImpl(this.url, { method: "POST", headers, body: JSON.stringify(checked.data), signal: controller.signal });
       } catch (err) {
         throw failure(err);
+      } finally {
+        disarm();
       }
 
       if (!response.ok) {
@@ -104,15 +105,17 @@ export class HttpAGUIClient implements AgentClient {
       const gate = new EventGate("agent endpoint");
       for (;;) {
         let chunk: ReadableStreamReadResult<Uint8Array>;
+        arm();
         try {
           chunk = await reader.read();
         } catch (err) {
           // A server may keep the connection open after the last run ended: that is not an error.
           if (timedOut && gate.complete) return;
           throw failure(err);
+        } finally {
+          disarm();
         }
         if (chunk.done) break;
-        arm();
         let frames: string[];
         try {
           frames = parser.push(chunk.value);
@@ -124,7 +127,7 @@ export class HttpAGUIClient implements AgentClient {
       yield* eventsOf(gate, parser.end());
       yield* gate.end();
     } finally {
-      clearTimeout(timer);
+      disarm();
       outer?.removeEventListener("abort", onOuterAbort);
       this.active.delete(controller);
       // Aborting the request closes the socket: the upstream sees the cancel at once.

@@ -118,6 +118,27 @@ describe("AgentState runs", () => {
     expect(agent.inputs[1]?.resume).toEqual([{ interruptId: "i1", status: "cancelled" }]);
   });
 
+  it("an approval that expires while the other interrupts are answered is refused before sending", async () => {
+    let clock = Date.parse("2030-01-01T00:00:00Z");
+    const agent = scriptedAgent(interruptedRun().map((event) =>
+      event.type === EventType.RUN_FINISHED
+        ? ev.runFinished("r1", ev.interrupt([{ ...refundInterrupts[0]!, expiresAt: "2030-01-01T00:01:00Z" }, refundInterrupts[1]!]))
+        : event,
+    ), [ev.runStarted("r2"), ev.runFinished("r2")]);
+    const s = new AgentState({ agent, threadId: "t1", now: () => clock });
+    await s.send("refund");
+    await s.resolve("i1", { approved: true });
+    clock += 120_000;
+    await expect(s.cancel("i2")).rejects.toThrow(/i1 expired .* before the resume was sent/);
+    expect(agent.inputs).toHaveLength(1);
+    expect(s.getSnapshot().interrupts.map((open) => open.answer)).toEqual([undefined, { status: "cancelled" }]);
+    await s.cancel("i1");
+    expect(agent.inputs[1]?.resume).toEqual([
+      { interruptId: "i1", status: "cancelled" },
+      { interruptId: "i2", status: "cancelled" },
+    ]);
+  });
+
   it("stop() aborts the running stream within the agent and marks the run cancelled", async () => {
     const agent = scriptedAgent([ev.runStarted("r1"), ...ev.toolCall("c1", "slow", ["{}"]), "hang"]);
     const s = new AgentState({ agent, threadId: "t1" });
