@@ -1,0 +1,22 @@
+import type { Logger } from "../../log";
+import type { SourceStore } from "../../sources/store";
+import type { ToolRegistry } from "../../tools/registry";
+import { OpenApiBinding } from "./binding";
+import { sourceCredentials } from "./credentials";
+import { operationHandler } from "./operation-handler";
+
+/**
+ * Let the registry rebuild the handlers of OpenAPI tools from their stored bindings (after a
+ * restart, say). A binding that no longer parses leaves the tool without a handler, and its calls
+ * fail as ToolFailed with the reason in the log.
+ */
+export function registerOpenApiBinder(registry: ToolRegistry, sources: SourceStore, logger: Logger, fetchImpl?: typeof fetch): void {
+  registry.registerBinder("openapi", (tool) => {
+    const parsed = OpenApiBinding.safeParse(tool.binding);
+    if (!parsed.success) {
+      logger.error("openapi tool has an unusable binding", { tool: tool.name, issue: parsed.error.issues[0]?.message });
+      return undefined;
+    }
+    return operationHandler(parsed.data, { credentials: sourceCredentials(sources, tool.sourceId), logger, fetch: fetchImpl });
+  });
+}

@@ -1,0 +1,13 @@
+import type { SourceStore } from "../../sources/store";
+import type { AuthRef } from "./auth";
+import type { CredentialLookup } from "./operation-handler";
+
+/** Reads a source's credential from the store at call time. */
+export function sourceCredentials(sources: SourceStore, sourceId: string | null | undefined): CredentialLookup {
+  return () => {
+    if (!sourceId) return undefined;
+    const row = sources.credentials(sourceId);
+    if (!row?.authRef || !row.secret) return undefined;
+    return { ref: row.authRef as unknown as AuthRef, secret: row.secret };
+  };
+}

@@ -1,0 +1,162 @@
+import { validate } from "@readme/openapi-parser";
+import type { Db } from "../../db";
+import type { Logger } from "../../log";
+import { SourceStore, type SourceSummary } from "../../sources/store";
+import type { ToolRegistry } from "../../tools/registry";
+import type { RegisteredTool } from "../../tools/spec";
+import { refuseUrl } from "./address-policy";
+import { OpenApiAuth, splitAuth } from "./auth";
+import { sourceCredentials } from "./credentials";
+import { OpenApiDocumentError, OpenApiOptionsError } from "./errors";
+import { loadOpenApiDocument, type LoadedDocument, type LoadOptions, type OpenApiInput } from "./load-document";
+import { operationHandler } from "./operation-handler";
+import { planOpenApiTools, type OpenApiPlan, type OpenApiPlanOptions, type OperationFilter } from "./plan-tools";
+
+export interface OpenApiImportOptions extends OpenApiPlanOptions, Omit<LoadOptions, "allowPrivate"> {
+  /** The source's name; defaults to the document's title. */
+  name?: string;
+}
+
+/** What an import needs from the console's services (`Services` fits). */
+export interface OpenApiImportDeps {
+  registry: ToolRegistry;
+  database: { db: Db };
+  logger: Logger;
+}
+
+/** An operation as the preview lists it. */
+export interface OperationPreview {
+  method: string;
+  path: string;
+  operationId?: string;
+  summary?: string;
+  toolName: string;
+  effects: "read" | "write" | "destructive";
+  confirm: boolean;
+  tags: string[];
+}
+
+export interface OpenApiPreview {
+  title: string;
+  version: string;
+  openapi: string;
+  location: string;
+  operations: OperationPreview[];
+  securitySchemes: OpenApiPlan["securitySchemes"];
+  baseUrls: string[];
+  warnings: string[];
+}
+
+export interface OpenApiImportResult {
+  source: SourceSummary;
+  tools: RegisteredTool[];
+  warnings: string[];
+}
+
+/** The import options kept on the source row, for a refresh: everything but the secret and callbacks. */
+interface StoredOptions {
+  operations?: OperationFilter;
+  prefix?: string;
+  baseUrl?: string;
+  allowPrivate?: boolean;
+  timeoutMs?: number;
+  maxResponseBytes?: number;
+  retries?: number;
+  policy?: OpenApiPlanOptions["policy"];
+}
+
+/**
+ * What importing would do: the operations, the tool names they become, the security schemes and
+ * warnings. Registers nothing. Throws OpenApiFetchError, OpenApiDocumentError or OpenApiOptionsError.
+ */
+export async function previewOpenApi(input: OpenApiInput, options: OpenApiImportOptions = {}): Promise<OpenApiPreview> {
+  const { loaded, plan } = await prepare(input, options);
+  const warnings = [...plan.warnings];
+  for (const url of plan.baseUrls) {
+    const refused = url ? await refuseUrl(url, options.allowPrivate ?? false) : "no absolute server URL; pass a base URL";
+    if (refused) warnings.push(`Base URL ${url || "(none)"}: ${refused}`);
+  }
+  return {
+    title: plan.title,
+    version: plan.version,
+    openapi: plan.openapi,
+    location: loaded.location,
+    operations: plan.operations.map(({ method, path, operationId, summary, toolName, effects, confirm, tags }) => ({ method, path, operationId, summary, toolName, effects, confirm, tags })),
+    securitySchemes: plan.securitySchemes,
+    baseUrls: plan.baseUrls,
+    warnings,
+  };
+}
+
+/**
+ * Import a document as a source with one tool per operation, all or nothing: on any error no
+ * tool and no source row is left. The secret is stored for the calls and never returned.
+ * Throws OpenApiFetchError, OpenApiDocumentError, OpenApiOptionsError, DuplicateTool or ToolDefinitionError.
+ */
+export async function importOpenApi(deps: OpenApiImportDeps, input: OpenApiInput, options: OpenApiImportOptions = {}): Promise<OpenApiImportResult> {
+  const auth = parseAuth(options.auth);
+  const { loaded, plan } = await prepare(input, options);
+  await assertBaseUrls(plan, options.allowPrivate ?? false);
+  const sources = new SourceStore(deps.database.db);
+  const split = auth && splitAuth(auth);
+  const source = sources.create({
+    kind: "openapi",
+    name: (options.name ?? plan.title).slice(0, 200),
+    location: loaded.location,
+    authRef: split ? { ...split.ref } : null,
+    authSecret: split?.secret ?? null,
+    options: storedOptions(options) as Record<string, unknown>,
+    document: JSON.stringify(loaded.document),
+  });
+  try {
+    const credentials = sourceCredentials(sources, source.id);
+    const tools = deps.registry.addMany(
+      plan.operations.map((op) => ({
+        spec: { ...op.spec, sourceId: source.id },
+        handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger }),
+      })),
+    );
+    deps.logger.info("openapi source imported", { source: source.id, location: loaded.location, tools: tools.length, auth: split?.ref.kind ?? "none" });
+    return { source: sources.get(source.id)!, tools, warnings: plan.warnings };
+  } catch (error) {
+    sources.delete(source.id);
+    throw error;
+  }
+}
+
+/** Load, validate and plan. */
+export async function prepare(input: OpenApiInput, options: OpenApiImportOptions): Promise<{ loaded: LoadedDocument; plan: OpenApiPlan }> {
+  const loaded = await loadOpenApiDocument(input, options);
+  await validateDocument(loaded.document);
+  return { loaded, plan: planOpenApiTools(loaded, options) };
+}
+
+async function validateDocument(document: Record<string, unknown>): Promise<void> {
+  // The validator resolves $refs in its copy; external ones are left alone (never fetched) and refused later by the converter.
+  const result = await validate(structuredClone(document) as Parameters<typeof validate>[0], { resolve: { external: false, file: false } });
+  if (!result.valid) {
+    const problems = result.errors.slice(0, 10).map((e) => e.message.split("\n")[0]!.trim());
+    if (result.additionalErrors) problems.push(`and ${result.additionalErrors} more`);
+    throw new OpenApiDocumentError("The document is not valid OpenAPI", problems);
+  }
+}
+
+export async function assertBaseUrls(plan: OpenApiPlan, allowPrivate: boolean): Promise<void> {
+  for (const url of plan.baseUrls) {
+    if (!url) throw new OpenApiOptionsError("Some operations have no absolute server URL: pass a base URL");
+    const refused = await refuseUrl(url, allowPrivate);
+    if (refused) throw new OpenApiOptionsError(`The base URL ${url} cannot be used: ${refused}`);
+  }
+}
+
+function parseAuth(auth: unknown): OpenApiAuth | undefined {
+  if (auth === undefined) return undefined;
+  const parsed = OpenApiAuth.safeParse(auth);
+  if (!parsed.success) throw new OpenApiOptionsError(`Bad auth: ${parsed.error.issues.map((i) => `${i.path.join(".") || "auth"} ${i.message}`).join("; ")}`);
+  return parsed.data;
+}
+
+export function storedOptions(options: OpenApiImportOptions): StoredOptions {
+  const { operations, prefix, baseUrl, allowPrivate, timeoutMs, maxResponseBytes, retries, policy } = options;
+  return JSON.parse(JSON.stringify({ operations, prefix, baseUrl, allowPrivate, timeoutMs, maxResponseBytes, retries, policy })) as StoredOptions;
+}

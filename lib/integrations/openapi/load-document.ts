@@ -1,0 +1,106 @@
+import { parse as parseYaml } from "yaml";
+import { isJsonObject } from "../../json/canonical";
+import { refuseUrl } from "./address-policy";
+import { OpenApiDocumentError, OpenApiFetchError } from "./errors";
+import { readLimited, ResponseTooLarge } from "./read-limited";
+
+/** Where a document comes from: a URL to fetch, text (an uploaded file or pasted JSON/YAML), or an already parsed object. */
+export type OpenApiInput = { url: string } | { text: string; filename?: string } | { document: Record<string, unknown> };
+
+export interface LoadOptions {
+  /** Allow a document URL on a private or loopback address. */
+  allowPrivate?: boolean;
+  /** Default 15 s. */
+  fetchTimeoutMs?: number;
+  /** Default 10 MB. */
+  maxDocumentBytes?: number;
+  fetch?: typeof fetch;
+}
+
+export interface LoadedDocument {
+  document: Record<string, unknown>;
+  /** The URL, "file:<name>" or "pasted". */
+  location: string;
+  /** The URL the document came from, to resolve relative server URLs against. */
+  url?: string;
+}
+
+const MAX_REDIRECTS = 5;
+
+/** Read and parse a document. Throws OpenApiFetchError (URL) or OpenApiDocumentError (not JSON/YAML, not OpenAPI 3.0/3.1). */
+export async function loadOpenApiDocument(input: OpenApiInput, options: LoadOptions = {}): Promise<LoadedDocument> {
+  const maxBytes = options.maxDocumentBytes ?? 10 * 1024 * 1024;
+  if ("document" in input) return { document: checkVersion(structuredClone(input.document)), location: "pasted" };
+  if ("text" in input) {
+    if (Buffer.byteLength(input.text) > maxBytes) throw new OpenApiDocumentError(`The document is larger than ${maxBytes} bytes`);
+    return { document: checkVersion(parseText(input.text)), location: input.filename ? `file:${input.filename}` : "pasted" };
+  }
+  const { text, url } = await fetchText(input.url, options, maxBytes);
+  return { document: checkVersion(parseText(text)), location: input.url, url };
+}
+
+async function fetchText(start: string, options: LoadOptions, maxBytes: number): Promise<{ text: string; url: string }> {
+  const doFetch = options.fetch ?? fetch;
+  const signal = AbortSignal.timeout(options.fetchTimeoutMs ?? 15_000);
+  let url = start;
+  // Redirects are followed by hand so that each hop passes the address check.
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const refused = await refuseUrl(url, options.allowPrivate ?? false);
+    if (refused) throw new OpenApiFetchError(`Cannot fetch the document: ${refused}`);
+    let response: Response;
+    try {
+      response = await doFetch(url, { signal, redirect: "manual", headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5" } });
+    } catch (error) {
+      const reason = signal.aborted ? "it did not answer in time" : error instanceof Error ? error.message : String(error);
+      throw new OpenApiFetchError(`Cannot fetch the document at ${url}: ${reason}`);
+    }
+    if (response.status >= 300 && response.status < 400 && response.headers.get("location")) {
+      await response.body?.cancel().catch(() => {});
+      url = new URL(response.headers.get("location")!, url).toString();
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw new OpenApiFetchError(`Cannot fetch the document at ${url}: HTTP ${response.status}`);
+    }
+    try {
+      return { text: await readLimited(response, maxBytes), url };
+    } catch (error) {
+      if (error instanceof ResponseTooLarge) throw new OpenApiFetchError(`The document at ${url} is larger than ${maxBytes} bytes`);
+      throw new OpenApiFetchError(`Cannot read the document at ${url}: ${signal.aborted ? "it did not answer in time" : String(error)}`);
+    }
+  }
+  throw new OpenApiFetchError(`Cannot fetch the document at ${start}: more than ${MAX_REDIRECTS} redirects`);
+}
+
+function parseText(text: string): Record<string, unknown> {
+  const trimmed = text.trim();
+  if (!trimmed) throw new OpenApiDocumentError("The document is empty");
+  let value: unknown;
+  if (trimmed.startsWith("{")) {
+    try {
+      value = JSON.parse(trimmed);
+    } catch (error) {
+      throw new OpenApiDocumentError(`The document is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  } else {
+    try {
+      value = parseYaml(trimmed, { maxAliasCount: 100 });
+    } catch (error) {
+      throw new OpenApiDocumentError(`The document is not valid YAML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    }
+  }
+  if (!isJsonObject(value)) throw new OpenApiDocumentError("The document is not a JSON or YAML object");
+  return value;
+}
+
+function checkVersion(document: Record<string, unknown>): Record<string, unknown> {
+  const version = document.openapi;
+  if (typeof version !== "string") {
+    if (typeof document.swagger === "string") throw new OpenApiDocumentError(`Swagger ${document.swagger} documents are not supported; convert it to OpenAPI 3 first`);
+    throw new OpenApiDocumentError('The document has no "openapi" version: it is not an OpenAPI document');
+  }
+  if (!/^3\.[01]\./.test(version)) throw new OpenApiDocumentError(`OpenAPI ${version} is not supported (3.0 and 3.1 are)`);
+  if (!isJsonObject(document.paths) || Object.keys(document.paths).length === 0) throw new OpenApiDocumentError("The document has no paths, so no operations to import");
+  return document;
+}

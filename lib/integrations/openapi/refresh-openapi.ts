@@ -1,0 +1,76 @@
+import { SourceNotFound } from "../../sources/errors";
+import { SourceStore } from "../../sources/store";
+import { DuplicateTool } from "../../tools/errors";
+import { normalise, type ToolSettings } from "../../tools/registry";
+import type { RegisteredTool } from "../../tools/spec";
+import type { AuthRef } from "./auth";
+import { sourceCredentials } from "./credentials";
+import { OpenApiOptionsError } from "./errors";
+import { assertBaseUrls, prepare, type OpenApiImportDeps, type OpenApiImportOptions, type OpenApiImportResult } from "./import-openapi";
+import { operationHandler } from "./operation-handler";
+
+/**
+ * Re-read a source's document (from its URL, else the stored copy) and replace its tools, keeping
+ * what operators set on tools that survive. On failure the old tools stay, the source's status
+ * becomes "error" with the reason, and the error is thrown (as importOpenApi's, or SourceNotFound).
+ */
+export async function refreshOpenApiSource(deps: OpenApiImportDeps, id: string, extra: Pick<OpenApiImportOptions, "onProgress"> = {}): Promise<OpenApiImportResult> {
+  const sources = new SourceStore(deps.database.db);
+  const source = sources.get(id);
+  if (!source || source.kind !== "openapi") throw new SourceNotFound(id);
+  const options = { ...(source.options as OpenApiImportOptions), ...extra };
+  sources.update(id, { status: "refreshing" });
+  try {
+    const ref = sources.credentials(id)?.authRef as AuthRef | null | undefined;
+    // The plan only needs where the credential goes (to leave that parameter out), not the secret.
+    const auth = ref ? (ref.kind === "bearer" ? { kind: "bearer" as const, token: "-" } : { kind: ref.kind, name: ref.name, value: "-" }) : undefined;
+    const input = /^https?:\/\//i.test(source.location) ? { url: source.location } : { text: sources.document(id) ?? "" };
+    if ("text" in input && !input.text) throw new OpenApiOptionsError("The source has no stored document to refresh from");
+    const { loaded, plan } = await prepare(input, { ...options, auth });
+    await assertBaseUrls(plan, options.allowPrivate ?? false);
+    const specs = plan.operations.map((op) => normalise({ ...op.spec, sourceId: id }));
+    const clash = specs.find((spec) => {
+      const existing = deps.registry.get(spec.name);
+      return existing && existing.sourceId !== id;
+    });
+    if (clash) throw new DuplicateTool(clash.name);
+
+    const old = deps.registry.all().filter((t) => t.sourceId === id);
+    const credentials = sourceCredentials(sources, id);
+    deps.registry.removeSource(id);
+    let tools: RegisteredTool[];
+    try {
+      tools = deps.registry.addMany(plan.operations.map((op) => ({ spec: { ...op.spec, sourceId: id }, handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger }) })));
+    } catch (error) {
+      deps.registry.addMany(old.map((tool) => ({ spec: specInput(tool) })));
+      for (const tool of old) deps.registry.update(tool.name, settingsOf(tool));
+      throw error;
+    }
+    for (const tool of old) if (deps.registry.get(tool.name)) deps.registry.update(tool.name, settingsOf(tool));
+    sources.update(id, { status: "ok", statusMessage: null, lastRefreshAt: Date.now(), document: JSON.stringify(loaded.document) });
+    deps.logger.info("openapi source refreshed", { source: id, tools: tools.length });
+    return { source: sources.get(id)!, tools: tools.map((t) => deps.registry.get(t.name) ?? t), warnings: plan.warnings };
+  } catch (error) {
+    sources.update(id, { status: "error", statusMessage: error instanceof Error ? error.message.slice(0, 1000) : String(error) });
+    throw error;
+  }
+}
+
+function settingsOf(tool: RegisteredTool): ToolSettings {
+  return { enabled: tool.enabled, approval: tool.approval, timeoutMs: tool.policy.timeoutMs, retries: tool.policy.retries, targets: tool.policy.targets };
+}
+
+function specInput(tool: RegisteredTool) {
+  const { policy } = tool;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
+    policy: { confirm: policy.confirm, effects: policy.effects, idempotent: policy.idempotent, openWorld: policy.openWorld, timeoutMs: policy.timeoutMs, retries: policy.retries, targets: policy.targets, tags: policy.tags },
+    kind: tool.kind,
+    sourceId: tool.sourceId,
+    binding: tool.binding,
+  };
+}
