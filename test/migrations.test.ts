@@ -1,0 +1,108 @@
+import fs from "node:fs";
+import path from "node:path";
+import { getTableName, is } from "drizzle-orm";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { describe, expect, it } from "vitest";
+import { openDatabase, schema } from "@/lib/db";
+import { tempDir } from "./support/services";
+
+const expectedTables = Object.values(schema)
+  .filter((value): value is SQLiteTable => is(value, SQLiteTable))
+  .map((table) => getTableName(table))
+  .sort();
+
+function tablesIn(sqlite: ReturnType<typeof openDatabase>["sqlite"]): string[] {
+  return (sqlite.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name").all() as Array<{ name: string }>).map(
+    (row) => row.name,
+  );
+}
+
+describe("migrations on a fresh file", () => {
+  it("the schema declares the tables of the design", () => {
+    expect(expectedTables).toEqual(
+      expect.arrayContaining(["tools", "sources", "threads", "runs", "run_events", "approvals", "approval_events", "call_results", "api_tokens"]),
+    );
+  });
+
+  it("create every table of lib/db/schema.ts with every column", () => {
+    const file = path.join(tempDir(), "nested", "dir", "console.db");
+    const handle = openDatabase(file);
+    try {
+      expect(fs.existsSync(file)).toBe(true);
+      expect(tablesIn(handle.sqlite)).toEqual(expectedTables);
+      for (const table of Object.values(schema).filter((value): value is SQLiteTable => is(value, SQLiteTable))) {
+        const name = getTableName(table);
+        const declared = Object.values(table as unknown as Record<string, { name?: unknown }>)
+          .map((column) => column?.name)
+          .filter((n): n is string => typeof n === "string")
+          .sort();
+        const actual = (handle.sqlite.prepare(`select name from pragma_table_info(?)`).all(name) as Array<{ name: string }>).map((c) => c.name).sort();
+        expect(declared.length, name).toBeGreaterThan(3);
+        expect(actual, name).toEqual(declared);
+      }
+    } finally {
+      handle.close();
+    }
+  });
+
+  it("turn on WAL, busy_timeout and foreign keys", () => {
+    const handle = openDatabase(path.join(tempDir(), "console.db"), { busyTimeoutMs: 4321 });
+    try {
+      expect(handle.sqlite.pragma("journal_mode", { simple: true })).toBe("wal");
+      expect(handle.sqlite.pragma("busy_timeout", { simple: true })).toBe(4321);
+      expect(handle.sqlite.pragma("foreign_keys", { simple: true })).toBe(1);
+    } finally {
+      handle.close();
+    }
+    const defaults = openDatabase(path.join(tempDir(), "console.db"));
+    try {
+      expect(defaults.sqlite.pragma("busy_timeout", { simple: true })).toBe(5000);
+    } finally {
+      defaults.close();
+    }
+  });
+
+  it("foreign keys are enforced", () => {
+    const handle = openDatabase(path.join(tempDir(), "console.db"));
+    try {
+      expect(() =>
+        handle.sqlite.prepare("insert into approval_events (approval_id, type, actor) values ('apr_missing', 'requested', 'alice')").run(),
+      ).toThrow(/FOREIGN KEY/);
+    } finally {
+      handle.close();
+    }
+  });
+
+  it("re-opening applies nothing twice and keeps the data", () => {
+    const file = path.join(tempDir(), "console.db");
+    const first = openDatabase(file);
+    const migrations = first.sqlite.prepare("select hash, created_at from __drizzle_migrations order by id").all();
+    const journal = JSON.parse(fs.readFileSync(path.resolve(__dirname, "..", "drizzle", "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+    expect(migrations).toHaveLength(journal.entries.length);
+    first.sqlite.prepare("insert into api_tokens (id, name, hash, scopes) values ('t1', 'ci', 'h1', '[]')").run();
+    first.close();
+
+    for (let i = 0; i < 2; i++) {
+      const again = openDatabase(file);
+      try {
+        expect(again.sqlite.prepare("select hash, created_at from __drizzle_migrations order by id").all()).toEqual(migrations);
+        expect(tablesIn(again.sqlite)).toEqual(expectedTables);
+        expect(again.sqlite.prepare("select name from api_tokens").all()).toEqual([{ name: "ci" }]);
+      } finally {
+        again.close();
+      }
+    }
+  });
+
+  it("every table carries created and updated times", () => {
+    const handle = openDatabase(path.join(tempDir(), "console.db"));
+    try {
+      for (const table of expectedTables) {
+        const columns = (handle.sqlite.prepare(`select name from pragma_table_info(?)`).all(table) as Array<{ name: string }>).map((c) => c.name);
+        expect(columns, table).toEqual(expect.arrayContaining(["created_at", "updated_at"]));
+      }
+    } finally {
+      handle.close();
+    }
+  });
+});
