@@ -113,7 +113,7 @@ export class ToolRegistry {
         if (!existing) {
           tx.insert(tools).values(row).run();
           cache.set(spec.name, fromRow(row));
-        } else if (existing.digest !== row.digest || existing.kind !== row.kind) {
+        } else if (shipped(existing) !== shipped(spec)) {
           const { name: _name, enabled: _e, approval: _a, timeoutMs: _t, retries: _r, targets: _tg, createdAt: _c, ...update } = row;
           tx.update(tools).set(update).where(eq(tools.name, spec.name)).run();
           cache.set(spec.name, { ...existing, ...fromRow({ ...row, ...pickSettings(existing) }), createdAt: existing.createdAt });
@@ -279,14 +279,18 @@ export function normalise(input: ToolSpecInput): ToolSpec {
 
 /** Digest of what a model sees and what the tool may do. */
 export function definitionDigest(spec: ToolSpec): string {
-  return jsonDigest({
+  return jsonDigest(definitionDigestInput(spec));
+}
+
+function definitionDigestInput(spec: ToolSpec): Record<string, unknown> {
+  return {
     name: spec.name,
     description: spec.description,
     inputSchema: spec.inputSchema,
     outputSchema: spec.outputSchema ?? null,
     effects: spec.policy.effects,
     binding: spec.binding ?? null,
-  });
+  };
 }
 
 function toRow(spec: ToolSpec, now: number): ToolRow {
@@ -341,6 +345,15 @@ function fromRow(row: ToolRow): RegisteredTool {
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
+}
+
+/**
+ * Digest of what a release ships for a tool, settings aside. The definition digest leaves out the
+ * title and policy (confirm, tags...), so comparing it alone kept a built-in's old policy forever.
+ */
+function shipped(spec: ToolSpec): string {
+  const { timeoutMs: _t, retries: _r, targets: _tg, ...policy } = spec.policy;
+  return jsonDigest({ ...definitionDigestInput(spec), title: spec.title, kind: spec.kind, sourceId: spec.sourceId ?? null, policy });
 }
 
 function pickSettings(tool: RegisteredTool): Pick<ToolRow, "enabled" | "approval" | "timeoutMs" | "retries" | "targets"> {
