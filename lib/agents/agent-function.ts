@@ -44,7 +44,9 @@ async function drive(run: AgentRun, fn: AgentFunction, queue: EventQueue<AGUIEve
       ...(run.input.parentRunId ? { parentRunId: run.input.parentRunId } : {}),
     });
     try {
+      // An interrupt the resume left open keeps the thread paused: the model is not called.
       if (await applyResume(run)) await fn(run);
+      else throw new RunPaused();
       if (ctx.signal.aborted) throw new RunStopped();
       finish(run, "success");
     } catch (error) {
