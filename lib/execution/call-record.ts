@@ -59,6 +59,7 @@ export class CallRecord {
 
   /** Record a completed call; a key already recorded keeps its first result. */
   put(key: CallKey, result: ToolResult, durationMs: number): void {
-    this.insert.run({ ...key, result: JSON.stringify(result), durationMs: Math.round(durationMs), now: Date.now() });
+    // The json column maps the value itself; stringifying here stored it twice encoded, and replays returned a string.
+    this.insert.run({ ...key, result, durationMs: Math.round(durationMs), now: Date.now() });
   }
 }
