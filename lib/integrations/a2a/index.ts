@@ -1,0 +1,1 @@
+export { toA2ASkill, toA2ASkills } from "./agent-skills";

@@ -1,0 +1,1 @@
+export { toMcpTool, toMcpTools, wrapsResult, CONFIRM_META, type McpTool } from "./mcp-tools";
