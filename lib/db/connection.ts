@@ -5,7 +5,8 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import * as schema from "./schema";
 
-export type Db = BetterSQLite3Database<typeof schema>;
+/** The drizzle database, with the better-sqlite3 connection under it as `$client`. */
+export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
 export interface DatabaseHandle {
   db: Db;
