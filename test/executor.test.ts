@@ -1,0 +1,515 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ApprovalGate, ApprovalStore } from "@/lib/approvals";
+import type { DatabaseHandle } from "@/lib/db";
+import {
+  CallRecord,
+  type CallEvent,
+  Executor,
+  MODEL_VISIBLE_KINDS,
+  RetryableError,
+  ToolError,
+  type ToolResult,
+  withRunContext,
+} from "@/lib/execution";
+import { type ToolCallInfo, type ToolPolicyInput, ToolRegistry, type ToolSpecInput, validateAgainst } from "@/lib/tools";
+import { countRows, freshDatabase } from "./support/database";
+
+const open: DatabaseHandle[] = [];
+afterEach(() => {
+  for (const handle of open.splice(0)) handle.close();
+});
+
+const querySchema = { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: false };
+
+function setup() {
+  const handle = freshDatabase();
+  open.push(handle);
+  let clock = Date.now();
+  const registry = new ToolRegistry(handle.db);
+  const approvals = new ApprovalStore(handle.db, {
+    ttlMs: 60_000,
+    now: () => clock,
+    validateArgs: (name, args) => {
+      const tool = registry.get(name);
+      return tool ? validateAgainst(tool.inputSchema, args) : "unknown";
+    },
+  });
+  const events: CallEvent[] = [];
+  const executor = new Executor({
+    registry,
+    approvals: new ApprovalGate(approvals, () => clock),
+    record: new CallRecord(handle.db),
+    backoff: { baseMs: 1, maxMs: 5 },
+    onCall: (event) => events.push(event),
+  });
+
+  /** Register a tool whose handler counts its calls and keeps what it was given. */
+  function tool(name: string, options: { policy?: ToolPolicyInput; impl?: (args: Record<string, unknown>, info: ToolCallInfo) => unknown } & Partial<ToolSpecInput> = {}) {
+    const { impl, policy, ...rest } = options;
+    const calls: Array<{ args: Record<string, unknown>; info: ToolCallInfo }> = [];
+    registry.add({ name, description: `${name} for tests`, inputSchema: querySchema, policy, ...rest }, async (args, info) => {
+      calls.push({ args, info });
+      return impl ? impl(args, info) : { echo: args.q };
+    });
+    return calls;
+  }
+
+  return { handle, registry, approvals, executor, events, tool, advance: (ms: number) => (clock += ms) };
+}
+
+const ctx = { principal: "alice", scope: "thread-1", runId: "run-1", threadId: "thread-1", surface: "agui" as const };
+
+function errorOf(result: ToolResult) {
+  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
+  return result.error;
+}
+
+describe("error kinds", () => {
+  it("lists the model-visible kinds in one place", () => {
+    expect([...MODEL_VISIBLE_KINDS].sort()).toEqual(
+      ["approval_expired", "cancelled", "denied", "failed", "invalid_arguments", "invalid_output", "timeout", "tool_error", "tool_not_found"].sort(),
+    );
+  });
+
+  it("tool_not_found for an unknown name", async () => {
+    const { executor } = setup();
+    expect(await executor.call("nope", { q: "x" })).toEqual({ ok: false, error: { kind: "tool_not_found", message: 'No tool named "nope" is available' } });
+    expect(errorOf(await executor.call("__proto__", {})).kind).toBe("tool_not_found");
+    expect(errorOf(await executor.call("constructor", {})).kind).toBe("tool_not_found");
+  });
+
+  it("tool_not_found for a disabled tool, which does not run", async () => {
+    const { executor, registry, tool } = setup();
+    const calls = tool("lookup");
+    registry.setEnabled("lookup", false);
+    expect(errorOf(await executor.call("lookup", { q: "x" })).kind).toBe("tool_not_found");
+    expect(calls).toHaveLength(0);
+    registry.setEnabled("lookup", true);
+    expect(await executor.call("lookup", { q: "x" })).toEqual({ ok: true, value: { echo: "x" } });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("invalid_arguments with the path of each issue, and the tool does not run", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("lookup");
+    expect(errorOf(await executor.call("lookup", { q: 5 }))).toMatchObject({ kind: "invalid_arguments", issues: [{ path: "/q", message: "must be string" }] });
+    expect(errorOf(await executor.call("lookup", {}))).toMatchObject({ kind: "invalid_arguments", issues: [{ path: "/q", message: "is required" }] });
+    expect(errorOf(await executor.call("lookup", null))).toMatchObject({ kind: "invalid_arguments", issues: [{ path: "/q", message: "is required" }] });
+    expect(errorOf(await executor.call("lookup", { q: "x", extra: 1 }))).toMatchObject({ issues: [{ path: "/extra", message: "is not allowed" }] });
+    expect(errorOf(await executor.call("lookup", [1]))).toMatchObject({ kind: "invalid_arguments", issues: [{ path: "", message: "must be an object" }] });
+    expect(errorOf(await executor.call("lookup", "q=x"))).toMatchObject({ kind: "invalid_arguments" });
+    const both = errorOf(await executor.call("lookup", { extra: true }));
+    expect(both.issues?.map((i) => i.path).sort()).toEqual(["/extra", "/q"]);
+    expect(both.message).toContain("/q is required");
+    expect(calls).toHaveLength(0);
+  });
+
+  it("approval_pending carries the approval id, and the tool does not run", async () => {
+    const { executor, approvals, tool } = setup();
+    const calls = tool("refund", { policy: { confirm: true, effects: "destructive" } });
+    const error = errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
+    expect(error).toMatchObject({ kind: "approval_pending", approvalId: expect.stringMatching(/^apr_/), expiresAt: expect.any(Number) });
+    const approval = approvals.get(error.approvalId!)!;
+    expect(approval).toMatchObject({ status: "pending", tool: "refund", callId: "c1", scope: "thread-1", principal: "alice", args: { q: "order-1" }, expiresAt: error.expiresAt });
+    const again = errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
+    expect(again.approvalId).toBe(error.approvalId);
+    expect(approvals.countPending()).toBe(1);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("denied with the person's reason, and the tool does not run", async () => {
+    const { executor, approvals, tool } = setup();
+    const calls = tool("refund", { policy: { confirm: true } });
+    const pending = errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
+    approvals.decide(pending.approvalId!, { approved: false, reason: "Too large", decidedBy: "bob" });
+    expect(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).toEqual({
+      ok: false,
+      error: { kind: "denied", message: "The call to refund was denied: Too large", reason: "Too large" },
+    });
+    expect(calls).toHaveLength(0);
+  });
+
+  it("approval_expired when nobody decided in time", async () => {
+    const { executor, approvals, tool, advance } = setup();
+    const calls = tool("refund", { policy: { confirm: true } });
+    const pending = errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
+    advance(60_001);
+    expect(errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).kind).toBe("approval_expired");
+    expect(approvals.get(pending.approvalId!)?.status).toBe("expired");
+    expect(approvals.events(pending.approvalId!).map((e) => e.type)).toEqual(["requested", "expired"]);
+    expect(calls).toHaveLength(0);
+  });
+
+  it("cancelled when the approval was withdrawn", async () => {
+    const { executor, approvals, tool } = setup();
+    const calls = tool("refund", { policy: { confirm: true } });
+    const pending = errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
+    approvals.cancel(pending.approvalId!, "operator");
+    expect(errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).kind).toBe("cancelled");
+    expect(calls).toHaveLength(0);
+  });
+
+  it("cancelled when the run's signal aborts mid-call; the handler's signal aborts too", async () => {
+    const { executor, tool } = setup();
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const calls = tool("slow", {
+      impl: (_args, info) =>
+        new Promise((resolve) => {
+          started();
+          info.signal.addEventListener("abort", () => resolve("too late"));
+        }),
+    });
+    const controller = new AbortController();
+    const result = executor.call("slow", { q: "x" }, { callId: "c1", ctx: { ...ctx, signal: controller.signal } });
+    await running;
+    controller.abort(new Error("client went away"));
+    expect(errorOf(await result)).toEqual({ kind: "cancelled", message: "The call to slow was cancelled" });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.info.signal.aborted).toBe(true);
+  });
+
+  it("cancelled without running when the run was aborted before the call", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("lookup");
+    const controller = new AbortController();
+    controller.abort();
+    expect(errorOf(await executor.call("lookup", { q: "x" }, { ctx: { signal: controller.signal } })).kind).toBe("cancelled");
+    expect(calls).toHaveLength(0);
+  });
+
+  it("cancelled while waiting to retry, without another attempt", async () => {
+    const { handle, tool, registry } = setup();
+    const executor = new Executor({ registry, record: new CallRecord(handle.db), backoff: { baseMs: 10_000, maxMs: 10_000 } });
+    const controller = new AbortController();
+    const calls = tool("flaky", {
+      policy: { retries: 3 },
+      impl: () => {
+        setTimeout(() => controller.abort(), 5);
+        throw new RetryableError("busy");
+      },
+    });
+    const started = performance.now();
+    expect(errorOf(await executor.call("flaky", { q: "x" }, { ctx: { signal: controller.signal } })).kind).toBe("cancelled");
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("timeout when the tool does not answer in time; the handler's signal aborts", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("stuck", { policy: { timeoutMs: 30 }, impl: () => new Promise(() => {}) });
+    const started = performance.now();
+    expect(await executor.call("stuck", { q: "x" })).toEqual({ ok: false, error: { kind: "timeout", message: "stuck did not answer within 30 ms" } });
+    expect(performance.now() - started).toBeGreaterThanOrEqual(25);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.info.signal.aborted).toBe(true);
+  });
+
+  it("tool_error carries the tool's own message and details, and is not retried", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("orders", {
+      policy: { retries: 3 },
+      impl: () => {
+        throw new ToolError("Order 12 not found", { orderId: 12 });
+      },
+    });
+    expect(await executor.call("orders", { q: "12" })).toEqual({ ok: false, error: { kind: "tool_error", message: "Order 12 not found", details: { orderId: 12 } } });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("invalid_output when the value breaks the output schema", async () => {
+    const { executor, tool } = setup();
+    tool("shaped", { outputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] }, impl: (args) => (args.q === "good" ? { id: 1 } : { id: "one" }) });
+    expect(await executor.call("shaped", { q: "good" })).toEqual({ ok: true, value: { id: 1 } });
+    expect(errorOf(await executor.call("shaped", { q: "bad" }))).toMatchObject({ kind: "invalid_output", issues: [{ path: "/id", message: "must be integer" }] });
+  });
+
+  it("a handler returning nothing answers null", async () => {
+    const { executor, tool } = setup();
+    tool("void", { impl: () => undefined });
+    expect(await executor.call("void", { q: "x" })).toEqual({ ok: true, value: null });
+  });
+});
+
+describe("retries", () => {
+  it("a RetryableError is tried retries + 1 times, then failed", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("flaky", {
+      policy: { retries: 2 },
+      impl: () => {
+        throw new RetryableError("connection reset");
+      },
+    });
+    expect(await executor.call("flaky", { q: "x" })).toEqual({ ok: false, error: { kind: "failed", message: "flaky failed after 3 attempts" } });
+    expect(calls.map((c) => c.info.attempt)).toEqual([1, 2, 3]);
+  });
+
+  it("an error marked retryable: true is retried too", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("flaky", {
+      policy: { retries: 1 },
+      impl: () => {
+        throw Object.assign(new Error("503"), { retryable: true });
+      },
+    });
+    expect(errorOf(await executor.call("flaky", { q: "x" })).kind).toBe("failed");
+    expect(calls).toHaveLength(2);
+  });
+
+  it("succeeds on a later attempt", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("flaky", {
+      policy: { retries: 5 },
+      impl: (_args, info) => {
+        if (info.attempt < 3) throw new RetryableError("not yet");
+        return { attempt: info.attempt };
+      },
+    });
+    expect(await executor.call("flaky", { q: "x" })).toEqual({ ok: true, value: { attempt: 3 } });
+    expect(calls).toHaveLength(3);
+  });
+
+  it("a plain error is not retried and its details stay out of the result", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("broken", {
+      policy: { retries: 4 },
+      impl: () => {
+        throw new Error("SQLITE_CORRUPT at /secret/path");
+      },
+    });
+    expect(await executor.call("broken", { q: "x" })).toEqual({ ok: false, error: { kind: "failed", message: "broken failed" } });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("a retryable error without retries configured runs once", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("flaky", {
+      impl: () => {
+        throw new RetryableError("x");
+      },
+    });
+    expect(errorOf(await executor.call("flaky", { q: "x" })).kind).toBe("failed");
+    expect(calls).toHaveLength(1);
+  });
+
+  it("an operator's retries setting applies", async () => {
+    const { executor, tool, registry } = setup();
+    const calls = tool("flaky", {
+      impl: () => {
+        throw new RetryableError("x");
+      },
+    });
+    registry.update("flaky", { retries: 3 });
+    await executor.call("flaky", { q: "x" });
+    expect(calls).toHaveLength(4);
+  });
+});
+
+describe("the call record", () => {
+  it("answers a batch retried after an approval without running any call twice", async () => {
+    const { executor, approvals, tool, handle, events } = setup();
+    const refunds = tool("refund", { policy: { confirm: true, effects: "destructive" }, impl: () => ({ refundId: `rf_${Math.random()}` }) });
+    const lookups = tool("lookup");
+    const tickets = tool("ticket", { policy: { effects: "write" }, impl: () => ({ ticketId: `tk_${Math.random()}` }) });
+    const batch = [
+      { name: "lookup", args: { q: "order-1" }, callId: "c1" },
+      { name: "refund", args: { q: "order-1" }, callId: "c2" },
+      { name: "ticket", args: { q: "refund order-1" }, callId: "c3" },
+    ];
+
+    const first = await executor.callMany(batch, { ctx });
+    expect(first.map((r) => (r.ok ? "ok" : r.error.kind))).toEqual(["ok", "approval_pending", "ok"]);
+    expect([lookups.length, refunds.length, tickets.length]).toEqual([1, 0, 1]);
+    expect(countRows(handle, "call_results")).toBe(2);
+
+    approvals.decide(errorOf(first[1]!).approvalId!, { approved: true, decidedBy: "bob" });
+    const second = await executor.callMany(batch, { ctx });
+    expect(second.every((r) => r.ok)).toBe(true);
+    expect(second[0]).toEqual(first[0]);
+    expect(second[2]).toEqual(first[2]);
+    expect([lookups.length, refunds.length, tickets.length]).toEqual([1, 1, 1]);
+    expect(countRows(handle, "call_results")).toBe(3);
+
+    const third = await executor.callMany(batch, { ctx });
+    expect(third).toEqual(second);
+    expect([lookups.length, refunds.length, tickets.length]).toEqual([1, 1, 1]);
+    expect(events.slice(-3).every((e) => e.replayed)).toBe(true);
+    expect(approvals.get(errorOf(first[1]!).approvalId!)).toMatchObject({ status: "consumed", result: second[1] });
+  });
+
+  it("keys the record by principal, scope, call id, tool and arguments", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("ticket", { policy: { effects: "write" }, impl: () => ({ n: calls.length }) });
+    const first = await executor.call("ticket", { q: "a" }, { callId: "c1", ctx });
+    expect(await executor.call("ticket", { q: "a" }, { callId: "c1", ctx })).toEqual(first);
+    expect(calls).toHaveLength(1);
+    await executor.call("ticket", { q: "a" }, { callId: "c1", ctx: { ...ctx, principal: "mallory" } });
+    await executor.call("ticket", { q: "a" }, { callId: "c1", ctx: { ...ctx, scope: "thread-2" } });
+    await executor.call("ticket", { q: "a" }, { callId: "c2", ctx });
+    await executor.call("ticket", { q: "b" }, { callId: "c1", ctx });
+    expect(calls).toHaveLength(5);
+  });
+
+  it("survives a new executor on the same database", async () => {
+    const { executor, tool, registry, handle } = setup();
+    const calls = tool("ticket", { policy: { effects: "write" }, impl: () => ({ id: "first" }) });
+    await executor.call("ticket", { q: "a" }, { callId: "c1", ctx });
+    const restarted = new Executor({ registry, record: new CallRecord(handle.db) });
+    expect(await restarted.call("ticket", { q: "a" }, { callId: "c1", ctx })).toEqual({ ok: true, value: { id: "first" } });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("records tool failures but not calls that did not run to an end", async () => {
+    const { executor, tool, handle } = setup();
+    const failing = tool("failing", {
+      impl: () => {
+        throw new ToolError("no");
+      },
+    });
+    await executor.call("failing", { q: "a" }, { callId: "c1", ctx });
+    await executor.call("failing", { q: "a" }, { callId: "c1", ctx });
+    expect(failing).toHaveLength(1);
+
+    const controller = new AbortController();
+    controller.abort();
+    const lookups = tool("lookup");
+    await executor.call("lookup", { q: "a" }, { callId: "c2", ctx: { ...ctx, signal: controller.signal } });
+    await executor.call("lookup", { q: 1 }, { callId: "c2", ctx });
+    expect(await executor.call("lookup", { q: "a" }, { callId: "c2", ctx })).toEqual({ ok: true, value: { echo: "a" } });
+    expect(lookups).toHaveLength(1);
+    expect(countRows(handle, "call_results")).toBe(2);
+  });
+
+  it("calls without a call id are never answered from the record", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("lookup");
+    await executor.call("lookup", { q: "a" }, { ctx });
+    await executor.call("lookup", { q: "a" }, { ctx });
+    expect(calls).toHaveLength(2);
+  });
+
+  it("concurrent identical calls run once", async () => {
+    const { executor, tool } = setup();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const calls = tool("ticket", { policy: { effects: "write" }, impl: async () => (await gate, { id: Math.random() }) });
+    const pending = Array.from({ length: 5 }, () => executor.call("ticket", { q: "a" }, { callId: "c1", ctx }));
+    const other = executor.call("ticket", { q: "a" }, { callId: "c2", ctx });
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    release();
+    const results = await Promise.all(pending);
+    expect(calls).toHaveLength(2);
+    for (const result of results) expect(result).toEqual(results[0]);
+    expect(await other).not.toEqual(results[0]);
+  });
+});
+
+describe("callMany", () => {
+  async function peak(concurrency: number | undefined, count: number) {
+    const { executor, tool } = setup();
+    let running = 0;
+    let max = 0;
+    const calls = tool("slow", {
+      impl: async (args) => {
+        running++;
+        max = Math.max(max, running);
+        await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 10));
+        running--;
+        return { q: args.q };
+      },
+    });
+    const results = await executor.callMany(
+      Array.from({ length: count }, (_, i) => ({ name: "slow", args: { q: String(i) } })),
+      { ctx, ...(concurrency !== undefined && { concurrency }) },
+    );
+    expect(results).toEqual(Array.from({ length: count }, (_, i) => ({ ok: true, value: { q: String(i) } })));
+    expect(calls).toHaveLength(count);
+    return max;
+  }
+
+  it("runs at most `concurrency` calls at once, and uses the limit", async () => {
+    expect(await peak(3, 12)).toBe(3);
+    expect(await peak(1, 4)).toBe(1);
+    expect(await peak(10, 4)).toBe(4);
+  });
+
+  it("runs 4 at once by default", async () => {
+    expect(await peak(undefined, 10)).toBe(4);
+  });
+
+  it("returns results in call order, failures as data", async () => {
+    const { executor, tool } = setup();
+    tool("lookup");
+    const results = await executor.callMany([
+      { name: "lookup", args: { q: "a" } },
+      { name: "missing", args: {} },
+      { name: "lookup", args: { q: 2 } },
+      { name: "lookup", args: { q: "d" } },
+    ]);
+    expect(results.map((r) => (r.ok ? r.value : r.error.kind))).toEqual([{ echo: "a" }, "tool_not_found", "invalid_arguments", { echo: "d" }]);
+    expect(await executor.callMany([])).toEqual([]);
+  });
+});
+
+describe("the run context", () => {
+  it("reaches the handler's call info through AsyncLocalStorage", async () => {
+    const { executor, tool, approvals } = setup();
+    const calls = tool("lookup");
+    const confirm = tool("refund", { policy: { confirm: true } });
+    const run = { runId: "run-9", threadId: "thread-9", principal: "token:ci", scope: "thread-9", surface: "mcp" as const };
+    const [result, pending] = await withRunContext(run, async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      return Promise.all([executor.call("lookup", { q: "x" }, { callId: "c9" }), executor.call("refund", { q: "x" }, { callId: "c10" })]);
+    });
+    expect(result!.ok).toBe(true);
+    expect(calls[0]!.info).toMatchObject({ runId: "run-9", threadId: "thread-9", principal: "token:ci", callId: "c9", toolName: "lookup", attempt: 1 });
+    expect(approvals.get(errorOf(pending!).approvalId!)).toMatchObject({ runId: "run-9", threadId: "thread-9", principal: "token:ci", scope: "thread-9", surface: "mcp", callId: "c10" });
+    expect(confirm).toHaveLength(0);
+  });
+
+  it("explicit ctx overrides the current one; a new run id is its own scope", async () => {
+    const { executor, tool, events } = setup();
+    const calls = tool("lookup");
+    await withRunContext({ ...ctx }, () => executor.call("lookup", { q: "x" }, { ctx: { runId: "run-2" } }));
+    expect(calls[0]!.info).toMatchObject({ runId: "run-2", principal: "alice" });
+    expect(events[0]!.ctx).toMatchObject({ runId: "run-2", scope: "run-2", principal: "alice" });
+  });
+
+  it("outside any run, a call gets fresh ids and the local principal", async () => {
+    const { executor, tool } = setup();
+    const calls = tool("lookup");
+    await executor.call("lookup", { q: "x" });
+    await executor.call("lookup", { q: "x" });
+    expect(calls[0]!.info.principal).toBe("local");
+    expect(calls[0]!.info.runId).not.toBe(calls[1]!.info.runId);
+    expect(calls[0]!.info.callId).not.toBe(calls[1]!.info.callId);
+  });
+});
+
+describe("edited arguments", () => {
+  it("the handler receives the arguments a person edited", async () => {
+    const { executor, approvals, tool } = setup();
+    const calls = tool("refund", { policy: { confirm: true } });
+    const pending = errorOf(await executor.call("refund", { q: "500" }, { callId: "c1", ctx }));
+    approvals.decide(pending.approvalId!, { approved: true, editedArgs: { q: "50" }, decidedBy: "bob" });
+    expect(await executor.call("refund", { q: "500" }, { callId: "c1", ctx })).toEqual({ ok: true, value: { echo: "50" } });
+    expect(calls.map((c) => c.args)).toEqual([{ q: "50" }]);
+    expect(await executor.call("refund", { q: "500" }, { callId: "c1", ctx })).toEqual({ ok: true, value: { echo: "50" } });
+    expect(calls).toHaveLength(1);
+  });
+
+  it("edited arguments the tool's current schema refuses do not run", async () => {
+    const { executor, approvals, tool, registry } = setup();
+    tool("refund", { policy: { confirm: true } });
+    const pending = errorOf(await executor.call("refund", { q: "" }, { callId: "c1", ctx }));
+    approvals.decide(pending.approvalId!, { approved: true, editedArgs: { q: "far too long" }, decidedBy: "bob" });
+    // The tool is re-imported with a stricter schema between the decision and the run.
+    registry.remove("refund");
+    const calls = tool("refund", { policy: { confirm: true }, inputSchema: { ...querySchema, properties: { q: { type: "string", maxLength: 3 } } } });
+    expect(errorOf(await executor.call("refund", { q: "" }, { callId: "c1", ctx }))).toMatchObject({
+      kind: "invalid_arguments",
+      issues: [{ path: "/q", message: "must NOT have more than 3 characters" }],
+    });
+    expect(calls).toHaveLength(0);
+  });
+});
