@@ -1,8 +1,11 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
 
-/** Why a URL may not be used, or undefined when it may. */
-export async function refuseUrl(raw: string, allowPrivate: boolean): Promise<string | undefined> {
+/**
+ * Why a URL may not be used, or undefined when it may. A name that does not resolve is refused
+ * unless `allowUnresolved` (an API imported while offline): its calls are checked again then.
+ */
+export async function refuseUrl(raw: string, allowPrivate: boolean, allowUnresolved = false): Promise<string | undefined> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -21,7 +24,7 @@ export async function refuseUrl(raw: string, allowPrivate: boolean): Promise<str
     try {
       addresses = (await lookup(host, { all: true })).map((a) => a.address);
     } catch {
-      return `${host} does not resolve`;
+      return allowUnresolved ? undefined : `${host} does not resolve`;
     }
   }
   const internal = addresses.find(isPrivateAddress);

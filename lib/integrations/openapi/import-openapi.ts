@@ -73,7 +73,7 @@ export async function previewOpenApi(input: OpenApiInput, options: OpenApiImport
   const { loaded, plan } = await prepare(input, options);
   const warnings = [...plan.warnings];
   for (const url of plan.baseUrls) {
-    const refused = url ? await refuseUrl(url, options.allowPrivate ?? false) : "no absolute server URL; pass a base URL";
+    const refused = url ? await refuseUrl(url, options.allowPrivate ?? false, true) : "no absolute server URL; pass a base URL";
     if (refused) warnings.push(`Base URL ${url || "(none)"}: ${refused}`);
   }
   return {
@@ -124,11 +124,31 @@ export async function importOpenApi(deps: OpenApiImportDeps, input: OpenApiInput
   }
 }
 
+/**
+ * Past this many operations the full validator is skipped: it dereferences every schema into every
+ * use (seconds and hundreds of MB for a 2,000-operation document). The importer's own checks still
+ * run: broken and remote $refs, parameters, bodies and responses of every imported operation.
+ */
+const FULL_VALIDATION_MAX_OPERATIONS = 500;
+
 /** Load, validate and plan. */
 export async function prepare(input: OpenApiInput, options: OpenApiImportOptions): Promise<{ loaded: LoadedDocument; plan: OpenApiPlan }> {
   const loaded = await loadOpenApiDocument(input, options);
-  await validateDocument(loaded.document);
-  return { loaded, plan: planOpenApiTools(loaded, options) };
+  const operations = countOperations(loaded.document);
+  if (operations <= FULL_VALIDATION_MAX_OPERATIONS) await validateDocument(loaded.document);
+  const plan = planOpenApiTools(loaded, options);
+  if (operations > FULL_VALIDATION_MAX_OPERATIONS) {
+    plan.warnings.unshift(`The document has ${operations} operations, more than ${FULL_VALIDATION_MAX_OPERATIONS}: it was checked by the importer, not by the full OpenAPI validator`);
+  }
+  return { loaded, plan };
+}
+
+function countOperations(document: Record<string, unknown>): number {
+  let count = 0;
+  for (const item of Object.values(document.paths as Record<string, unknown>)) {
+    if (item && typeof item === "object") count += ["get", "put", "post", "delete", "patch", "head", "options", "trace"].filter((m) => m in item).length;
+  }
+  return count;
 }
 
 async function validateDocument(document: Record<string, unknown>): Promise<void> {
@@ -144,7 +164,7 @@ async function validateDocument(document: Record<string, unknown>): Promise<void
 export async function assertBaseUrls(plan: OpenApiPlan, allowPrivate: boolean): Promise<void> {
   for (const url of plan.baseUrls) {
     if (!url) throw new OpenApiOptionsError("Some operations have no absolute server URL: pass a base URL");
-    const refused = await refuseUrl(url, allowPrivate);
+    const refused = await refuseUrl(url, allowPrivate, true);
     if (refused) throw new OpenApiOptionsError(`The base URL ${url} cannot be used: ${refused}`);
   }
 }

@@ -2,6 +2,7 @@ import { RetryableError, ToolError } from "../../execution/errors";
 import { isJsonObject } from "../../json/canonical";
 import type { Logger } from "../../log";
 import type { ToolHandler } from "../../tools/handler";
+import { refuseUrl } from "./address-policy";
 import { applyAuth, maskedUrl, redact, type AuthRef } from "./auth";
 import type { OpenApiBinding, ParameterBinding } from "./binding";
 import { readLimited, ResponseTooLarge } from "./read-limited";
@@ -31,6 +32,11 @@ export function operationHandler(binding: OpenApiBinding, options: OperationHand
     const { url, init } = buildRequest(binding, args);
     if (credential) applyAuth(credential.ref, credential.secret, init.headers, url);
     const logUrl = maskedUrl(url, credential?.ref);
+    if (!binding.allowPrivate) {
+      // Checked per call as well as at import: a name can start resolving to an internal address later.
+      const refused = await refuseUrl(url.origin, false, true);
+      if (refused) throw new ToolError(`The API's address is not allowed: ${refused}`);
+    }
     const started = performance.now();
     const signal = AbortSignal.any([call.signal, AbortSignal.timeout(binding.timeoutMs)]);
     let response: Response;
