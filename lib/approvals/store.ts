@@ -85,6 +85,8 @@ export class ApprovalStore {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private readonly listeners = new Set<(change: ApprovalChange) => void>();
+  private readonly statements: ReturnType<typeof prepareStatements>;
+  private readonly updates = new Map<string, ReturnType<typeof prepareUpdate>>();
 
   constructor(
     private readonly db: Db,
@@ -92,6 +94,7 @@ export class ApprovalStore {
   ) {
     this.ttlMs = options.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
     this.now = options.now ?? Date.now;
+    this.statements = prepareStatements(db);
   }
 
   /** Ask for a decision on a call; the same principal, scope, call, tool and arguments give the same approval. */
@@ -99,33 +102,28 @@ export class ApprovalStore {
     const argsDigest = input.argsDigest ?? jsonDigest(input.args);
     const key = approvalKey({ principal: input.principal, scope: input.scope, callId: input.callId, tool: input.tool, argsDigest });
     const { approval, created } = this.db.transaction(
-      (tx) => {
-        const existing = tx.select().from(approvals).where(eq(approvals.key, key)).get();
+      () => {
+        // Prepared statements run on the same connection, so inside this transaction.
+        const existing = this.statements.byKey.get({ key });
         if (existing) return { approval: existing, created: false };
         const now = this.now();
-        const row = tx
-          .insert(approvals)
-          .values({
-            id: `apr_${randomBytes(12).toString("base64url")}`,
-            key,
-            principal: input.principal,
-            scope: input.scope,
-            callId: input.callId,
-            runId: input.runId ?? null,
-            threadId: input.threadId ?? null,
-            surface: input.surface,
-            tool: input.tool,
-            args: input.args,
-            argsDigest,
-            message: input.message ?? null,
-            status: "pending",
-            expiresAt: now + (input.ttlMs ?? this.ttlMs),
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning()
-          .get();
-        tx.insert(approvalEvents).values({ approvalId: row.id, type: "requested", actor: input.principal, data: { args: input.args }, createdAt: now, updatedAt: now }).run();
+        const row = this.statements.insert.get({
+          id: `apr_${randomBytes(12).toString("base64url")}`,
+          key,
+          principal: input.principal,
+          scope: input.scope,
+          callId: input.callId,
+          runId: input.runId ?? null,
+          threadId: input.threadId ?? null,
+          surface: input.surface,
+          tool: input.tool,
+          args: input.args,
+          argsDigest,
+          message: input.message ?? null,
+          expiresAt: now + (input.ttlMs ?? this.ttlMs),
+          now,
+        })!;
+        this.statements.eventWithData.run({ approvalId: row.id, type: "requested", actor: input.principal, data: { args: input.args }, now });
         return { approval: row, created: true };
       },
       { behavior: "immediate" },
@@ -135,12 +133,12 @@ export class ApprovalStore {
   }
 
   get(id: string): Approval | undefined {
-    return this.db.select().from(approvals).where(eq(approvals.id, id)).get();
+    return this.statements.byId.get({ id });
   }
 
   /** The approval asked for this exact call, if any. */
   findFor(principal: string, binding: CallBinding): Approval | undefined {
-    return this.db.select().from(approvals).where(eq(approvals.key, approvalKey({ principal, ...binding }))).get();
+    return this.statements.byKey.get({ key: approvalKey({ principal, ...binding }) });
   }
 
   /** Newest first, filtered, a page at a time. */
@@ -324,25 +322,22 @@ export class ApprovalStore {
   ): { ok: true; approval: Approval } | { ok: false; current: Approval } {
     const now = this.now();
     const step = plan(now);
+    // Null values are left out of the update: a JSON column would store a placeholder's null as 'null'.
+    const set = Object.fromEntries(Object.entries(step.set).filter(([, value]) => value !== undefined && value !== null));
+    const cleared = Object.keys(step.set).filter((column) => step.set[column as keyof Approval] === null);
+    const shape = JSON.stringify([step.from, step.notExpired !== undefined, step.match !== undefined, Object.keys(set), cleared]);
+    let update = this.updates.get(shape);
+    if (!update) {
+      update = prepareUpdate(this.db, step.from, Object.keys(set), cleared, step.notExpired !== undefined, step.match !== undefined);
+      this.updates.set(shape, update);
+    }
+    const statement = update;
     const result = this.db.transaction(
-      (tx) => {
-        const guards: SQL[] = [eq(approvals.id, id), sql`${approvals.status} in ${step.from}`];
-        if (step.notExpired !== undefined) guards.push(sql`${approvals.expiresAt} > ${step.notExpired}`);
-        if (step.match)
-          guards.push(
-            eq(approvals.scope, step.match.scope),
-            eq(approvals.callId, step.match.callId),
-            eq(approvals.tool, step.match.tool),
-            eq(approvals.argsDigest, step.match.argsDigest),
-          );
-        const row = tx
-          .update(approvals)
-          .set({ ...step.set, updatedAt: now })
-          .where(and(...guards))
-          .returning()
-          .get();
-        if (!row) return { ok: false as const, current: tx.select().from(approvals).where(eq(approvals.id, id)).get() };
-        tx.insert(approvalEvents).values({ approvalId: id, type, actor, data: step.data ?? null, createdAt: now, updatedAt: now }).run();
+      () => {
+        const row = statement.get({ ...prefixed(set), id, now, notExpired: step.notExpired ?? 0, ...(step.match && prefixed(step.match, "match_")) });
+        if (!row) return { ok: false as const, current: this.statements.byId.get({ id }) };
+        if (step.data) this.statements.eventWithData.run({ approvalId: id, type, actor, data: step.data, now });
+        else this.statements.event.run({ approvalId: id, type, actor, now });
         return { ok: true as const, approval: row };
       },
       { behavior: "immediate" },
@@ -361,6 +356,70 @@ export class ApprovalStore {
       }
     }
   }
+}
+
+const placeholder = (name: string) => sql.placeholder(name);
+
+/** The store's frequent queries, built and compiled once: building them per call cost most of a decision. */
+function prepareStatements(db: Db) {
+  const eventValues = { approvalId: placeholder("approvalId"), type: placeholder("type"), actor: placeholder("actor"), createdAt: placeholder("now"), updatedAt: placeholder("now") };
+  return {
+    byId: db.select().from(approvals).where(eq(approvals.id, placeholder("id"))).prepare(),
+    byKey: db.select().from(approvals).where(eq(approvals.key, placeholder("key"))).prepare(),
+    insert: db
+      .insert(approvals)
+      .values({
+        id: placeholder("id"),
+        key: placeholder("key"),
+        principal: placeholder("principal"),
+        scope: placeholder("scope"),
+        callId: placeholder("callId"),
+        runId: placeholder("runId"),
+        threadId: placeholder("threadId"),
+        surface: placeholder("surface"),
+        tool: placeholder("tool"),
+        args: placeholder("args"),
+        argsDigest: placeholder("argsDigest"),
+        message: placeholder("message"),
+        status: "pending",
+        expiresAt: placeholder("expiresAt"),
+        createdAt: placeholder("now"),
+        updatedAt: placeholder("now"),
+      })
+      .returning()
+      .prepare(),
+    event: db.insert(approvalEvents).values(eventValues).prepare(),
+    eventWithData: db
+      .insert(approvalEvents)
+      .values({ ...eventValues, data: placeholder("data") })
+      .prepare(),
+  };
+}
+
+/** One guarded status change, compiled for a shape of transition (which columns it sets and what it checks). */
+function prepareUpdate(db: Db, from: ApprovalStatus[], columns: string[], cleared: string[], checksExpiry: boolean, checksBinding: boolean) {
+  const guards: SQL[] = [eq(approvals.id, placeholder("id")), sql`${approvals.status} in ${from}`];
+  if (checksExpiry) guards.push(sql`${approvals.expiresAt} > ${placeholder("notExpired")}`);
+  if (checksBinding)
+    guards.push(
+      eq(approvals.scope, placeholder("match_scope")),
+      eq(approvals.callId, placeholder("match_callId")),
+      eq(approvals.tool, placeholder("match_tool")),
+      eq(approvals.argsDigest, placeholder("match_argsDigest")),
+    );
+  const set: Record<string, unknown> = { updatedAt: placeholder("now") };
+  for (const column of columns) set[column] = placeholder(`set_${column}`);
+  for (const column of cleared) set[column] = null;
+  return db
+    .update(approvals)
+    .set(set as Partial<Approval>)
+    .where(and(...guards))
+    .returning()
+    .prepare();
+}
+
+function prefixed(values: object, prefix = "set_"): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).map(([key, value]) => [`${prefix}${key}`, value]));
 }
 
 /** The idempotency key of an approval request. */
