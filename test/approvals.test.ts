@@ -144,6 +144,16 @@ describe("decide", () => {
     expect(store.events(approval.id).filter((e) => e.type === "decided")).toHaveLength(1);
   });
 
+  it("stores absent values as SQL NULL, not JSON 'null'", () => {
+    const { store, handle } = setup();
+    const approval = request(store);
+    store.decide(approval.id, { approved: true, decidedBy: "bob" });
+    store.consume(approval.id, binding(approval));
+    expect(countRows(handle, "approvals", "edited_args is null and reason is null and result is null and message is null and run_id = 'run-1'")).toBe(1);
+    expect(countRows(handle, "approval_events", "type = 'consumed' and data is null")).toBe(1);
+    expect(countRows(handle, "approval_events", "type = 'decided' and json_extract(data, '$.approved') = 1")).toBe(1);
+  });
+
   it("denies once with a reason", () => {
     const { store } = setup();
     const approval = request(store);
