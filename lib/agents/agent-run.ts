@@ -7,6 +7,9 @@ import type { AgentContext } from "./agent";
 import type { EventQueue } from "./event-queue";
 import { interruptFor } from "./interrupts";
 
+/** Deltas streamed with no delay between two turns given to the event loop. */
+const YIELD_EVERY = 256;
+
 /** Thrown inside an agent function to end the run early: calls wait for a person or a client. */
 export class RunPaused extends Error {
   override readonly name = "RunPaused";
@@ -60,6 +63,7 @@ export class AgentRun {
   private readonly queue: EventQueue<AGUIEvent>;
   private readonly streamDelayMs: number;
   private toolCallCount = 0;
+  private deltasSinceYield = 0;
 
   constructor(options: AgentRunOptions) {
     this.input = options.input;
@@ -167,6 +171,13 @@ export class AgentRun {
         if (!delta || closed) return;
         write(delta);
         if (this.streamDelayMs > 0) await pause(this.streamDelayMs, this.ctx.signal);
+        else if (++this.deltasSinceYield >= YIELD_EVERY) {
+          // With no delay, a model that never waits (the scripted one) would hold the process for
+          // its whole answer: nothing reaches the socket and no other request is served until it
+          // ends. Give the event loop a turn every so often.
+          this.deltasSinceYield = 0;
+          await new Promise<void>((resolve) => setImmediate(resolve));
+        }
       },
       close: () => {
         if (closed) return;
