@@ -21,6 +21,31 @@ async function until(check: () => boolean, deadlineMs: number): Promise<number> 
   return performance.now() - started;
 }
 
+describe("streaming while the agent works", () => {
+  it("with no stream delay, the first frames reach the client while the run is still going", async () => {
+    const fast = await startAguiServer({ AGENT_STREAM_DELAY_MS: "0" });
+    try {
+      const input = { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, protocolVersion: "1.0", messages: [userMessage("/stream 20000")], tools: [], context: [] };
+      const response = await fetch(`${fast.url}/api/agui/demo`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+      const reader = response.body!.getReader();
+      const first = await reader.read();
+      expect(new TextDecoder().decode(first.value)).toMatch(/^data: \{"type":"RUN_STARTED"/);
+      expect(fast.services.runs.getRun(input.runId)?.status).toBe("running");
+      let rest = "";
+      const decoder = new TextDecoder();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        rest += decoder.decode(value, { stream: true });
+      }
+      expect(rest).toMatch(/"type":"RUN_FINISHED"[^\n]*\n\n$/);
+      expect(fast.services.runs.getRun(input.runId)?.status).toBe("finished");
+    } finally {
+      await fast.close();
+    }
+  });
+});
+
 describe("client disconnect", () => {
   it("stops the agent within a second and records the run as cancelled", async () => {
     const input = { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, protocolVersion: "1.0", messages: [userMessage("/stream 100000")], tools: [], context: [] };
