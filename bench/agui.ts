@@ -1,0 +1,234 @@
+// The AG-UI endpoint over a bare node:http server (lib/http/node-adapter.ts, no Next.js):
+// 1. a run streaming 20,000 text deltas: events per second, and the ratio of its time to a bare
+//    node:http SSE route writing the same frames with the same chunking (target ≤ 1.5);
+// 2. median time to the first byte of RUN_STARTED on loopback over 50 runs (target < 30 ms);
+// 3. 100 concurrent runs: no error, resident memory growth < 200 MB.
+// A miss is printed, never an exit code: timings are not tests.
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import type { AGUIEvent } from "@ag-ui/core";
+import { LOCAL_PRINCIPAL } from "../lib/auth";
+import { loadConfig } from "../lib/config";
+import { agui } from "../lib/http/agui-routes";
+import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
+import { encodeFrame } from "../lib/integrations/agui/sse";
+import { createServices, type Services } from "../lib/services";
+
+const DELTAS = 20_000;
+const THROUGHPUT_ROUNDS = 5;
+const TTFB_RUNS = 50;
+const CONCURRENT = 100;
+const TARGETS = { ratio: 1.5, ttfbMs: 30, rssMb: 200 };
+
+let seq = 0;
+function body(text: string, agent = "demo"): { path: string; json: string } {
+  seq++;
+  return {
+    path: `/api/agui/${agent}`,
+    json: JSON.stringify({ threadId: `bench-t${seq}`, runId: `bench-r${seq}`, protocolVersion: "1.0", messages: [{ id: `u${seq}`, role: "user", content: text }], tools: [], context: [] }),
+  };
+}
+
+interface Read {
+  ms: number;
+  ttfbMs: number;
+  bytes: number;
+  text?: string;
+}
+
+/** POST and read the whole response, timing the first chunk that holds RUN_STARTED and the end. */
+async function post(base: string, request: { path: string; json: string }, keepText = false): Promise<Read> {
+  const started = performance.now();
+  const response = await fetch(`${base}${request.path}`, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: request.json });
+  if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let ttfbMs = NaN;
+  let bytes = 0;
+  let text = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    bytes += value.byteLength;
+    if (Number.isNaN(ttfbMs) || keepText) {
+      const chunk = decoder.decode(value, { stream: true });
+      if (Number.isNaN(ttfbMs) && (text + chunk).includes('"RUN_STARTED"')) ttfbMs = performance.now() - started;
+      if (keepText || Number.isNaN(ttfbMs)) text += chunk;
+    }
+  }
+  return { ms: performance.now() - started, ttfbMs, bytes, ...(keepText ? { text } : {}) };
+}
+
+/** The chunks the endpoint's response body is made of (one per event-loop turn of ready frames), read in-process. */
+async function captureChunks(services: Services): Promise<string[]> {
+  const request = body(`/stream ${DELTAS}`);
+  const response = await agui(services).run(
+    new Request(`http://127.0.0.1${request.path}`, { method: "POST", headers: { host: "127.0.0.1", "content-type": "application/json" }, body: request.json }),
+    { params: Promise.resolve({ agent: "demo" }) },
+  );
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  const chunks: string[] = [];
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    chunks.push(decoder.decode(value));
+  }
+  return chunks;
+}
+
+/** A bare node:http route writing the captured chunks: one write per event-loop turn, as the endpoint does. */
+function bareServer(chunks: string[]): http.Server {
+  const buffers = chunks.map((c) => Buffer.from(c));
+  return http.createServer((req, res) => {
+    req.resume();
+    req.on("end", async () => {
+      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", connection: "keep-alive" });
+      for (const buffer of buffers) {
+        if (!res.write(buffer)) await new Promise((resolve) => res.once("drain", resolve));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      res.end();
+    });
+  });
+}
+
+/**
+ * Where an endpoint run's time goes, each part timed alone on the same events (median of
+ * `rounds`): the agent producing them, recording them in SQLite as the bridge does (batches of
+ * 256), and encoding them as SSE frames.
+ */
+async function breakdown(services: Services, events: AGUIEvent[], rounds: number): Promise<{ agentMs: number; recordMs: number; encodeMs: number }> {
+  const agent = services.agents.get("demo")!;
+  const agentMs: number[] = [];
+  const recordMs: number[] = [];
+  const encodeMs: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const request = JSON.parse(body(`/stream ${DELTAS}`).json);
+    const signal = new AbortController().signal;
+    let started = performance.now();
+    for await (const _event of agent.run(request, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, approvals: services.approvals, logger: services.logger })) void _event;
+    agentMs.push(performance.now() - started);
+
+    services.runs.start({ runId: `bench-record-${round}`, threadId: "bench-record", agent: "demo", principal: "local" });
+    started = performance.now();
+    for (let i = 0; i < events.length; i += 256) services.runs.append(`bench-record-${round}`, i, events.slice(i, i + 256));
+    recordMs.push(performance.now() - started);
+
+    started = performance.now();
+    let bytes = 0;
+    for (const event of events) bytes += encodeFrame(event).length;
+    encodeMs.push(performance.now() - started);
+    if (!bytes) throw new Error("nothing encoded");
+  }
+  return { agentMs: median(agentMs), recordMs: median(recordMs), encodeMs: median(encodeMs) };
+}
+
+function frameCount(text: string): number {
+  return text.split("\n\n").filter((f) => f.startsWith("data: ")).length;
+}
+
+function parseEvents(text: string): AGUIEvent[] {
+  return text
+    .split("\n\n")
+    .filter((f) => f.startsWith("data: "))
+    .map((f) => JSON.parse(f.slice(6)) as AGUIEvent);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+function line(label: string, value: string, target?: string, pass?: boolean): void {
+  console.log(`  ${label.padEnd(52)} ${value.padStart(14)}${target ? `  target ${target}  ${pass ? "PASS" : "MISS"}` : ""}`);
+}
+
+async function close(server: http.Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** The AG-UI endpoint's throughput against a bare SSE route, its time to first byte, and 100 concurrent runs. */
+export async function benchAgui(): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
+  const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent", AGENT_STREAM_DELAY_MS: "0" }));
+  const endpoint = agui(services);
+  const server = createNodeServer([{ method: "POST", path: "/api/agui/[agent]", handler: endpoint.run as WebHandler }]);
+  const base = await listenLocal(server);
+  const chunks = await captureChunks(services);
+  const bare = bareServer(chunks);
+  const bareBase = await listenLocal(bare);
+  try {
+    // 1. Throughput, endpoint and bare route interleaved so both see the same machine.
+    const reference = await post(base, body(`/stream ${DELTAS}`), true);
+    const events = frameCount(reference.text!);
+    if (events !== frameCount(chunks.join(""))) throw new Error("the captured stream and the served one differ in length");
+    await post(bareBase, body("warm-up"));
+    const endpointMs: number[] = [];
+    const endpointTtfb: number[] = [];
+    const bareMs: number[] = [];
+    for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+      const read = await post(base, body(`/stream ${DELTAS}`));
+      endpointMs.push(read.ms);
+      endpointTtfb.push(read.ttfbMs);
+      bareMs.push((await post(bareBase, body("bare"))).ms);
+    }
+    const endpointMedian = median(endpointMs);
+    const bareMedian = median(bareMs);
+    const ratio = endpointMedian / bareMedian;
+    console.log(`agui: ${events} events per run (${DELTAS} text deltas), ${chunks.length} chunks (${(events / chunks.length).toFixed(1)} events/chunk), median of ${THROUGHPUT_ROUNDS} rounds`);
+    line("endpoint (node-adapter) run time", `${endpointMedian.toFixed(1)} ms`);
+    line("  its first byte (RUN_STARTED) after", `${median(endpointTtfb).toFixed(1)} ms`);
+    line("endpoint events per second", `${Math.round((events * 1000) / endpointMedian).toLocaleString("en")} /s`);
+    line("bare node:http route, same frames, run time", `${bareMedian.toFixed(1)} ms`);
+    line("bare route events per second", `${Math.round((events * 1000) / bareMedian).toLocaleString("en")} /s`);
+    line("ratio endpoint / bare", `${ratio.toFixed(2)}x`, `≤ ${TARGETS.ratio}`, ratio <= TARGETS.ratio);
+    const parts = await breakdown(services, parseEvents(reference.text!), 3);
+    const rest = endpointMedian - parts.agentMs - parts.recordMs - parts.encodeMs;
+    console.log("  where the endpoint's time goes (each part alone, same events):");
+    line("    agent (scripted model, AgentRun, event queue)", `${parts.agentMs.toFixed(1)} ms`);
+    line("    recording every event in SQLite (run_events)", `${parts.recordMs.toFixed(1)} ms`);
+    line("    SSE encoding (EventEncoder.encodeSSE)", `${parts.encodeMs.toFixed(1)} ms`);
+    line("    the rest (bridge, queues, sseBody, adapter, HTTP)", `${rest.toFixed(1)} ms`);
+
+    // 2. Time to the first byte of RUN_STARTED, a short run each time.
+    for (let i = 0; i < 5; i++) await post(base, body("hello", "plain-chat"));
+    const ttfb: number[] = [];
+    for (let i = 0; i < TTFB_RUNS; i++) ttfb.push((await post(base, body("hello", "plain-chat"))).ttfbMs);
+    const ttfbMedian = median(ttfb);
+    line(`median time to first byte of RUN_STARTED (${TTFB_RUNS} runs)`, `${ttfbMedian.toFixed(2)} ms`, `< ${TARGETS.ttfbMs} ms`, ttfbMedian < TARGETS.ttfbMs);
+    line("  p90", `${[...ttfb].sort((a, b) => a - b)[Math.floor(TTFB_RUNS * 0.9)]!.toFixed(2)} ms`);
+
+    // 3. 100 concurrent runs of every kind; resident memory sampled while they run.
+    globalThis.gc?.();
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
+    const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss)), 5);
+    const texts = ["weather in Paris and Tokyo", "refund order 12 for 3 EUR", "calculate 6 * 7", "/stream 2000", "hello"];
+    const started = performance.now();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: CONCURRENT }, (_, i) => post(base, body(texts[i % texts.length]!, i % texts.length === 4 ? "plain-chat" : "demo"), true)),
+    );
+    const wallMs = performance.now() - started;
+    clearInterval(sampler);
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    const failures = outcomes.filter((o) => o.status === "rejected" || !/"type":"RUN_FINISHED"[^\n]*\n\n$/.test(o.value.text ?? "") || o.value.text!.includes('"RUN_ERROR"'));
+    const growthMb = (rssPeak - rssBefore) / 1024 / 1024;
+    line(`${CONCURRENT} concurrent runs: failed or without RUN_FINISHED`, String(failures.length), "0", failures.length === 0);
+    line(`${CONCURRENT} concurrent runs: wall time`, `${wallMs.toFixed(0)} ms`);
+    line(`${CONCURRENT} concurrent runs: peak RSS growth`, `${growthMb.toFixed(1)} MB`, `< ${TARGETS.rssMb} MB`, growthMb < TARGETS.rssMb);
+  } finally {
+    await close(server);
+    await close(bare);
+    services.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export default benchAgui;
+
+if (process.argv[1] && /bench[\\/]agui\.ts$/.test(process.argv[1])) void benchAgui();
