@@ -7,7 +7,7 @@ import { openDatabase, schema } from "@/lib/db";
 import { tempDir } from "./support/services";
 
 const expectedTables = Object.values(schema)
-  .filter((value): value is SQLiteTable => is(value, SQLiteTable))
+  .filter((value): value is typeof value & SQLiteTable => is(value, SQLiteTable))
   .map((table) => getTableName(table))
   .sort();
 
@@ -30,7 +30,7 @@ describe("migrations on a fresh file", () => {
     try {
       expect(fs.existsSync(file)).toBe(true);
       expect(tablesIn(handle.sqlite)).toEqual(expectedTables);
-      for (const table of Object.values(schema).filter((value): value is SQLiteTable => is(value, SQLiteTable))) {
+      for (const table of Object.values(schema).filter((value): value is typeof value & SQLiteTable => is(value, SQLiteTable))) {
         const name = getTableName(table);
         const declared = Object.values(table as unknown as Record<string, { name?: unknown }>)
           .map((column) => column?.name)
