@@ -46,6 +46,11 @@ function legacyAgent(path = "/api/agui/demo") {
   return { agent, wire };
 }
 
+/** A user message typed for the old client (its Message type predates file sources). */
+function legacyUser(content: string) {
+  return { id: userMessage(content).id, role: "user" as const, content };
+}
+
 async function lastEvents(wire: Wire): Promise<AGUIEvent[]> {
   return parseFrames(await wire.bodies.at(-1)!);
 }
@@ -53,7 +58,7 @@ async function lastEvents(wire: Wire): Promise<AGUIEvent[]> {
 describe("@ag-ui/client 0.0.59 (pre-1.0, as CopilotKit 1.74 ships it)", () => {
   it("completes a run with tool calls; the request carries no protocolVersion and the stream none either", async () => {
     const { agent, wire } = legacyAgent();
-    agent.addMessage(userMessage("weather in Paris"));
+    agent.addMessage(legacyUser("weather in Paris"));
     const outcomes: unknown[] = [];
     const errors: unknown[] = [];
     await agent.runAgent({}, { onRunFinishedEvent: (p) => void outcomes.push(p.outcome), onRunErrorEvent: (p) => void errors.push(p.event), onRunFailed: (p) => void errors.push(p.error) });
@@ -69,7 +74,7 @@ describe("@ag-ui/client 0.0.59 (pre-1.0, as CopilotKit 1.74 ships it)", () => {
 
   it("pauses for an approval and resumes with its own buildResumeArray: the tool runs once", async () => {
     const { agent, wire } = legacyAgent();
-    agent.addMessage(userMessage("refund order 55 for 9 EUR"));
+    agent.addMessage(legacyUser("refund order 55 for 9 EUR"));
     const failures: unknown[] = [];
     await agent.runAgent({}, { onRunFailed: (p) => void failures.push(p.error) });
     expect(failures).toEqual([]);
@@ -87,7 +92,7 @@ describe("@ag-ui/client 0.0.59 (pre-1.0, as CopilotKit 1.74 ships it)", () => {
 
   it("a client-owned tool: success with no pendingToolCallIds, which its strict schema would refuse", async () => {
     const { agent, wire } = legacyAgent();
-    agent.addMessage(userMessage('/pick_color {"hint":"warm"}'));
+    agent.addMessage(legacyUser('/pick_color {"hint":"warm"}'));
     const failures: unknown[] = [];
     const outcomes: unknown[] = [];
     const tools = [{ name: "pick_color", description: "Pick a color", parameters: { type: "object", properties: { hint: { type: "string" } } } }];
@@ -108,7 +113,7 @@ describe("@ag-ui/client 0.0.59 (pre-1.0, as CopilotKit 1.74 ships it)", () => {
 
   it("a cancelled run: RUN_ERROR for the old client (never success), the cancelled outcome for a 1.0 client", async () => {
     const { agent, wire } = legacyAgent("/api/agui/waiting");
-    agent.addMessage(userMessage("wait"));
+    agent.addMessage(legacyUser("wait"));
     const errors: Array<{ code?: string; message: string }> = [];
     const outcomes: unknown[] = [];
     await agent.runAgent(
