@@ -1,0 +1,45 @@
+import { randomUUID } from "node:crypto";
+import { EventType } from "@ag-ui/core";
+import { afterAll, describe, expect, it } from "vitest";
+import { agui } from "@/lib/http/agui-routes";
+import { parseFrames, userMessage } from "../support/agui-client";
+import { testServices } from "../support/services";
+
+const services = testServices({ AGENT_STREAM_DELAY_MS: "0" });
+const endpoint = agui(services);
+afterAll(() => services.close());
+
+function post(agent: string | undefined, body: unknown, headers: Record<string, string> = {}) {
+  return endpoint.run(
+    new Request(`http://localhost:3000/api/agui${agent ? `/${agent}` : ""}`, { method: "POST", headers: { host: "localhost:3000", "content-type": "application/json", ...headers }, body: JSON.stringify(body) }),
+    agent ? { params: Promise.resolve({ agent }) } : undefined,
+  );
+}
+
+describe("the AG-UI endpoint in-process (web-standard handlers, no server)", () => {
+  it("POST /api/agui runs the default agent and streams a whole run", async () => {
+    const input = { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, messages: [userMessage("calculate 6 * 7")] };
+    const response = await post(undefined, input);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
+    const events = parseFrames(await response.text());
+    expect(events[0]).toMatchObject({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId });
+    expect(events.find((e) => e.type === EventType.TOOL_CALL_RESULT)).toMatchObject({ content: expect.stringContaining('"result":42') });
+    expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: "success" } });
+    expect(services.runs.getRun(input.runId)).toMatchObject({ agent: "demo", status: "finished" });
+  });
+
+  it("refuses before the stream with a JSON error body", async () => {
+    const refused = await post("demo", { threadId: "t", runId: "r", messages: [] }, { host: "rebind.attacker.test" });
+    expect(refused.status).toBe(421);
+    expect(await refused.json()).toEqual({ error: { code: "host_not_served", message: expect.any(String) } });
+    const invalid = await post("demo", { runId: "r", messages: "no" });
+    expect(invalid.status).toBe(422);
+    expect(((await invalid.json()) as { error: { issues: Array<{ path: string }> } }).error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(["/threadId", "/messages"]));
+  });
+
+  it("GET /api/agui lists the agents", async () => {
+    const response = await endpoint.listAgents(new Request("http://localhost:3000/api/agui", { headers: { host: "localhost:3000" } }));
+    expect(await response.json()).toMatchObject({ default: "demo", agents: [{ name: "demo" }, { name: "plain-chat" }] });
+  });
+});
