@@ -34,7 +34,8 @@ export default defineConfig({
     command: "node scripts/start.mjs --skip-install --skip-build",
     url: `${baseURL}/api/health`,
     timeout: 120_000,
-    reuseExistingServer: false,
+    // Set E2E_REUSE=1 to run the specs against a console you started yourself on E2E_PORT.
+    reuseExistingServer: process.env.E2E_REUSE === "1",
     stdout: "pipe",
     stderr: "pipe",
     env: {

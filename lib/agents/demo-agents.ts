@@ -24,7 +24,12 @@ export function demoAgent(options: AgentFunctionOptions = {}): Agent {
     },
     async (run) => {
       recordActions(run);
-      await runToolLoop(run, { model, tools: toolsFor(run), afterCalls: () => recordActions(run) });
+      try {
+        await runToolLoop(run, { model, tools: toolsFor(run), afterCalls: () => recordActions(run) });
+      } finally {
+        // Also when the run pauses: the calls that completed before the pause are in the state.
+        recordActions(run);
+      }
     },
     options,
   );

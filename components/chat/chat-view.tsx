@@ -1,0 +1,165 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { AgentState, HttpAGUIClient, type ThreadData, type ToolCallView } from "@/lib/client";
+import { useAgentState } from "@/lib/client/use-agent-state";
+import { JsonView } from "../common/json-view";
+import { InterruptCard, type InterruptActions } from "./interrupt-card";
+import { MessageItem } from "./message-item";
+
+export interface ChatAgent {
+  name: string;
+  description: string;
+  model: string;
+}
+
+/**
+ * A conversation with one agent over AG-UI: messages, the tool-call timeline, interrupt cards,
+ * the shared state, Stop, and an error banner with Retry. History, state and open interrupts
+ * come from the server on load, so the page survives a reload.
+ */
+export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: ChatAgent; threadId: string; initial: ThreadData | null; toolSchemas: Record<string, Record<string, unknown>> }) {
+  const router = useRouter();
+  const [store] = useState(() => {
+    const state = new AgentState({ client: new HttpAGUIClient(`/api/agui/${encodeURIComponent(agent.name)}`), threadId });
+    if (initial) state.loadThread({ ...initial, threadId });
+    return state;
+  });
+  const snapshot = useAgentState(store);
+  const [draft, setDraft] = useState("");
+  const [actionError, setActionError] = useState<string>();
+  const listRef = useRef<HTMLOListElement>(null);
+  const running = snapshot.status === "running";
+  const unanswered = snapshot.interrupts.filter((i) => !i.answer).length;
+
+  useEffect(() => () => void store.close(), [store]);
+
+  // Keep the newest content in view while the user has not scrolled up.
+  useEffect(() => {
+    const list = listRef.current?.parentElement;
+    if (list && list.scrollHeight - list.scrollTop - list.clientHeight < 160) list.scrollTop = list.scrollHeight;
+  }, [snapshot.version]);
+
+  // When a run ends, refresh server-rendered parts (the thread list, the pending count).
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && !running) router.refresh();
+    wasRunning.current = running;
+  }, [running, router]);
+
+  const act = useCallback(async (action: () => Promise<void>) => {
+    setActionError(undefined);
+    try {
+      await action();
+    } catch (error) {
+      setActionError(error instanceof Error ? error.message : String(error));
+    }
+  }, []);
+
+  const actions: InterruptActions = useMemo(
+    () => ({
+      approve: (id, editedArgs) => void act(() => store.resolve(id, editedArgs ? { approved: true, editedArgs } : { approved: true })),
+      deny: (id, reason) => void act(() => store.resolve(id, reason ? { approved: false, reason } : { approved: false })),
+      cancel: (id) => void act(() => store.cancel(id)),
+    }),
+    [act, store],
+  );
+
+  const callsOf = (ids: readonly string[] | undefined): ToolCallView[] => (ids ?? []).flatMap((id) => snapshot.toolCalls.get(id) ?? []);
+
+  return (
+    <div className="flex h-[calc(100vh-4rem)] min-h-[32rem] gap-4">
+      <section className="flex min-w-0 flex-1 flex-col rounded-lg border border-slate-200 bg-slate-100/60" aria-label="Conversation">
+        <header className="flex items-center justify-between gap-2 border-b border-slate-200 bg-white px-4 py-2">
+          <div>
+            <h1 className="text-base font-semibold">
+              Chat with <span className="font-mono">{agent.name}</span>
+            </h1>
+            <p className="text-xs text-slate-500">
+              {agent.model} · <span aria-label="Run status">{label(snapshot.status)}</span>
+              {snapshot.currentStep ? ` · step: ${snapshot.currentStep}` : ""}
+            </p>
+          </div>
+          {running ? (
+            <button type="button" className="rounded-md bg-slate-800 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-900" onClick={() => store.stop()}>
+              Stop
+            </button>
+          ) : null}
+        </header>
+        <div className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
+          {snapshot.messages.length === 0 ? <p className="text-sm text-slate-500">{agent.description} Try “weather in Paris” or “refund order 1234 for 20 EUR”.</p> : null}
+          <ol ref={listRef} className="space-y-3" aria-label="Messages">
+            {snapshot.messages.map((message) => (
+              <MessageItem key={message.id} message={message} calls={callsOf(message.toolCallIds)} />
+            ))}
+          </ol>
+          {snapshot.interrupts.length ? (
+            <div className="mt-4 space-y-3" aria-label="Open approvals">
+              {snapshot.interrupts.length > 1 ? (
+                <p className="text-xs text-slate-600">{snapshot.interrupts.length} calls wait for a decision; the agent goes on once all are answered.</p>
+              ) : null}
+              {snapshot.interrupts.map((open) => (
+                <InterruptCard key={open.interrupt.id} open={open} actions={actions} busy={running} schema={toolSchemas[String((open.interrupt.metadata as { toolName?: string } | undefined)?.toolName)]} />
+              ))}
+            </div>
+          ) : null}
+        </div>
+        {snapshot.error || actionError ? (
+          <div role="alert" className="flex items-center justify-between gap-2 border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-900">
+            <span>{actionError ?? `${snapshot.error!.source === "run" ? "The run failed" : "The connection failed"}: ${snapshot.error!.message}`}</span>
+            {snapshot.error && !running ? (
+              <button type="button" className="rounded-md border border-red-300 bg-white px-3 py-1 font-medium hover:bg-red-100" onClick={() => void act(() => store.retry())}>
+                Retry
+              </button>
+            ) : null}
+          </div>
+        ) : null}
+        <form
+          className="flex items-end gap-2 border-t border-slate-200 bg-white p-3"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const text = draft.trim();
+            if (!text || running || unanswered) return;
+            setDraft("");
+            void act(() => store.send(text));
+          }}
+        >
+          <label htmlFor="chat-message" className="sr-only">
+            Message
+          </label>
+          <textarea
+            id="chat-message"
+            rows={2}
+            placeholder={unanswered ? "Answer the open approvals first" : "Message the agent (Enter sends, Shift+Enter for a new line)"}
+            className="min-h-[2.75rem] flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === "Enter" && !e.shiftKey) {
+                e.preventDefault();
+                e.currentTarget.form?.requestSubmit();
+              }
+            }}
+          />
+          <button type="submit" disabled={running || unanswered > 0 || !draft.trim()} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50">
+            Send
+          </button>
+        </form>
+      </section>
+      <aside className="hidden w-72 shrink-0 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 lg:block" aria-labelledby="state-heading">
+        <h2 id="state-heading" className="text-sm font-semibold">
+          Shared state
+        </h2>
+        <p className="mb-2 text-xs text-slate-500">Updated live by STATE_SNAPSHOT and STATE_DELTA.</p>
+        <JsonView value={snapshot.state} openDepth={3} label="Shared state" />
+      </aside>
+    </div>
+  );
+}
+
+function label(status: string): string {
+  return (
+    { idle: "ready", running: "running…", awaiting_input: "waiting for approval", finished: "finished", cancelled: "stopped", error: "failed" } as Record<string, string>
+  )[status] ?? status;
+}

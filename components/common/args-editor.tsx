@@ -1,0 +1,103 @@
+"use client";
+
+import Ajv2020 from "ajv/dist/2020";
+import { useMemo, useState } from "react";
+import { SchemaForm } from "./schema-form";
+
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+
+/** Problems of `value` against `schema`, as "path message" lines (empty when valid). */
+export function schemaProblems(schema: Record<string, unknown>, value: unknown): string[] {
+  let validate;
+  try {
+    validate = ajv.compile(schema);
+  } catch {
+    return [];
+  }
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((e) => {
+    const params = e.params as Record<string, unknown>;
+    const where = e.keyword === "required" ? `${e.instancePath}/${String(params.missingProperty)}` : e.instancePath;
+    return `${where || "/"} ${e.keyword === "required" ? "is required" : e.message}`;
+  });
+}
+
+/**
+ * Arguments for a tool: a form built from its input schema, or raw JSON, both checked against the
+ * schema as you type. `onChange` receives the value and whether it is valid.
+ */
+export function ArgsEditor({
+  schema,
+  value,
+  onChange,
+  label = "Arguments",
+}: {
+  schema: Record<string, unknown>;
+  value: unknown;
+  onChange: (value: unknown, valid: boolean) => void;
+  label?: string;
+}) {
+  const [mode, setMode] = useState<"form" | "json">("form");
+  const [text, setText] = useState(() => JSON.stringify(value ?? {}, null, 2));
+  const [parseError, setParseError] = useState<string>();
+  const problems = useMemo(() => (parseError ? [] : schemaProblems(schema, value)), [schema, value, parseError]);
+  const update = (next: unknown) => onChange(next, schemaProblems(schema, next).length === 0);
+
+  return (
+    <div className="space-y-2">
+      <div role="group" aria-label={`${label} editor mode`} className="flex gap-1 text-xs">
+        {(["form", "json"] as const).map((m) => (
+          <button
+            key={m}
+            type="button"
+            aria-pressed={mode === m}
+            className={`rounded px-2 py-1 ${mode === m ? "bg-slate-800 text-white" : "border border-slate-300 hover:bg-slate-100"}`}
+            onClick={() => {
+              if (m === "json") setText(JSON.stringify(value ?? {}, null, 2));
+              setParseError(undefined);
+              setMode(m);
+            }}
+          >
+            {m === "form" ? "Form" : "Raw JSON"}
+          </button>
+        ))}
+      </div>
+      {mode === "form" ? (
+        <SchemaForm schema={schema} value={value} onChange={update} />
+      ) : (
+        <div>
+          <label className="sr-only" htmlFor={`${label}-json`}>
+            {label} as JSON
+          </label>
+          <textarea
+            id={`${label}-json`}
+            aria-label={`${label} as JSON`}
+            rows={8}
+            spellCheck={false}
+            className="w-full rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
+            value={text}
+            onChange={(e) => {
+              setText(e.target.value);
+              try {
+                const parsed = JSON.parse(e.target.value);
+                setParseError(undefined);
+                update(parsed);
+              } catch (error) {
+                setParseError(error instanceof Error ? error.message : "Not valid JSON");
+                onChange(value, false);
+              }
+            }}
+          />
+        </div>
+      )}
+      {parseError || problems.length ? (
+        <ul className="space-y-0.5 text-xs text-red-700" aria-live="polite">
+          {parseError ? <li>JSON: {parseError}</li> : null}
+          {problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,356 @@
+"use client";
+
+import { useId, useState } from "react";
+
+type Schema = Record<string, unknown>;
+
+/**
+ * A form generated from a JSON Schema: nested objects, arrays, enums, defaults, `anyOf` / `oneOf`
+ * (a choice of variant), local `$ref`s and nullable types. Fields it cannot render get a JSON box.
+ */
+export function SchemaForm({ schema, value, onChange }: { schema: Schema; value: unknown; onChange: (value: unknown) => void }) {
+  const id = useId();
+  return <Field root={schema} schema={schema} value={value} onChange={onChange} path={id} label={null} required />;
+}
+
+/** A starting value for `schema`: its defaults, and required fields filled with empty values. */
+export function initialValue(root: Schema, schema: Schema = root): unknown {
+  const resolved = resolve(root, schema);
+  if ("default" in resolved) return structuredClone(resolved.default);
+  if ("const" in resolved) return resolved.const;
+  const variants = variantsOf(resolved);
+  if (variants) return initialValue(root, variants[0]!);
+  const type = primaryType(resolved);
+  if (type === "object") {
+    const out: Record<string, unknown> = {};
+    const props = (resolved.properties ?? {}) as Record<string, Schema>;
+    const required = new Set((resolved.required as string[] | undefined) ?? []);
+    for (const [key, prop] of Object.entries(props)) {
+      const sub = resolve(root, prop);
+      if ("default" in sub || required.has(key)) out[key] = initialValue(root, sub);
+    }
+    return out;
+  }
+  if (type === "array") return [];
+  if (type === "boolean") return false;
+  if (type === "number" || type === "integer") return undefined;
+  if (type === "string") return Array.isArray(resolved.enum) ? resolved.enum[0] : "";
+  return undefined;
+}
+
+function Field({
+  root,
+  schema,
+  value,
+  onChange,
+  path,
+  label,
+  required,
+}: {
+  root: Schema;
+  schema: Schema;
+  value: unknown;
+  onChange: (value: unknown) => void;
+  path: string;
+  label: string | null;
+  required: boolean;
+}) {
+  const resolved = resolve(root, schema);
+  const description = typeof resolved.description === "string" ? resolved.description : undefined;
+  const title = label ?? (typeof resolved.title === "string" ? resolved.title : null);
+  const variants = variantsOf(resolved);
+  if (variants) return <VariantField root={root} variants={variants} value={value} onChange={onChange} path={path} label={title} required={required} description={description} />;
+  const type = primaryType(resolved);
+
+  if (type === "object" && resolved.properties) {
+    const props = resolved.properties as Record<string, Schema>;
+    const requiredSet = new Set((resolved.required as string[] | undefined) ?? []);
+    const current = isRecord(value) ? value : {};
+    const body = Object.entries(props).map(([key, prop]) => (
+      <Field
+        key={key}
+        root={root}
+        schema={prop}
+        value={current[key]}
+        path={`${path}-${key}`}
+        label={(resolve(root, prop).title as string | undefined) ?? key}
+        required={requiredSet.has(key)}
+        onChange={(next) => {
+          const copy = { ...current };
+          if (next === undefined) delete copy[key];
+          else copy[key] = next;
+          onChange(copy);
+        }}
+      />
+    ));
+    if (title === null) return <div className="space-y-3">{body}</div>;
+    return (
+      <fieldset className="space-y-3 rounded-md border border-slate-200 p-3">
+        <legend className="px-1 text-sm font-medium">
+          {title}
+          {required ? <RequiredMark /> : null}
+        </legend>
+        {description ? <p className="text-xs text-slate-500">{description}</p> : null}
+        {body}
+      </fieldset>
+    );
+  }
+
+  if (type === "array") {
+    const items = (resolved.items ?? {}) as Schema;
+    const list = Array.isArray(value) ? value : [];
+    return (
+      <fieldset className="space-y-2 rounded-md border border-slate-200 p-3">
+        <legend className="px-1 text-sm font-medium">
+          {title ?? "Items"}
+          {required ? <RequiredMark /> : null}
+        </legend>
+        {description ? <p className="text-xs text-slate-500">{description}</p> : null}
+        {list.map((item, i) => (
+          <div key={i} className="flex items-start gap-2">
+            <div className="flex-1">
+              <Field root={root} schema={items} value={item} path={`${path}-${i}`} label={`${title ?? "Item"} ${i + 1}`} required onChange={(next) => onChange(list.map((v, j) => (j === i ? next : v)))} />
+            </div>
+            <button type="button" className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100" onClick={() => onChange(list.filter((_, j) => j !== i))} aria-label={`Remove ${title ?? "item"} ${i + 1}`}>
+              Remove
+            </button>
+          </div>
+        ))}
+        <button type="button" className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100" onClick={() => onChange([...list, initialValue(root, items)])}>
+          Add {title ? title.replace(/s$/, "") : "item"}
+        </button>
+      </fieldset>
+    );
+  }
+
+  const inputId = `${path}-input`;
+  const labelNode = title !== null && (
+    <label htmlFor={inputId} className="block text-sm font-medium">
+      {title}
+      {required ? <RequiredMark /> : null}
+    </label>
+  );
+  const hint = description ? (
+    <p id={`${inputId}-hint`} className="text-xs text-slate-500">
+      {description}
+    </p>
+  ) : null;
+  const describedBy = description ? `${inputId}-hint` : undefined;
+  const inputClass = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm";
+
+  if (Array.isArray(resolved.enum)) {
+    const options = resolved.enum as unknown[];
+    const index = options.findIndex((o) => JSON.stringify(o) === JSON.stringify(value));
+    return (
+      <div>
+        {labelNode}
+        <select id={inputId} required={required} aria-describedby={describedBy} className={inputClass} value={index === -1 ? "" : String(index)} onChange={(e) => onChange(e.target.value === "" ? undefined : options[Number(e.target.value)])}>
+          {!required || index === -1 ? <option value="">(none)</option> : null}
+          {options.map((o, i) => (
+            <option key={i} value={String(i)}>
+              {typeof o === "string" ? o : JSON.stringify(o)}
+            </option>
+          ))}
+        </select>
+        {hint}
+      </div>
+    );
+  }
+  if (type === "boolean")
+    return (
+      <div className="flex items-start gap-2">
+        <input id={inputId} type="checkbox" className="mt-1" aria-describedby={describedBy} checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+        <div>
+          {title !== null ? (
+            <label htmlFor={inputId} className="text-sm font-medium">
+              {title}
+            </label>
+          ) : null}
+          {hint}
+        </div>
+      </div>
+    );
+  if (type === "number" || type === "integer")
+    return (
+      <div>
+        {labelNode}
+        <input
+          id={inputId}
+          type="number"
+          step={type === "integer" ? 1 : "any"}
+          required={required}
+          aria-describedby={describedBy}
+          className={inputClass}
+          value={typeof value === "number" ? String(value) : ""}
+          onChange={(e) => onChange(e.target.value === "" ? undefined : Number(e.target.value))}
+        />
+        {hint}
+      </div>
+    );
+  if (type === "string") {
+    const long = typeof resolved.maxLength === "number" ? resolved.maxLength > 200 : false;
+    return (
+      <div>
+        {labelNode}
+        {long ? (
+          <textarea id={inputId} required={required} aria-describedby={describedBy} className={inputClass} rows={3} value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value === "" && !required ? undefined : e.target.value)} />
+        ) : (
+          <input id={inputId} type="text" required={required} aria-describedby={describedBy} className={inputClass} value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value === "" && !required ? undefined : e.target.value)} />
+        )}
+        {hint}
+      </div>
+    );
+  }
+  if (type === "null") return null;
+  return <JsonField inputId={inputId} labelNode={labelNode} hint={hint} value={value} onChange={onChange} />;
+}
+
+/** A visual "required" star; screen readers get `required` on the control instead. */
+function RequiredMark() {
+  return (
+    <span className="text-red-600" aria-hidden>
+      {" *"}
+    </span>
+  );
+}
+
+function VariantField({
+  root,
+  variants,
+  value,
+  onChange,
+  path,
+  label,
+  required,
+  description,
+}: {
+  root: Schema;
+  variants: Schema[];
+  value: unknown;
+  onChange: (value: unknown) => void;
+  path: string;
+  label: string | null;
+  required: boolean;
+  description?: string;
+}) {
+  const matching = variants.findIndex((v) => matches(root, v, value));
+  const [chosen, setChosen] = useState(matching === -1 ? 0 : matching);
+  const selectId = `${path}-variant`;
+  return (
+    <div className="space-y-2 rounded-md border border-dashed border-slate-300 p-3">
+      <label htmlFor={selectId} className="block text-sm font-medium">
+        {label ?? "Value"}
+        {required ? <RequiredMark /> : null}
+        <span className="ml-1 font-normal text-slate-500">(one of)</span>
+      </label>
+      {description ? <p className="text-xs text-slate-500">{description}</p> : null}
+      <select
+        id={selectId}
+        className="w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+        value={String(chosen)}
+        onChange={(e) => {
+          const index = Number(e.target.value);
+          setChosen(index);
+          onChange(initialValue(root, variants[index]!));
+        }}
+      >
+        {variants.map((v, i) => (
+          <option key={i} value={String(i)}>
+            {variantLabel(root, v, i)}
+          </option>
+        ))}
+      </select>
+      <Field root={root} schema={variants[chosen]!} value={value} onChange={onChange} path={`${path}-${chosen}`} label={null} required={required} />
+    </div>
+  );
+}
+
+function JsonField({ inputId, labelNode, hint, value, onChange }: { inputId: string; labelNode: React.ReactNode; hint: React.ReactNode; value: unknown; onChange: (value: unknown) => void }) {
+  const [text, setText] = useState(value === undefined ? "" : JSON.stringify(value, null, 2));
+  const [error, setError] = useState<string>();
+  return (
+    <div>
+      {labelNode}
+      <textarea
+        id={inputId}
+        rows={3}
+        className="mt-1 w-full rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
+        value={text}
+        aria-invalid={error ? true : undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (!e.target.value.trim()) {
+            setError(undefined);
+            onChange(undefined);
+            return;
+          }
+          try {
+            onChange(JSON.parse(e.target.value));
+            setError(undefined);
+          } catch {
+            setError("Not valid JSON yet");
+          }
+        }}
+      />
+      {error ? <p className="text-xs text-red-700">{error}</p> : null}
+      {hint}
+    </div>
+  );
+}
+
+function resolve(root: Schema, schema: Schema, seen = 0): Schema {
+  const ref = schema.$ref;
+  if (typeof ref !== "string" || !ref.startsWith("#") || seen > 20) return schema;
+  const target = ref
+    .slice(1)
+    .split("/")
+    .filter(Boolean)
+    .reduce<unknown>((node, part) => (isRecord(node) ? node[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined), root);
+  if (!isRecord(target)) return schema;
+  const { $ref: _ref, ...rest } = schema;
+  return resolve(root, { ...target, ...rest }, seen + 1);
+}
+
+function variantsOf(schema: Schema): Schema[] | undefined {
+  const list = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+  if (!Array.isArray(list) || !list.length) return undefined;
+  const nonNull = list.filter((v) => v.type !== "null");
+  // `anyOf: [X, {type: "null"}]` is an optional X, not a choice.
+  if (nonNull.length === 1) return undefined;
+  return list;
+}
+
+function primaryType(schema: Schema): string | undefined {
+  const list = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
+  if (Array.isArray(list)) {
+    const nonNull = list.filter((v) => v.type !== "null");
+    if (nonNull.length === 1) return primaryType(nonNull[0]!);
+  }
+  if (typeof schema.type === "string") return schema.type;
+  if (Array.isArray(schema.type)) return (schema.type as string[]).find((t) => t !== "null");
+  if (schema.properties) return "object";
+  if (schema.items) return "array";
+  if (Array.isArray(schema.enum)) return "string";
+  return undefined;
+}
+
+function matches(root: Schema, schema: Schema, value: unknown): boolean {
+  const type = primaryType(resolve(root, schema));
+  if (value === undefined) return false;
+  if (type === "object") return isRecord(value);
+  if (type === "array") return Array.isArray(value);
+  if (type === "integer") return Number.isInteger(value);
+  if (type === "null") return value === null;
+  return typeof value === type;
+}
+
+function variantLabel(root: Schema, schema: Schema, index: number): string {
+  const resolved = resolve(root, schema);
+  if (typeof resolved.title === "string") return resolved.title;
+  const ref = typeof schema.$ref === "string" ? schema.$ref.split("/").at(-1) : undefined;
+  return ref ?? `${index + 1}: ${primaryType(resolved) ?? "value"}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

@@ -1,0 +1,77 @@
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+
+test.describe("chat with the demo agent", () => {
+  test("asks for the weather and sees the tool call with its arguments and result", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.openNew();
+    await chat.send("weather in Paris");
+    const call = chat.toolCall("get_weather");
+    await expect(call).toHaveAttribute("data-status", "succeeded");
+    await expect(call.getByLabel("Arguments of get_weather")).toContainText('"city": "Paris"');
+    await expect(call.getByLabel("Result of get_weather")).toContainText('"temperature"');
+    await expect(chat.lastAnswer()).toContainText("In Paris it is");
+    await expect(chat.status()).toHaveText("finished");
+  });
+
+  test("asks for a refund, approves the card, and sees the result and the final answer", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.openNew();
+    await chat.send("refund order 1234 for 20 EUR");
+    const card = chat.interruptCard("issue_refund");
+    await expect(card).toBeVisible();
+    await expect(card).toContainText('"orderId": "1234"');
+    await expect(chat.toolCall("issue_refund")).toHaveAttribute("data-status", "awaiting_approval");
+    await chat.approve("issue_refund");
+    await expect(chat.toolCall("issue_refund")).toHaveAttribute("data-status", "succeeded");
+    await expect(chat.toolCall("issue_refund").getByLabel("Result of issue_refund")).toContainText('"refundId"');
+    await expect(chat.lastAnswer()).toContainText("issued: 20 EUR for order 1234");
+    await expect(card).toHaveCount(0);
+  });
+
+  test("denies with a reason and the agent says so", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.openNew();
+    await chat.send("refund order 77 for 500 EUR");
+    await chat.deny("issue_refund", "amount too high");
+    await expect(chat.toolCall("issue_refund")).toHaveAttribute("data-status", "denied");
+    await expect(chat.lastAnswer()).toContainText("denied (reason: amount too high)");
+  });
+
+  test("edits the arguments and the edited call runs", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.openNew();
+    await chat.send("refund order 555 for 90 EUR");
+    await expect(chat.interruptCard("issue_refund")).toBeVisible();
+    await chat.editAndApprove("issue_refund", { amount: "45" });
+    await expect(chat.toolCall("issue_refund")).toHaveAttribute("data-status", "succeeded");
+    await expect(chat.toolCall("issue_refund").getByLabel("Result of issue_refund")).toContainText('"amount": 45');
+    await expect(chat.lastAnswer()).toContainText("issued: 45 EUR for order 555");
+  });
+
+  test("reloads while a card is open and approves after the reload", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const threadId = await chat.openNew();
+    await chat.send("open a ticket about the broken printer");
+    await expect(chat.interruptCard("create_ticket")).toBeVisible();
+    await page.reload();
+    await chat.open(threadId);
+    await expect(chat.interruptCard("create_ticket")).toBeVisible();
+    await expect(page.locator('[data-role="user"]')).toContainText("open a ticket about the broken printer");
+    await chat.approve("create_ticket");
+    await expect(chat.toolCall("create_ticket")).toHaveAttribute("data-status", "succeeded");
+    await expect(chat.lastAnswer()).toContainText("I opened ticket TCK-");
+  });
+
+  test("stops a long run", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.openNew();
+    await chat.send("/stream 5000");
+    await expect(page.getByRole("button", { name: "Stop" })).toBeVisible();
+    await expect(chat.lastAnswer()).toContainText("agents call tools");
+    await page.getByRole("button", { name: "Stop" }).click();
+    await expect(chat.status()).toHaveText("stopped");
+    await expect(page.getByRole("button", { name: "Stop" })).toHaveCount(0);
+    await expect(chat.composer).toBeEnabled();
+  });
+});
