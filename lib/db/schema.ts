@@ -172,11 +172,50 @@ export const callResults = sqliteTable(
     callId: text("call_id").notNull(),
     tool: text("tool").notNull(),
     argsDigest: text("args_digest").notNull(),
+    /** The arguments the call ran with (the edited ones when a person changed them). */
+    args: json<Record<string, unknown>>("args"),
     result: json<Record<string, unknown>>("result").notNull(),
     durationMs: integer("duration_ms").notNull().default(0),
+    /** Kept at the top of the tool's recent calls, to run again. */
+    pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
     ...timestamps,
   },
   (t) => [primaryKey({ columns: [t.principal, t.scope, t.callId, t.tool, t.argsDigest] }), index("call_results_tool_idx").on(t.tool, t.createdAt)],
+);
+
+/**
+ * "Approve for this thread": a remembered grant lets later calls of the tool in the same thread run
+ * without asking, while the tool's definition keeps the digest it had when the grant was made.
+ */
+export const approvalGrants = sqliteTable(
+  "approval_grants",
+  {
+    id: text("id").primaryKey(),
+    tool: text("tool").notNull(),
+    threadId: text("thread_id").notNull(),
+    /** The tool's definition digest when granted; a different digest means the grant no longer holds. */
+    toolDigest: text("tool_digest").notNull(),
+    grantedBy: text("granted_by").notNull(),
+    approvalId: text("approval_id"),
+    revokedAt: integer("revoked_at"),
+    revokedBy: text("revoked_by"),
+    ...timestamps,
+  },
+  (t) => [index("approval_grants_lookup_idx").on(t.tool, t.threadId)],
+);
+
+/** Append-only audit of what operators changed on tools: approval policy, targets, enabled, limits. */
+export const toolEvents = sqliteTable(
+  "tool_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tool: text("tool").notNull(),
+    type: text("type").$type<"settings_changed" | "grant_added" | "grant_revoked">().notNull(),
+    actor: text("actor").notNull(),
+    data: json<Record<string, unknown>>("data"),
+    ...timestamps,
+  },
+  (t) => [index("tool_events_tool_idx").on(t.tool, t.id)],
 );
 
 export const apiTokens = sqliteTable("api_tokens", {

@@ -43,6 +43,7 @@ export class CallRecord {
         callId: sqlPlaceholder("callId"),
         tool: sqlPlaceholder("tool"),
         argsDigest: sqlPlaceholder("argsDigest"),
+        args: sqlPlaceholder("args"),
         result: sqlPlaceholder("result"),
         durationMs: sqlPlaceholder("durationMs"),
         createdAt: sqlPlaceholder("now"),
@@ -58,8 +59,8 @@ export class CallRecord {
   }
 
   /** Record a completed call; a key already recorded keeps its first result. */
-  put(key: CallKey, result: ToolResult, durationMs: number): void {
+  put(key: CallKey, result: ToolResult, durationMs: number, args?: Record<string, unknown>): void {
     // The json column maps the value itself; stringifying here stored it twice encoded, and replays returned a string.
-    this.insert.run({ ...key, result, durationMs: Math.round(durationMs), now: Date.now() });
+    this.insert.run({ ...key, args: args ?? null, result, durationMs: Math.round(durationMs), now: Date.now() });
   }
 }

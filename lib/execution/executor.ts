@@ -145,7 +145,7 @@ export class Executor {
     }
     const result = await this.run(tool, runArgs, key.callId, ctx);
     const durationMs = performance.now() - started;
-    if (result.ok || COMPLETED.has(result.error.kind)) this.record?.put(key, result, durationMs);
+    if (result.ok || COMPLETED.has(result.error.kind)) this.record?.put(key, result, durationMs, runArgs);
     if (verdict.approvalId) this.approvals.recordOutcome(verdict.approvalId, result);
     return this.finish(tool.name, key.callId, ctx, result, started, false);
   }
