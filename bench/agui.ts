@@ -95,35 +95,41 @@ function bareServer(chunks: string[]): http.Server {
   });
 }
 
+interface Parts {
+  inProcessMs: number[];
+  agentMs: number[];
+  recordMs: number[];
+  encodeMs: number[];
+}
+
 /**
- * Where an endpoint run's time goes, each part timed alone on the same events (median of
- * `rounds`): the agent producing them, recording them in SQLite as the bridge does (batches of
- * 256), and encoding them as SSE frames.
+ * Where an endpoint run's time goes, each part timed alone on the same events: the agent
+ * producing them, recording them in SQLite as the bridge does (batches of 256), and encoding them
+ * as SSE frames. One sample of each per call, added to `parts`.
  */
-async function breakdown(services: Services, events: AGUIEvent[], rounds: number): Promise<{ agentMs: number; recordMs: number; encodeMs: number }> {
+async function sampleParts(services: Services, events: AGUIEvent[], parts: Parts): Promise<void> {
+  let started = performance.now();
+  await captureChunks(services);
+  parts.inProcessMs.push(performance.now() - started);
+
   const agent = services.agents.get("demo")!;
-  const agentMs: number[] = [];
-  const recordMs: number[] = [];
-  const encodeMs: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const request = JSON.parse(body(`/stream ${DELTAS}`).json);
-    const signal = new AbortController().signal;
-    let started = performance.now();
-    for await (const _event of agent.run(request, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, approvals: services.approvals, logger: services.logger })) void _event;
-    agentMs.push(performance.now() - started);
+  const request = JSON.parse(body(`/stream ${DELTAS}`).json);
+  const signal = new AbortController().signal;
+  started = performance.now();
+  for await (const _event of agent.run(request, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, approvals: services.approvals, logger: services.logger })) void _event;
+  parts.agentMs.push(performance.now() - started);
 
-    services.runs.start({ runId: `bench-record-${round}`, threadId: "bench-record", agent: "demo", principal: "local" });
-    started = performance.now();
-    for (let i = 0; i < events.length; i += 256) services.runs.append(`bench-record-${round}`, i, events.slice(i, i + 256));
-    recordMs.push(performance.now() - started);
+  const runId = `bench-record-${parts.recordMs.length}`;
+  services.runs.start({ runId, threadId: "bench-record", agent: "demo", principal: "local" });
+  started = performance.now();
+  for (let i = 0; i < events.length; i += 256) services.runs.append(runId, i, events.slice(i, i + 256));
+  parts.recordMs.push(performance.now() - started);
 
-    started = performance.now();
-    let bytes = 0;
-    for (const event of events) bytes += encodeFrame(event).length;
-    encodeMs.push(performance.now() - started);
-    if (!bytes) throw new Error("nothing encoded");
-  }
-  return { agentMs: median(agentMs), recordMs: median(recordMs), encodeMs: median(encodeMs) };
+  started = performance.now();
+  let bytes = 0;
+  for (const event of events) bytes += encodeFrame(event).length;
+  parts.encodeMs.push(performance.now() - started);
+  if (!bytes) throw new Error("nothing encoded");
 }
 
 function frameCount(text: string): number {
@@ -165,35 +171,42 @@ export async function benchAgui(): Promise<void> {
   try {
     // 1. Throughput, endpoint and bare route interleaved so both see the same machine.
     const reference = await post(base, body(`/stream ${DELTAS}`), true);
-    const events = frameCount(reference.text!);
-    if (events !== frameCount(chunks.join(""))) throw new Error("the captured stream and the served one differ in length");
+    const count = frameCount(reference.text!);
+    if (count !== frameCount(chunks.join(""))) throw new Error("the captured stream and the served one differ in length");
     await post(bareBase, body("warm-up"));
     const endpointMs: number[] = [];
     const endpointTtfb: number[] = [];
     const bareMs: number[] = [];
+    const events = parseEvents(reference.text!);
+    const parts: Parts = { inProcessMs: [], agentMs: [], recordMs: [], encodeMs: [] };
     for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
       const read = await post(base, body(`/stream ${DELTAS}`));
       endpointMs.push(read.ms);
       endpointTtfb.push(read.ttfbMs);
       bareMs.push((await post(bareBase, body("bare"))).ms);
+      await sampleParts(services, events, parts);
     }
     const endpointMedian = median(endpointMs);
     const bareMedian = median(bareMs);
     const ratio = endpointMedian / bareMedian;
-    console.log(`agui: ${events} events per run (${DELTAS} text deltas), ${chunks.length} chunks (${(events / chunks.length).toFixed(1)} events/chunk), median of ${THROUGHPUT_ROUNDS} rounds`);
+    console.log(`agui: ${count} events per run (${DELTAS} text deltas), ${chunks.length} chunks (${(count / chunks.length).toFixed(1)} events/chunk), median of ${THROUGHPUT_ROUNDS} rounds`);
     line("endpoint (node-adapter) run time", `${endpointMedian.toFixed(1)} ms`);
     line("  its first byte (RUN_STARTED) after", `${median(endpointTtfb).toFixed(1)} ms`);
-    line("endpoint events per second", `${Math.round((events * 1000) / endpointMedian).toLocaleString("en")} /s`);
+    line("endpoint events per second", `${Math.round((count * 1000) / endpointMedian).toLocaleString("en")} /s`);
     line("bare node:http route, same frames, run time", `${bareMedian.toFixed(1)} ms`);
-    line("bare route events per second", `${Math.round((events * 1000) / bareMedian).toLocaleString("en")} /s`);
+    line("bare route events per second", `${Math.round((count * 1000) / bareMedian).toLocaleString("en")} /s`);
     line("ratio endpoint / bare", `${ratio.toFixed(2)}x`, `≤ ${TARGETS.ratio}`, ratio <= TARGETS.ratio);
-    const parts = await breakdown(services, parseEvents(reference.text!), 3);
-    const rest = endpointMedian - parts.agentMs - parts.recordMs - parts.encodeMs;
-    console.log("  where the endpoint's time goes (each part alone, same events):");
-    line("    agent (scripted model, AgentRun, event queue)", `${parts.agentMs.toFixed(1)} ms`);
-    line("    recording every event in SQLite (run_events)", `${parts.recordMs.toFixed(1)} ms`);
-    line("    SSE encoding (EventEncoder.encodeSSE)", `${parts.encodeMs.toFixed(1)} ms`);
-    line("    the rest (bridge, queues, sseBody, adapter, HTTP)", `${rest.toFixed(1)} ms`);
+    const agentMs = median(parts.agentMs);
+    const recordMs = median(parts.recordMs);
+    const encodeMs = median(parts.encodeMs);
+    const inProcessMs = median(parts.inProcessMs);
+    console.log("  where the endpoint's time goes (each part alone on the same events, sampled in the same rounds):");
+    line("    agent (scripted model, AgentRun, event queue)", `${agentMs.toFixed(1)} ms`);
+    line("    recording every event in SQLite (run_events)", `${recordMs.toFixed(1)} ms`);
+    line("    SSE encoding (EventEncoder.encodeSSE)", `${encodeMs.toFixed(1)} ms`);
+    line("    the rest in-process (bridge, queues, sseBody)", `${(inProcessMs - agentMs - recordMs - encodeMs).toFixed(1)} ms`);
+    line("    = the endpoint run in-process, no socket", `${inProcessMs.toFixed(1)} ms`);
+    line("    adapter, HTTP, client (over HTTP − in-process)", `${(endpointMedian - inProcessMs).toFixed(1)} ms`);
 
     // 2. Time to the first byte of RUN_STARTED, a short run each time.
     for (let i = 0; i < 5; i++) await post(base, body("hello", "plain-chat"));
