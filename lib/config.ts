@@ -36,6 +36,8 @@ const EnvSchema = z.object({
   CONSOLE_DB: z.string().trim().min(1, "must not be empty").default("./data/console.db"),
   /** How long an approval waits for a decision before it expires. */
   APPROVAL_TTL_SECONDS: positiveInt(30 * 24 * 3600).default(24 * 3600),
+  /** How often pending approvals past their time are marked expired. */
+  APPROVAL_SWEEP_SECONDS: positiveInt(3600).default(15),
   /** Largest AG-UI request body accepted. */
   AGUI_MAX_BODY_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
   /** Host names served besides the local ones (comma separated; "*" serves any). */

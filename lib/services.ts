@@ -1,5 +1,5 @@
 import { AgentCatalog, demoAgent, plainChatAgent } from "./agents";
-import { ApprovalGate, ApprovalStore } from "./approvals";
+import { ApprovalGate, ApprovalStore, GrantStore } from "./approvals";
 import { TokenStore, type AccessPolicy } from "./auth";
 import { loadConfig, type Config } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db";
@@ -19,6 +19,8 @@ export interface Services {
   logger: Logger;
   registry: ToolRegistry;
   approvals: ApprovalStore;
+  /** "Approve for this thread" grants. */
+  grants: GrantStore;
   executor: Executor;
   tokens: TokenStore;
   runs: RunStore;
@@ -53,7 +55,8 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     },
   });
   registerOpenApiBinder(registry, new SourceStore(database.db), logger);
-  const executor = new Executor({ registry, approvals: new ApprovalGate(approvals), record: new CallRecord(database.db), logger });
+  const grants = new GrantStore(database.db);
+  const executor = new Executor({ registry, approvals: new ApprovalGate(approvals, Date.now, grants), record: new CallRecord(database.db), logger });
   if (config.SEED_DEMO) registry.upsertBuiltins(demoTools);
   const tokens = new TokenStore(database.db);
   const runs = new RunStore(database.db);
@@ -61,7 +64,16 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   if (abandoned) logger.info("runs left running by a previous process recorded as cancelled", { count: abandoned });
   const streamDelayMs = config.AGENT_STREAM_DELAY_MS;
   const agents = new AgentCatalog().add(demoAgent({ streamDelayMs })).add(plainChatAgent({ streamDelayMs }));
-  const bridge = new AguiBridge({ executor, approvals, runs, logger });
+  const bridge = new AguiBridge({ executor, approvals, grants, runs, logger });
+  // Approvals past their time become expired (their interrupts cancel-only) without anyone asking.
+  const sweep = setInterval(() => {
+    try {
+      approvals.expireDue();
+    } catch (error) {
+      logger.error("approval expiry sweep failed", { error });
+    }
+  }, config.APPROVAL_SWEEP_SECONDS * 1000);
+  sweep.unref();
   const access: AccessPolicy = { bindHost: config.HOST, allowedHosts: config.ALLOWED_HOSTS, tokens };
   return {
     config,
@@ -69,6 +81,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     logger,
     registry,
     approvals,
+    grants,
     executor,
     tokens,
     runs,
@@ -76,7 +89,10 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     bridge,
     access,
     version: VERSION,
-    close: () => database.close(),
+    close: () => {
+      clearInterval(sweep);
+      database.close();
+    },
   };
 }
 

@@ -67,12 +67,13 @@ async function drive(run: AgentRun, fn: AgentFunction, queue: EventQueue<AGUIEve
 
 function finish(run: AgentRun, outcome: "success" | "interrupt" | "cancelled"): void {
   run.closeOpenItems();
+  if (outcome === "interrupt") run.emit({ type: EventType.STATE_SNAPSHOT, snapshot: run.state });
+  // Also for a cancelled run: the thread keeps what was said before the stop.
+  run.emit({ type: EventType.MESSAGES_SNAPSHOT, messages: [...run.messages()] });
   if (outcome === "cancelled") {
     run.emit({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome: { type: "cancelled" } });
     return;
   }
-  if (outcome === "interrupt") run.emit({ type: EventType.STATE_SNAPSHOT, snapshot: run.state });
-  run.emit({ type: EventType.MESSAGES_SNAPSHOT, messages: [...run.messages()] });
   run.emit({
     type: EventType.RUN_FINISHED,
     threadId: run.threadId,

@@ -281,7 +281,7 @@ export class AgentRun {
         results[index] = result;
         if (isPending(result)) {
           const approval = this.ctx.approvals.get(result.error.approvalId);
-          if (approval) this.interruptList.push(interruptFor(approval, this.ctx.executor.registry.get(call.name)?.title));
+          if (approval) this.interruptList.push(interruptFor(approval, this.ctx.executor.registry.get(call.name)));
         } else this.answer(call.toolCallId, result);
       }
     };
@@ -304,7 +304,7 @@ export class AgentRun {
 
   /** Record an interrupt for an approval asked in an earlier run that is still open. */
   reopen(approval: Approval): void {
-    if (!this.interruptList.some((i) => i.id === approval.id)) this.interruptList.push(interruptFor(approval, this.ctx.executor.registry.get(approval.tool)?.title));
+    if (!this.interruptList.some((i) => i.id === approval.id)) this.interruptList.push(interruptFor(approval, this.ctx.executor.registry.get(approval.tool)));
   }
 
   /** True when the conversation already holds a tool message answering `toolCallId`. */

@@ -1,5 +1,5 @@
 import type { AGUIEvent, RunAgentInput } from "@ag-ui/core";
-import type { ApprovalStore } from "../approvals";
+import type { ApprovalStore, GrantStore } from "../approvals";
 import type { Principal } from "../auth/principal";
 import type { Executor } from "../execution";
 import type { Logger } from "../log";
@@ -26,6 +26,7 @@ export interface AgentContext {
   signal: AbortSignal;
   executor: Executor;
   approvals: ApprovalStore;
+  grants: GrantStore;
   logger: Logger;
 }
 

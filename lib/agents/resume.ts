@@ -1,6 +1,6 @@
 import type { ResumeEntry } from "@ag-ui/core";
 import { z } from "zod";
-import { ApprovalAlreadyDecided, ApprovalDecisionInvalid, ApprovalExpired, type Approval } from "../approvals";
+import { ApprovalAlreadyDecided, ApprovalDecisionInvalid, ApprovalExpired, decideApproval, type Approval } from "../approvals";
 import { mayActFor } from "../auth/principal";
 import { isPending } from "../execution";
 import type { AgentRun } from "./agent-run";
@@ -13,6 +13,7 @@ const ToolCallAnswer = z.union([
       approved: z.boolean(),
       reason: z.string().max(2000).optional(),
       editedArgs: z.record(z.string(), z.unknown()).optional(),
+      rememberForThread: z.boolean().optional(),
     })
     .strict(),
 ]);
@@ -96,7 +97,7 @@ function settle(run: AgentRun, approval: Approval, entry: ResumeEntry): true | s
   const parsed = ToolCallAnswer.safeParse(entry.payload);
   if (!parsed.success) return "the payload does not match the interrupt's responseSchema ({ approved, reason?, editedArgs? })";
   try {
-    approvals.decide(approval.id, { ...parsed.data, decidedBy: principal.id });
+    decideApproval({ approvals, grants: run.ctx.grants, registry: run.ctx.executor.registry }, approval.id, { ...parsed.data, decidedBy: principal.id });
     return true;
   } catch (error) {
     if (error instanceof ApprovalAlreadyDecided) return true;

@@ -1,6 +1,7 @@
 import type { ApprovalCheck, ApprovalPort, ApprovalVerdict } from "../execution/approval-port";
 import type { RegisteredTool } from "../tools/spec";
 import { ApprovalNotUsable } from "./errors";
+import type { GrantStore } from "./grants";
 import type { ApprovalStore } from "./store";
 
 /** True when a call of `tool` must wait for a person: the operator's policy first, then the tool's own. */
@@ -21,10 +22,14 @@ export class ApprovalGate implements ApprovalPort {
   constructor(
     private readonly store: ApprovalStore,
     private readonly now: () => number = Date.now,
+    /** Grants of "approve for this thread"; without them, "once per thread" asks every time. */
+    private readonly grants?: GrantStore,
   ) {}
 
   check({ tool, args, argsDigest, callId, ctx }: ApprovalCheck): ApprovalVerdict {
     if (!requiresApproval(tool)) return { status: "approved" };
+    // "Once per thread": a grant made in this thread for this very definition lets the call run.
+    if (tool.approval === "once_per_thread" && ctx.threadId && this.grants?.activeFor(tool.name, ctx.threadId, tool.digest)) return { status: "approved" };
     const binding = { scope: ctx.scope, callId, tool: tool.name, argsDigest };
     let approval =
       this.store.findFor(ctx.principal, binding) ??

@@ -3,7 +3,7 @@ import fastJsonPatch, { type Operation } from "fast-json-patch";
 import type { Agent } from "../../agents/agent";
 import { AGENT_FAILED_MESSAGE } from "../../agents/agent-function";
 import { EventQueue } from "../../agents/event-queue";
-import type { ApprovalStore } from "../../approvals";
+import type { ApprovalStore, GrantStore } from "../../approvals";
 import { mayActFor, type Principal } from "../../auth/principal";
 import type { Executor } from "../../execution";
 import type { Logger } from "../../log";
@@ -12,6 +12,7 @@ import type { RunStore } from "../../runs/store";
 export interface BridgeDeps {
   executor: Executor;
   approvals: ApprovalStore;
+  grants: GrantStore;
   runs: RunStore;
   logger: Logger;
 }
@@ -90,7 +91,7 @@ export class BridgeRun {
   }
 
   private async drive(signal: AbortSignal, out: EventQueue<AGUIEvent>): Promise<void> {
-    const { executor, approvals, runs, logger } = this.bridge.dependencies;
+    const { executor, approvals, grants, runs, logger } = this.bridge.dependencies;
     const { input } = this;
     const controller = new AbortController();
     const stop = () => controller.abort(signal.reason);
@@ -121,7 +122,7 @@ export class BridgeRun {
     };
 
     try {
-      for await (const event of this.agent.run(input, { principal: this.principal, signal: controller.signal, executor, approvals, logger })) {
+      for await (const event of this.agent.run(input, { principal: this.principal, signal: controller.signal, executor, approvals, grants, logger })) {
         if (terminal) {
           logger.warn("agent sent an event after its terminal event; dropped", { runId: input.runId, type: event.type });
           continue;

@@ -44,7 +44,7 @@ export function historyHandlers(deps: HistoryDeps) {
     const id = await param(context, "id");
     const thread = runs.getThread(id);
     if (!thread || !mayActFor(caller.principal, thread.principal)) return errorResponse(404, "thread_not_found", `No thread with id "${id}"`);
-    const interrupts = approvals.unansweredForThread(id).map((a) => interruptFor(a, registry.get(a.tool)?.title));
+    const interrupts = approvals.unansweredForThread(id).map((a) => interruptFor(a, registry.get(a.tool)));
     const lastRun = runs.listRuns({ threadId: id, limit: 1 }).items[0];
     return json({
       thread: { id: thread.id, agent: thread.agent, title: thread.title, principal: thread.principal, createdAt: thread.createdAt, updatedAt: thread.updatedAt },

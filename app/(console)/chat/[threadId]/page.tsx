@@ -18,7 +18,7 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
         threadId,
         messages: thread.messages as never[],
         state: thread.state ?? {},
-        interrupts: services.approvals.unansweredForThread(threadId).map((a) => interruptFor(a, services.registry.get(a.tool)?.title)),
+        interrupts: services.approvals.unansweredForThread(threadId).map((a) => interruptFor(a, services.registry.get(a.tool))),
       }
     : null;
   const toolSchemas = Object.fromEntries(services.registry.forTarget("agui").map((t) => [t.name, t.inputSchema]));
