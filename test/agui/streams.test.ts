@@ -26,6 +26,15 @@ beforeAll(async () => {
       },
     ),
   );
+  server.services.agents.add(
+    agentFunction(
+      { name: "waiting", description: "says a word, then waits to be stopped", model: "test", capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false } },
+      async (run) => {
+        await run.text("Thinking it over");
+        await new Promise<void>((resolve) => (run.ctx.signal.aborted ? resolve() : run.ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
+      },
+    ),
+  );
 });
 afterAll(() => server.close());
 
@@ -189,6 +198,21 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     expect(outcomeOf(next)).toEqual({ type: "success" });
     expect(eventsOf(next, EventType.TOOL_CALL_START)).toEqual([]);
     expect(lastText(next)).toBe("pick_color answered: coral");
+  });
+
+  it("a run stopped from the console: cancelled outcome after a snapshot that keeps what was said", async () => {
+    const client = agent("/api/agui/waiting");
+    client.addMessage(userMessage("take your time"));
+    const run = await observeRun(client, {}, { onTextMessageEndEvent: () => void server.services.bridge.cancel(client.exchanges.at(-1)!.input.runId) });
+    expectValidRun(run);
+    expect(outcomeOf(run)).toEqual({ type: "cancelled" });
+    const [snapshot] = eventsOf(run, EventType.MESSAGES_SNAPSHOT);
+    expect(snapshot?.messages.map((m) => [m.role, m.content])).toEqual([
+      ["user", "take your time"],
+      ["assistant", "Thinking it over"],
+    ]);
+    expect(server.services.runs.getThread(client.threadId)?.messages).toEqual(snapshot?.messages);
+    expect(server.services.runs.getRun(run.input.runId)).toMatchObject({ status: "cancelled" });
   });
 
   it("an agent error: RUN_ERROR with a client-safe message, no stack or internals", async () => {

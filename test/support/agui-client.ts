@@ -123,7 +123,7 @@ export function expectValidRun(run: ObservedRun): void {
     expect(terminal).toMatchObject({ threadId: run.input.threadId, runId: run.input.runId });
     const outcome = terminal.outcome ?? { type: "success" };
     expect(OUTCOMES.has(outcome.type)).toBe(true);
-    if (outcome.type !== "cancelled") expect(run.events.at(-2)?.type).toBe(EventType.MESSAGES_SNAPSHOT);
+    expect(run.events.at(-2)?.type).toBe(EventType.MESSAGES_SNAPSHOT);
     if (outcome.type === "interrupt") expect(outcome.interrupts.length).toBeGreaterThan(0);
     expect(run.finished?.type).toBe(EventType.RUN_FINISHED);
     expect(run.error).toBeUndefined();
