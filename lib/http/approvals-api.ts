@@ -1,0 +1,191 @@
+import { z } from "zod";
+import { EventQueue } from "../agents/event-queue";
+import {
+  APPROVAL_STATUSES,
+  ApprovalAlreadyDecided,
+  ApprovalDecisionInvalid,
+  ApprovalExpired,
+  ApprovalNotFound,
+  decideApproval,
+  type Approval,
+  type ApprovalChange,
+  type ApprovalStatus,
+} from "../approvals";
+import { authenticate, type AccessResult } from "../auth/authenticate";
+import { InvalidCursor } from "../db/cursor";
+import { SSE_HEADERS, sseBody } from "../integrations/agui/sse";
+import type { Services } from "../services";
+import { errorResponse, json } from "./respond";
+import type { Handler } from "./route";
+
+/** An approval as the API shows it: everything but the internal idempotency key. */
+export type ApprovalView = Omit<Approval, "key" | "argsDigest"> & { toolTitle?: string; approvalPolicy?: string };
+
+type Params = { params?: Promise<Record<string, string | string[]>> };
+
+const Decision = z
+  .object({
+    approved: z.boolean(),
+    reason: z.string().trim().max(2000).optional(),
+    editedArgs: z.record(z.string(), z.unknown()).optional(),
+    rememberForThread: z.boolean().optional(),
+  })
+  .strict();
+
+const BulkDecision = z
+  .object({
+    ids: z.array(z.string().min(1).max(200)).min(1).max(200),
+    approved: z.boolean(),
+    reason: z.string().trim().max(2000).optional(),
+  })
+  .strict();
+
+const ListQuery = z.object({
+  status: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(",").filter(Boolean) : undefined))
+    .pipe(z.array(z.enum(APPROVAL_STATUSES as [ApprovalStatus, ...ApprovalStatus[]])).optional()),
+  tool: z.string().max(100).optional(),
+  surface: z.string().max(40).optional(),
+  principal: z.string().max(200).optional(),
+  threadId: z.string().max(200).optional(),
+  q: z.string().max(200).optional(),
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+});
+
+/**
+ * The approvals inbox API: list and read approvals, decide one or several, and a live SSE stream
+ * of every change. Only operators (the local user, or a token with the "approvals" scope) may
+ * use it: 401 without credentials, 403 for other callers.
+ */
+export function approvalsApi(services: Services) {
+  const { approvals, registry, grants } = services;
+
+  const view = (approval: Approval): ApprovalView => {
+    const { key: _key, argsDigest: _digest, ...rest } = approval;
+    const tool = registry.get(approval.tool);
+    return { ...rest, ...(tool && { toolTitle: tool.title, approvalPolicy: tool.approval }) };
+  };
+
+  function operator(request: Request): AccessResult {
+    const caller = authenticate(request, services.access);
+    if (!caller.ok) return caller;
+    if (!caller.principal.operator) return { ok: false, status: 403, code: "forbidden", message: "Only operators (the approvals scope) may use the approvals inbox" };
+    return caller;
+  }
+
+  async function id(context?: Params): Promise<string> {
+    const params = context?.params ? await context.params : {};
+    return typeof params.id === "string" ? params.id : "";
+  }
+
+  const list: Handler = async (request) => {
+    const caller = operator(request);
+    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    const query = ListQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+    if (!query.success) return errorResponse(422, "invalid_query", "The query is not valid", issues(query.error));
+    const { q, ...filter } = query.data;
+    try {
+      const page = approvals.list({ ...filter, text: q });
+      return json({ items: page.items.map(view), nextCursor: page.nextCursor, pending: approvals.countPending() });
+    } catch (error) {
+      if (error instanceof InvalidCursor) return errorResponse(422, "invalid_cursor", error.message);
+      throw error;
+    }
+  };
+
+  const get: Handler = async (request, context) => {
+    const caller = operator(request);
+    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    const approval = approvals.get(await id(context));
+    if (!approval) return errorResponse(404, "approval_not_found", "No approval with this id");
+    return json({ approval: view(approval), events: approvals.events(approval.id) });
+  };
+
+  const decide: Handler = async (request, context) => {
+    const caller = operator(request);
+    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    const approvalId = await id(context);
+    const body = await readJson(request);
+    if (!body.ok) return errorResponse(body.status, body.code, body.message);
+    const parsed = Decision.safeParse(body.value);
+    if (!parsed.success) return errorResponse(422, "invalid_decision", "The decision is not valid", issues(parsed.error));
+    try {
+      const approval = decideApproval({ approvals, grants, registry }, approvalId, { ...parsed.data, decidedBy: caller.principal.id });
+      return json({ approval: view(approval) });
+    } catch (error) {
+      return decisionError(error) ?? Promise.reject(error);
+    }
+  };
+
+  const decideMany: Handler = async (request) => {
+    const caller = operator(request);
+    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    const body = await readJson(request);
+    if (!body.ok) return errorResponse(body.status, body.code, body.message);
+    const parsed = BulkDecision.safeParse(body.value);
+    if (!parsed.success) return errorResponse(422, "invalid_decision", "The decision is not valid", issues(parsed.error));
+    const { ids, ...decision } = parsed.data;
+    const results = [...new Set(ids)].map((approvalId) => {
+      try {
+        const approval = decideApproval({ approvals, grants, registry }, approvalId, { ...decision, decidedBy: caller.principal.id });
+        return { id: approvalId, ok: true, status: approval.status };
+      } catch (error) {
+        const known = error instanceof ApprovalNotFound || error instanceof ApprovalAlreadyDecided || error instanceof ApprovalExpired || error instanceof ApprovalDecisionInvalid;
+        if (!known) throw error;
+        return { id: approvalId, ok: false, error: { code: error.kind, message: error.message } };
+      }
+    });
+    return json({ results });
+  };
+
+  /** GET /api/approvals/events: `data: {type, approval, pending}` for every change, as it happens. */
+  const events: Handler = async (request) => {
+    const caller = operator(request);
+    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    const threadId = new URL(request.url).searchParams.get("threadId") ?? undefined;
+    const queue = new EventQueue<Record<string, unknown>>();
+    queue.push({ type: "hello", pending: approvals.countPending() });
+    const unsubscribe = approvals.onChange((change: ApprovalChange) => {
+      if (threadId && change.approval.threadId !== threadId) return;
+      queue.push({ type: change.type, approval: view(change.approval), pending: approvals.countPending() });
+    });
+    const stop = () => {
+      unsubscribe();
+      queue.close();
+    };
+    request.signal.addEventListener("abort", stop, { once: true });
+    return new Response(sseBody(queue, (item) => `data: ${JSON.stringify(item)}\n\n`, { onCancel: stop }), { headers: SSE_HEADERS });
+  };
+
+  return { list, get, decide, decideMany, events, view };
+}
+
+function decisionError(error: unknown): Response | undefined {
+  if (error instanceof ApprovalNotFound) return errorResponse(404, error.kind, error.message);
+  if (error instanceof ApprovalAlreadyDecided) return errorResponse(409, error.kind, error.message);
+  if (error instanceof ApprovalExpired) return errorResponse(410, error.kind, error.message);
+  if (error instanceof ApprovalDecisionInvalid) return errorResponse(422, error.kind, error.message, error.issues);
+  return undefined;
+}
+
+type JsonBody = { ok: true; value: unknown } | { ok: false; status: 413 | 415 | 422; code: string; message: string };
+
+/** A small JSON body (at most 256 KiB), or why not. */
+export async function readJson(request: Request, maxBytes = 256 * 1024): Promise<JsonBody> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") return { ok: false, status: 415, code: "unsupported_media_type", message: "Send application/json" };
+  const text = await request.text();
+  if (Buffer.byteLength(text) > maxBytes) return { ok: false, status: 413, code: "payload_too_large", message: `The body is larger than ${maxBytes} bytes` };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, status: 422, code: "invalid_json", message: "The body is not valid JSON" };
+  }
+}
+
+function issues(error: z.ZodError): Array<{ path: string; message: string }> {
+  return error.issues.map((issue) => ({ path: `/${issue.path.map(String).join("/")}`, message: issue.message }));
+}
