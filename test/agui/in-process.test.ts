@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { EventType } from "@ag-ui/core";
 import { afterAll, describe, expect, it } from "vitest";
+import { agentFunction } from "@/lib/agents";
 import { agui } from "@/lib/http/agui-routes";
+import { aguiEndpoint } from "@/lib/integrations/agui/endpoint";
 import { parseFrames, userMessage } from "../support/agui-client";
 import { testServices } from "../support/services";
 
@@ -38,8 +40,43 @@ describe("the AG-UI endpoint in-process (web-standard handlers, no server)", () 
     expect(((await invalid.json()) as { error: { issues: Array<{ path: string }> } }).error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(["/threadId", "/messages"]));
   });
 
+  it("sends `: keepalive` comments while a run is idle, which the stream's readers skip", async () => {
+    services.agents.add(
+      agentFunction({ name: "idle", description: "waits to be stopped", model: "test", capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false } }, async (run) => {
+        await new Promise<void>((resolve) => (run.ctx.signal.aborted ? resolve() : run.ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
+      }),
+    );
+    const quick = aguiEndpoint({ bridge: services.bridge, catalog: services.agents, access: services.access, maxBodyBytes: 1 << 20, logger: services.logger, keepAliveMs: 20 });
+    const input = { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, protocolVersion: "1.0", messages: [userMessage("wait")] };
+    const response = await quick.run(
+      new Request("http://localhost/api/agui/idle", { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify(input) }),
+      { params: Promise.resolve({ agent: "idle" }) },
+    );
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let raw = "";
+    while (!raw.includes(": keepalive\n\n")) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error("the stream ended before a keep-alive");
+      raw += decoder.decode(value, { stream: true });
+    }
+    expect(services.bridge.cancel(input.runId)).toBe(true);
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      raw += decoder.decode(value, { stream: true });
+    }
+    expect(raw).toMatch(/^data: \{"type":"RUN_STARTED".*\n\n: keepalive\n\n/s);
+    expect(parseFrames(raw).map((e) => e.type)).toEqual([EventType.RUN_STARTED, EventType.MESSAGES_SNAPSHOT, EventType.RUN_FINISHED]);
+  });
+
   it("GET /api/agui lists the agents", async () => {
     const response = await endpoint.listAgents(new Request("http://localhost:3000/api/agui", { headers: { host: "localhost:3000" } }));
-    expect(await response.json()).toMatchObject({ default: "demo", agents: [{ name: "demo" }, { name: "plain-chat" }] });
+    const body = (await response.json()) as { default: string; agents: Array<{ name: string; model: string }> };
+    expect(body.default).toBe("demo");
+    expect(body.agents.slice(0, 2)).toMatchObject([
+      { name: "demo", model: "scripted demo model (no LLM)" },
+      { name: "plain-chat", model: "scripted demo model (no LLM)" },
+    ]);
   });
 });

@@ -94,6 +94,22 @@ describe("resume: who may answer, where and when", () => {
     expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "pending", answeredAt: null });
   });
 
+  it("an operator (a token with the approvals scope) may answer another caller's interrupt", async () => {
+    const owner = server.services.tokens.create(`owner-${randomUUID().slice(0, 8)}`).token;
+    const operatorName = `ops-${randomUUID().slice(0, 8)}`;
+    const operator = server.services.tokens.create(operatorName, ["agui", "approvals"]).token;
+    const client = new RecordingAgent(server.url, { token: owner });
+    const { interrupt } = await pause(client);
+    const before = refunds;
+    const ops = new RecordingAgent(server.url, { token: operator, threadId: client.threadId, initialMessages: client.messages });
+    const run = await observeRun(ops, { resume: buildResumeArray([interrupt], { [interrupt.id]: { status: "resolved", payload: { approved: false, reason: "not today" } } }) });
+    expectValidRun(run);
+    expect(ignoredEntries(run)).toEqual([]);
+    expect(refunds).toBe(before);
+    expect(lastText(run)).toBe("I did not run issue_refund: the call was denied (reason: not today).");
+    expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "denied", decidedBy: `token:${operatorName}` });
+  });
+
   it("a foreign principal on a shared thread: the entry is ignored with a warning event and the interrupt stays open", async () => {
     const bobName = `bob-${randomUUID().slice(0, 8)}`;
     const bob = server.services.tokens.create(bobName).token;
