@@ -116,7 +116,7 @@ async function sampleParts(services: Services, events: AGUIEvent[], parts: Parts
   const request = JSON.parse(body(`/stream ${DELTAS}`).json);
   const signal = new AbortController().signal;
   started = performance.now();
-  for await (const _event of agent.run(request, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, approvals: services.approvals, logger: services.logger })) void _event;
+  for await (const _event of agent.run(request, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, approvals: services.approvals, grants: services.grants, logger: services.logger })) void _event;
   parts.agentMs.push(performance.now() - started);
 
   const runId = `bench-record-${parts.recordMs.length}`;
