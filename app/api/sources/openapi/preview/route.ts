@@ -1,0 +1,6 @@
+import { route } from "@/lib/http/route";
+import { sourceRoutes } from "@/lib/http/source-routes";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+export const POST = route((services) => sourceRoutes(services).preview);

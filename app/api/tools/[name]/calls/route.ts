@@ -1,0 +1,7 @@
+import { route } from "@/lib/http/route";
+import { toolCallRoutes } from "@/lib/http/tool-call-routes";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+export const GET = route((services) => toolCallRoutes(services).list);
+export const POST = route((services) => toolCallRoutes(services).run);

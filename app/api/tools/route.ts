@@ -1,0 +1,6 @@
+import { route } from "@/lib/http/route";
+import { toolRoutes } from "@/lib/http/tool-routes";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+export const GET = route((services) => toolRoutes(services).list);
