@@ -2,6 +2,8 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useState } from "react";
+import { useApprovalEvents } from "./common/use-approval-events";
 
 const LINKS = [
   { href: "/", label: "Overview" },
@@ -13,8 +15,11 @@ const LINKS = [
 ];
 
 /** The console's main navigation; `pending` is the number of approvals waiting. */
-export function Nav({ pending }: { pending: number }) {
+export function Nav({ pending: initialPending }: { pending: number }) {
   const pathname = usePathname();
+  const [pending, setPending] = useState(initialPending);
+  // The count stays live: every approval change carries the new number of pending approvals.
+  useApprovalEvents((message) => setPending(message.pending));
   return (
     <nav aria-label="Main" className="flex flex-col gap-1">
       {LINKS.map((link) => {

@@ -5,7 +5,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AgentState, HttpAGUIClient, type ThreadData, type ToolCallView } from "@/lib/client";
 import { useAgentState } from "@/lib/client/use-agent-state";
 import { JsonView } from "../common/json-view";
-import { InterruptCard, type InterruptActions } from "./interrupt-card";
+import { useApprovalEvents } from "../common/use-approval-events";
+import { InterruptCard, type InterruptActions, type RemoteDecision } from "./interrupt-card";
 import { MessageItem } from "./message-item";
 
 export interface ChatAgent {
@@ -57,6 +58,33 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
     }
   }, []);
 
+  // A decision taken elsewhere (the approvals inbox, another operator) reaches this tab live: the
+  // card says who decided, and the run resumes by itself once every open interrupt is answered.
+  const [remote, setRemote] = useState<Record<string, RemoteDecision>>({});
+  const applyRemote = useCallback(
+    (id: string, decision: RemoteDecision) => {
+      const open = store.getSnapshot().interrupts.find((i) => i.interrupt.id === id && !i.answer);
+      if (!open || !["approved", "denied", "cancelled"].includes(decision.status)) return;
+      setRemote((old) => ({ ...old, [id]: decision }));
+      if (decision.status === "approved") void act(() => store.resolve(id, { approved: true }));
+      else if (decision.status === "denied") void act(() => store.resolve(id, decision.reason ? { approved: false, reason: decision.reason } : { approved: false }));
+      else void act(() => store.cancel(id));
+    },
+    [act, store],
+  );
+  useApprovalEvents((message) => {
+    const approval = message.approval;
+    if (!approval || (message.type !== "decided" && message.type !== "cancelled")) return;
+    applyRemote(approval.id, { status: approval.status, decidedBy: approval.decidedBy ?? "someone", reason: approval.reason ?? undefined });
+  }, threadId);
+  // Decisions taken while this page was closed are in the interrupts' metadata: apply them on load.
+  useEffect(() => {
+    for (const { interrupt } of store.getSnapshot().interrupts) {
+      const meta = (interrupt.metadata ?? {}) as { status?: string; decidedBy?: string };
+      if (meta.status && meta.status !== "pending" && meta.decidedBy) applyRemote(interrupt.id, { status: meta.status, decidedBy: meta.decidedBy });
+    }
+  }, [store, applyRemote]);
+
   const actions: InterruptActions = useMemo(
     () => ({
       approve: (id, editedArgs) => void act(() => store.resolve(id, editedArgs ? { approved: true, editedArgs } : { approved: true })),
@@ -100,7 +128,7 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
                 <p className="text-xs text-slate-600">{snapshot.interrupts.length} calls wait for a decision; the agent goes on once all are answered.</p>
               ) : null}
               {snapshot.interrupts.map((open) => (
-                <InterruptCard key={open.interrupt.id} open={open} actions={actions} busy={running} schema={toolSchemas[String((open.interrupt.metadata as { toolName?: string } | undefined)?.toolName)]} />
+                <InterruptCard key={open.interrupt.id} open={open} actions={actions} busy={running} remote={remote[open.interrupt.id]} schema={toolSchemas[String((open.interrupt.metadata as { toolName?: string } | undefined)?.toolName)]} />
               ))}
             </div>
           ) : null}

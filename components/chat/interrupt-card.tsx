@@ -6,6 +6,13 @@ import { ArgsEditor } from "../common/args-editor";
 import { JsonView } from "../common/json-view";
 import { timeLeft, useNow } from "../common/use-now";
 
+/** A decision someone took outside this card (the inbox, another operator). */
+export interface RemoteDecision {
+  status: string;
+  decidedBy: string;
+  reason?: string;
+}
+
 export interface InterruptActions {
   approve(id: string, editedArgs?: Record<string, unknown>): void;
   deny(id: string, reason?: string): void;
@@ -17,7 +24,19 @@ export interface InterruptActions {
  * Approve in one click, deny with an optional reason, or edit the arguments then approve.
  * An expired interrupt can only be cancelled.
  */
-export function InterruptCard({ open, schema, actions, busy }: { open: OpenInterrupt; schema?: Record<string, unknown>; actions: InterruptActions; busy: boolean }) {
+export function InterruptCard({
+  open,
+  schema,
+  actions,
+  busy,
+  remote,
+}: {
+  open: OpenInterrupt;
+  schema?: Record<string, unknown>;
+  actions: InterruptActions;
+  busy: boolean;
+  remote?: RemoteDecision;
+}) {
   const { interrupt, answer } = open;
   const now = useNow();
   const metadata = (interrupt.metadata ?? {}) as { toolName?: string; arguments?: Record<string, unknown>; decidedBy?: string; status?: string };
@@ -28,7 +47,13 @@ export function InterruptCard({ open, schema, actions, busy }: { open: OpenInter
   const [editValid, setEditValid] = useState(true);
   const left = timeLeft(interrupt.expiresAt, now);
   const headingId = `interrupt-${interrupt.id}-title`;
-  const decided = answer ? describeAnswer(answer) : metadata.decidedBy ? `${metadata.status ?? "decided"} by ${metadata.decidedBy}` : undefined;
+  const decided = remote
+    ? `${capitalise(remote.status)} by ${remote.decidedBy}${remote.reason ? ` (${remote.reason})` : ""}`
+    : answer
+      ? describeAnswer(answer)
+      : metadata.decidedBy && metadata.status !== "pending"
+        ? `${capitalise(metadata.status ?? "decided")} by ${metadata.decidedBy}`
+        : undefined;
 
   return (
     <section aria-labelledby={headingId} className="rounded-lg border-2 border-amber-300 bg-amber-50 p-4 text-sm" data-interrupt-id={interrupt.id}>
@@ -48,7 +73,7 @@ export function InterruptCard({ open, schema, actions, busy }: { open: OpenInter
       {decided ? (
         <p className="mt-3 font-medium text-slate-800" role="status">
           {decided}
-          {answer ? " · waiting for the other open approvals" : ""}
+          {answer && !busy ? " · waiting for the other open approvals" : ""}
         </p>
       ) : left.expired ? (
         <div className="mt-3 flex items-center gap-2">
@@ -118,6 +143,10 @@ export function InterruptCard({ open, schema, actions, busy }: { open: OpenInter
       )}
     </section>
   );
+}
+
+function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function describeAnswer(answer: NonNullable<OpenInterrupt["answer"]>): string {

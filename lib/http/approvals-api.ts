@@ -15,6 +15,7 @@ import { authenticate, type AccessResult } from "../auth/authenticate";
 import { InvalidCursor } from "../db/cursor";
 import { SSE_HEADERS, sseBody } from "../integrations/agui/sse";
 import type { Services } from "../services";
+import type { ToolRegistry } from "../tools/registry";
 import { errorResponse, json } from "./respond";
 import type { Handler } from "./route";
 
@@ -63,11 +64,7 @@ const ListQuery = z.object({
 export function approvalsApi(services: Services) {
   const { approvals, registry, grants } = services;
 
-  const view = (approval: Approval): ApprovalView => {
-    const { key: _key, argsDigest: _digest, ...rest } = approval;
-    const tool = registry.get(approval.tool);
-    return { ...rest, ...(tool && { toolTitle: tool.title, approvalPolicy: tool.approval }) };
-  };
+  const view = (approval: Approval): ApprovalView => approvalView(approval, registry);
 
   function operator(request: Request): AccessResult {
     const caller = authenticate(request, services.access);
@@ -161,6 +158,13 @@ export function approvalsApi(services: Services) {
   };
 
   return { list, get, decide, decideMany, events, view };
+}
+
+/** An approval as the API and the inbox show it. */
+export function approvalView(approval: Approval, registry: ToolRegistry): ApprovalView {
+  const { key: _key, argsDigest: _digest, ...rest } = approval;
+  const tool = registry.get(approval.tool);
+  return { ...rest, ...(tool && { toolTitle: tool.title, approvalPolicy: tool.approval }) };
 }
 
 function decisionError(error: unknown): Response | undefined {

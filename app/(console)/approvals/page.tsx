@@ -1,0 +1,19 @@
+import { ApprovalsInbox } from "@/components/approvals/approvals-inbox";
+import { approvalView } from "@/lib/http/approvals-api";
+import { getServices } from "@/lib/services";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Approvals" };
+
+export default function ApprovalsPage() {
+  const services = getServices();
+  const initial = services.approvals.list({ status: "pending", limit: 50 }).items.map((a) => approvalView(a, services.registry));
+  const tools = services.registry.all().map((t) => ({ name: t.name, title: t.title, inputSchema: t.inputSchema }));
+  return (
+    <div className="max-w-5xl">
+      <h1 className="text-2xl font-semibold tracking-tight">Approvals</h1>
+      <p className="mt-1 mb-4 text-sm text-slate-600">Every call that waits for a person, from every thread, agent and surface. Decisions reach the waiting run at once.</p>
+      <ApprovalsInbox initial={initial} tools={tools} />
+    </div>
+  );
+}

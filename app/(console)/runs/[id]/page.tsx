@@ -1,0 +1,54 @@
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { RunReplay } from "@/components/runs/run-replay";
+import { getServices } from "@/lib/services";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Run" };
+
+export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const services = getServices();
+  const run = services.runs.getRun(id);
+  if (!run) notFound();
+  const events = services.runs.events(id);
+  const outcome = (run.outcome as { type?: string } | null)?.type;
+  return (
+    <div className="max-w-6xl">
+      <p className="text-sm">
+        <Link className="text-indigo-700 underline" href="/runs">
+          Runs
+        </Link>{" "}
+        / <span className="font-mono">{run.id}</span>
+      </p>
+      <h1 className="mt-1 text-2xl font-semibold tracking-tight">
+        Run of <span className="font-mono">{run.agent}</span>
+      </h1>
+      <dl className="mt-2 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
+        <dt className="text-slate-500">Status</dt>
+        <dd data-status={run.status}>{run.status}{outcome ? ` (${outcome})` : ""}</dd>
+        <dt className="text-slate-500">Principal</dt>
+        <dd>{run.principal}</dd>
+        <dt className="text-slate-500">Thread</dt>
+        <dd>
+          <Link className="text-indigo-700 underline" href={`/chat/${encodeURIComponent(run.threadId)}`}>
+            {run.threadId}
+          </Link>
+        </dd>
+        <dt className="text-slate-500">Duration</dt>
+        <dd>{run.finishedAt ? `${((run.finishedAt - run.startedAt) / 1000).toFixed(2)} s` : "running"}</dd>
+        <dt className="text-slate-500">Tool calls</dt>
+        <dd>{run.toolCallCount}</dd>
+        {run.error ? (
+          <>
+            <dt className="text-slate-500">Error</dt>
+            <dd>{run.error}</dd>
+          </>
+        ) : null}
+      </dl>
+      <div className="mt-6">
+        <RunReplay runId={run.id} events={events} />
+      </div>
+    </div>
+  );
+}

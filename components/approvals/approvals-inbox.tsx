@@ -1,0 +1,430 @@
+"use client";
+
+import Link from "next/link";
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { ApprovalView } from "@/lib/http/approvals-api";
+import { ArgsEditor } from "../common/args-editor";
+import { JsonView } from "../common/json-view";
+import { useApprovalEvents } from "../common/use-approval-events";
+import { timeLeft, useNow } from "../common/use-now";
+
+export interface InboxTool {
+  name: string;
+  title: string;
+  inputSchema: Record<string, unknown>;
+}
+
+type Tab = "pending" | "history";
+const HISTORY = "approved,denied,expired,cancelled,consumed";
+const SURFACES = ["agui", "mcp", "a2a", "console", "rest"];
+
+interface Filters {
+  tool: string;
+  surface: string;
+  principal: string;
+  q: string;
+}
+
+/**
+ * Every approval across threads, agents and surfaces. Pending ones are decided inline (approve,
+ * deny with a reason, edit then approve, or several at once); the history shows the audit trail.
+ * The list follows GET /api/approvals/events, so it updates with no reload.
+ */
+export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; tools: InboxTool[] }) {
+  const [tab, setTab] = useState<Tab>("pending");
+  const [filters, setFilters] = useState<Filters>({ tool: "", surface: "", principal: "", q: "" });
+  const [items, setItems] = useState<ApprovalView[]>(initial);
+  const [nextCursor, setNextCursor] = useState<string>();
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulkReason, setBulkReason] = useState("");
+  const [notice, setNotice] = useState<string>();
+  const [loading, setLoading] = useState(false);
+  const refetchTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const schemas = new Map(tools.map((t) => [t.name, t.inputSchema]));
+
+  const query = useCallback(
+    (cursor?: string) => {
+      const params = new URLSearchParams({ status: tab === "pending" ? "pending" : HISTORY, limit: "50" });
+      for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+      if (cursor) params.set("cursor", cursor);
+      return `/api/approvals?${params}`;
+    },
+    [tab, filters],
+  );
+
+  const load = useCallback(async () => {
+    setLoading(true);
+    try {
+      const response = await fetch(query());
+      if (!response.ok) throw new Error(await errorText(response));
+      const body = (await response.json()) as { items: ApprovalView[]; nextCursor?: string };
+      setItems(body.items);
+      setNextCursor(body.nextCursor);
+      setSelected((old) => new Set([...old].filter((id) => body.items.some((i) => i.id === id && i.status === "pending"))));
+    } catch (error) {
+      setNotice(error instanceof Error ? error.message : String(error));
+    } finally {
+      setLoading(false);
+    }
+  }, [query]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  useApprovalEvents(() => {
+    clearTimeout(refetchTimer.current);
+    refetchTimer.current = setTimeout(() => void load(), 150);
+  });
+
+  const more = async () => {
+    if (!nextCursor) return;
+    const response = await fetch(query(nextCursor));
+    if (!response.ok) return setNotice(await errorText(response));
+    const body = (await response.json()) as { items: ApprovalView[]; nextCursor?: string };
+    setItems((old) => [...old, ...body.items]);
+    setNextCursor(body.nextCursor);
+  };
+
+  const decide = async (id: string, decision: { approved: boolean; reason?: string; editedArgs?: unknown; rememberForThread?: boolean }): Promise<boolean> => {
+    setNotice(undefined);
+    const response = await fetch(`/api/approvals/${encodeURIComponent(id)}/decision`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(decision) });
+    if (!response.ok) {
+      setNotice(await errorText(response));
+      void load();
+      return false;
+    }
+    void load();
+    return true;
+  };
+
+  const decideSelected = async (approved: boolean) => {
+    const ids = [...selected];
+    if (!ids.length) return;
+    const response = await fetch("/api/approvals/decisions", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ids, approved, ...(!approved && bulkReason.trim() ? { reason: bulkReason.trim() } : {}) }),
+    });
+    if (!response.ok) return setNotice(await errorText(response));
+    const { results } = (await response.json()) as { results: Array<{ id: string; ok: boolean; error?: { message: string } }> };
+    const failed = results.filter((r) => !r.ok);
+    setNotice(failed.length ? `${results.length - failed.length} decided; ${failed.length} not: ${failed.map((f) => f.error?.message).join("; ")}` : `${results.length} ${approved ? "approved" : "denied"}.`);
+    setSelected(new Set());
+    setBulkReason("");
+    void load();
+  };
+
+  const pendingIds = items.filter((i) => i.status === "pending").map((i) => i.id);
+
+  return (
+    <div className="space-y-4">
+      <div role="tablist" aria-label="Approvals" className="flex gap-1 border-b border-slate-200">
+        {(["pending", "history"] as const).map((t) => (
+          <button
+            key={t}
+            role="tab"
+            type="button"
+            aria-selected={tab === t}
+            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${tab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
+            onClick={() => {
+              setTab(t);
+              setSelected(new Set());
+            }}
+          >
+            {t === "pending" ? "Pending" : "History"}
+          </button>
+        ))}
+      </div>
+
+      <form className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter approvals" onSubmit={(e) => e.preventDefault()}>
+        <Labelled label="Search">
+          <input type="search" className="rounded-md border border-slate-300 px-2 py-1.5 text-sm" value={filters.q} onChange={(e) => setFilters({ ...filters, q: e.target.value })} placeholder="tool or argument" />
+        </Labelled>
+        <Labelled label="Tool">
+          <select className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm" value={filters.tool} onChange={(e) => setFilters({ ...filters, tool: e.target.value })}>
+            <option value="">All tools</option>
+            {tools.map((t) => (
+              <option key={t.name} value={t.name}>
+                {t.name}
+              </option>
+            ))}
+          </select>
+        </Labelled>
+        <Labelled label="Surface">
+          <select className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm" value={filters.surface} onChange={(e) => setFilters({ ...filters, surface: e.target.value })}>
+            <option value="">All surfaces</option>
+            {SURFACES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </Labelled>
+        <Labelled label="Asked by">
+          <input className="rounded-md border border-slate-300 px-2 py-1.5 text-sm" value={filters.principal} onChange={(e) => setFilters({ ...filters, principal: e.target.value })} placeholder="principal" />
+        </Labelled>
+      </form>
+
+      {notice ? (
+        <p role="status" className="rounded-md bg-slate-100 px-3 py-2 text-sm">
+          {notice}
+        </p>
+      ) : null}
+
+      {tab === "pending" && pendingIds.length ? (
+        <div className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-white p-2 text-sm" aria-label="Decide selected">
+          <label className="flex items-center gap-2">
+            <input
+              type="checkbox"
+              checked={selected.size > 0 && selected.size === pendingIds.length}
+              onChange={(e) => setSelected(e.target.checked ? new Set(pendingIds) : new Set())}
+            />
+            Select all
+          </label>
+          <span className="text-slate-500">{selected.size} selected</span>
+          <button type="button" disabled={!selected.size} className="rounded-md bg-emerald-700 px-3 py-1 font-medium text-white disabled:opacity-40" onClick={() => void decideSelected(true)}>
+            Approve selected
+          </button>
+          <label className="sr-only" htmlFor="bulk-reason">
+            Reason for denying the selected approvals
+          </label>
+          <input id="bulk-reason" className="rounded-md border border-slate-300 px-2 py-1" placeholder="reason (optional)" value={bulkReason} onChange={(e) => setBulkReason(e.target.value)} />
+          <button type="button" disabled={!selected.size} className="rounded-md bg-red-700 px-3 py-1 font-medium text-white disabled:opacity-40" onClick={() => void decideSelected(false)}>
+            Deny selected
+          </button>
+        </div>
+      ) : null}
+
+      <ul className="space-y-3" aria-label={tab === "pending" ? "Pending approvals" : "Decided approvals"} aria-busy={loading || undefined}>
+        {items.length === 0 && !loading ? <li className="text-sm text-slate-500">{tab === "pending" ? "Nothing waits for a decision." : "No decided approvals match."}</li> : null}
+        {items.map((approval) =>
+          tab === "pending" ? (
+            <PendingRow
+              key={approval.id}
+              approval={approval}
+              schema={schemas.get(approval.tool)}
+              selected={selected.has(approval.id)}
+              onSelect={(on) => setSelected((old) => new Set(on ? [...old, approval.id] : [...old].filter((x) => x !== approval.id)))}
+              decide={decide}
+            />
+          ) : (
+            <HistoryRow key={approval.id} approval={approval} />
+          ),
+        )}
+      </ul>
+      {nextCursor ? (
+        <button type="button" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100" onClick={() => void more()}>
+          Load more
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function PendingRow({
+  approval,
+  schema,
+  selected,
+  onSelect,
+  decide,
+}: {
+  approval: ApprovalView;
+  schema?: Record<string, unknown>;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+  decide: (id: string, decision: { approved: boolean; reason?: string; editedArgs?: unknown; rememberForThread?: boolean }) => Promise<boolean>;
+}) {
+  const now = useNow();
+  const [mode, setMode] = useState<"idle" | "deny" | "edit">("idle");
+  const [reason, setReason] = useState("");
+  const [edited, setEdited] = useState<unknown>(approval.args);
+  const [valid, setValid] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const left = timeLeft(approval.expiresAt, now);
+  const act = async (decision: Parameters<typeof decide>[1]) => {
+    setBusy(true);
+    await decide(approval.id, decision);
+    setBusy(false);
+  };
+  const titleId = `approval-${approval.id}`;
+  return (
+    <li aria-labelledby={titleId} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-approval-id={approval.id}>
+      <div className="flex flex-wrap items-start gap-3">
+        <input type="checkbox" className="mt-1" aria-label={`Select ${approval.tool} ${approval.id}`} checked={selected} onChange={(e) => onSelect(e.target.checked)} />
+        <div className="min-w-0 flex-1 space-y-1">
+          <h3 id={titleId} className="font-semibold">
+            <span className="font-mono">{approval.tool}</span>
+            {approval.toolTitle && approval.toolTitle !== approval.tool ? <span className="ml-2 font-normal text-slate-500">{approval.toolTitle}</span> : null}
+          </h3>
+          <p className="text-xs text-slate-600">
+            asked by <span className="font-medium">{approval.principal}</span> via {approval.surface} · {ago(approval.createdAt, now)} ·{" "}
+            <span className={left.expired ? "font-semibold text-red-700" : ""}>{left.label}</span>
+            {approval.threadId && approval.surface === "agui" ? (
+              <>
+                {" "}
+                · <Link className="text-indigo-700 underline" href={`/chat/${encodeURIComponent(approval.threadId)}`}>thread</Link>
+              </>
+            ) : null}
+            {approval.runId ? (
+              <>
+                {" "}
+                · <Link className="text-indigo-700 underline" href={`/runs/${encodeURIComponent(approval.runId)}`}>run</Link>
+              </>
+            ) : null}
+          </p>
+          <JsonView value={approval.args} openDepth={1} label={`Arguments of ${approval.tool}`} />
+        </div>
+      </div>
+      {mode === "deny" ? (
+        <form
+          className="mt-3 flex flex-wrap items-end gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void act({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) });
+          }}
+        >
+          <Labelled label="Reason">
+            <input className="rounded-md border border-slate-300 px-2 py-1.5" value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
+          </Labelled>
+          <button type="submit" disabled={busy} className="rounded-md bg-red-700 px-3 py-1.5 font-medium text-white disabled:opacity-50">
+            Confirm deny
+          </button>
+          <button type="button" className="rounded-md border border-slate-300 px-3 py-1.5" onClick={() => setMode("idle")}>
+            Back
+          </button>
+        </form>
+      ) : mode === "edit" ? (
+        <div className="mt-3 space-y-2">
+          <ArgsEditor schema={schema ?? { type: "object" }} value={edited} label={`Edited arguments of ${approval.id}`} onChange={(v, ok) => (setEdited(v), setValid(ok))} />
+          <div className="flex gap-2">
+            <button type="button" disabled={busy || !valid} className="rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white disabled:opacity-50" onClick={() => void act({ approved: true, editedArgs: edited })}>
+              Approve with these arguments
+            </button>
+            <button type="button" className="rounded-md border border-slate-300 px-3 py-1.5" onClick={() => setMode("idle")}>
+              Back
+            </button>
+          </div>
+        </div>
+      ) : left.expired ? null : (
+        <div className="mt-3 flex flex-wrap gap-2">
+          <button type="button" disabled={busy} className="rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white disabled:opacity-50" onClick={() => void act({ approved: true })}>
+            Approve
+          </button>
+          {approval.approvalPolicy === "once_per_thread" && approval.threadId ? (
+            <button type="button" disabled={busy} className="rounded-md bg-emerald-50 px-3 py-1.5 font-medium text-emerald-900 ring-1 ring-emerald-300 disabled:opacity-50" onClick={() => void act({ approved: true, rememberForThread: true })}>
+              Approve for this thread
+            </button>
+          ) : null}
+          <button type="button" disabled={busy} className="rounded-md px-3 py-1.5 font-medium text-red-800 ring-1 ring-red-300 disabled:opacity-50" onClick={() => setMode("deny")}>
+            Deny…
+          </button>
+          <button type="button" disabled={busy} className="rounded-md px-3 py-1.5 font-medium ring-1 ring-slate-300 disabled:opacity-50" onClick={() => setMode("edit")}>
+            Edit arguments…
+          </button>
+        </div>
+      )}
+    </li>
+  );
+}
+
+interface AuditEvent {
+  id: number;
+  type: string;
+  actor: string;
+  data: Record<string, unknown> | null;
+  createdAt: number;
+}
+
+function HistoryRow({ approval }: { approval: ApprovalView }) {
+  const [trail, setTrail] = useState<AuditEvent[]>();
+  const [open, setOpen] = useState(false);
+  const titleId = `history-${approval.id}`;
+  return (
+    <li aria-labelledby={titleId} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-approval-id={approval.id}>
+      <div className="flex flex-wrap items-center gap-2">
+        <h3 id={titleId} className="font-mono font-semibold">
+          {approval.tool}
+        </h3>
+        <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium" data-status={approval.status}>
+          {approval.status}
+        </span>
+        <span className="text-xs text-slate-600">
+          asked by {approval.principal} via {approval.surface} on {when(approval.createdAt)}
+          {approval.decidedBy ? ` · decided by ${approval.decidedBy} on ${when(approval.decidedAt!)}` : ""}
+        </span>
+      </div>
+      {approval.reason ? <p className="mt-1 text-sm">Reason: {approval.reason}</p> : null}
+      <div className="mt-2 grid gap-2 md:grid-cols-2">
+        <div>
+          <h4 className="text-xs font-medium text-slate-500">Proposed arguments</h4>
+          <JsonView value={approval.args} openDepth={1} label={`Proposed arguments of ${approval.id}`} />
+        </div>
+        <div>
+          <h4 className="text-xs font-medium text-slate-500">Edited arguments</h4>
+          {approval.editedArgs ? <JsonView value={approval.editedArgs} openDepth={1} label={`Edited arguments of ${approval.id}`} /> : <p className="text-xs text-slate-500">none: the call ran as proposed</p>}
+        </div>
+      </div>
+      {approval.result ? (
+        <div className="mt-2">
+          <h4 className="text-xs font-medium text-slate-500">Outcome of the call{approval.ranAt ? ` (ran ${when(approval.ranAt)})` : ""}</h4>
+          <JsonView value={approval.result} openDepth={2} label={`Outcome of ${approval.id}`} />
+        </div>
+      ) : null}
+      <button
+        type="button"
+        aria-expanded={open}
+        className="mt-2 text-xs font-medium text-indigo-700 underline"
+        onClick={async () => {
+          setOpen(!open);
+          if (!trail) {
+            const response = await fetch(`/api/approvals/${encodeURIComponent(approval.id)}`);
+            if (response.ok) setTrail(((await response.json()) as { events: AuditEvent[] }).events);
+          }
+        }}
+      >
+        {open ? "Hide audit trail" : "Show audit trail"}
+      </button>
+      {open && trail ? (
+        <ol className="mt-2 space-y-1 border-l-2 border-slate-200 pl-3 text-xs" aria-label={`Audit trail of ${approval.id}`}>
+          {trail.map((event) => (
+            <li key={event.id}>
+              <span className="font-medium">{event.type}</span> by {event.actor} on {when(event.createdAt)}
+              {event.data && event.type === "decided" ? ` (${(event.data as { approved?: boolean }).approved ? "approved" : "denied"}${(event.data as { reason?: string }).reason ? `: ${(event.data as { reason?: string }).reason}` : ""})` : ""}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </li>
+  );
+}
+
+function Labelled({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <label className="flex flex-col gap-1 text-xs font-medium text-slate-600">
+      {label}
+      {children}
+    </label>
+  );
+}
+
+async function errorText(response: Response): Promise<string> {
+  try {
+    const body = (await response.json()) as { error?: { message?: string } };
+    return body.error?.message ?? `HTTP ${response.status}`;
+  } catch {
+    return `HTTP ${response.status}`;
+  }
+}
+
+function ago(at: number, now: number): string {
+  const s = Math.max(0, Math.round((now - at) / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86400)} d ago`;
+}
+
+function when(at: number): string {
+  return new Date(at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
+}
