@@ -1,0 +1,23 @@
+import { ImportOpenApiDialog } from "@/components/sources/import-openapi-dialog";
+import { SourceList } from "@/components/sources/source-list";
+import { getServices } from "@/lib/services";
+import { SourceStore } from "@/lib/sources";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Sources" };
+
+export default function SourcesPage() {
+  const sources = new SourceStore(getServices().database.db).list();
+  return (
+    <div className="max-w-5xl space-y-6">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight">Sources</h1>
+          <p className="mt-1 text-sm text-slate-600">APIs imported as tools. Each OpenAPI operation becomes one tool; refresh re-reads the document and keeps what you set on its tools.</p>
+        </div>
+        <ImportOpenApiDialog />
+      </div>
+      <SourceList sources={sources} />
+    </div>
+  );
+}

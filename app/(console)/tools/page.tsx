@@ -1,0 +1,21 @@
+import { ToolBrowser } from "@/components/tools/tool-browser";
+import { filtersFrom } from "@/components/tools/tool-filters";
+import { getServices } from "@/lib/services";
+import { SourceStore } from "@/lib/sources";
+import { TARGETS } from "@/lib/tools";
+
+export const dynamic = "force-dynamic";
+export const metadata = { title: "Tools" };
+
+export default async function ToolsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const services = getServices();
+  const sources = new SourceStore(services.database.db).list().map((s) => ({ id: s.id, name: s.name }));
+  const kinds = [...new Set(services.registry.all().map((t) => t.kind))].sort();
+  return (
+    <div className="max-w-5xl">
+      <h1 className="text-2xl font-semibold tracking-tight">Tools</h1>
+      <p className="mt-1 mb-6 text-sm text-slate-600">Every tool the console serves to agents, MCP and A2A clients. Open one to read its schemas, set its policy, copy its definition or try it.</p>
+      <ToolBrowser initial={filtersFrom(await searchParams)} sources={sources} kinds={kinds} targets={TARGETS} />
+    </div>
+  );
+}

@@ -1,0 +1,136 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { SourceSummary } from "@/lib/sources/store";
+import { ErrorBox } from "../common/error-box";
+import { requestJson } from "../common/request-json";
+
+/** Imported sources with their tool counts and status; refresh one, or remove it with its tools after a confirmation. */
+export function SourceList({ sources }: { sources: SourceSummary[] }) {
+  const router = useRouter();
+  const [busy, setBusy] = useState<string>();
+  const [confirming, setConfirming] = useState<string>();
+  const [notice, setNotice] = useState<string>();
+  const [error, setError] = useState<{ source: string; error: unknown }>();
+
+  const act = async (source: SourceSummary, action: "refresh" | "remove") => {
+    setBusy(source.id);
+    setError(undefined);
+    setNotice(undefined);
+    try {
+      if (action === "refresh") {
+        const answer = await requestJson<{ tools: unknown[] }>(`/api/sources/${encodeURIComponent(source.id)}/refresh`, { method: "POST", body: {} });
+        setNotice(`Refreshed ${source.name}: ${answer.tools.length} tools.`);
+      } else {
+        const answer = await requestJson<{ tools: number }>(`/api/sources/${encodeURIComponent(source.id)}`, { method: "DELETE" });
+        setNotice(`Removed ${source.name} and its ${answer.tools} ${answer.tools === 1 ? "tool" : "tools"}.`);
+        setConfirming(undefined);
+      }
+    } catch (e) {
+      setError({ source: source.name, error: e });
+    } finally {
+      setBusy(undefined);
+      router.refresh();
+    }
+  };
+
+  return (
+    <div className="space-y-3">
+      <p role="status" className="text-sm text-emerald-800">
+        {notice ?? ""}
+      </p>
+      {error ? <ErrorBox error={error.error} title={`${error.source}: the action failed`} /> : null}
+      {sources.length === 0 ? (
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">No sources yet. Import an OpenAPI document to turn its operations into tools.</p>
+      ) : (
+        <table className="w-full border-collapse overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm">
+          <caption className="sr-only">Imported sources</caption>
+          <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+            <tr>
+              <th scope="col" className="px-3 py-2">Name</th>
+              <th scope="col" className="px-3 py-2">Kind</th>
+              <th scope="col" className="px-3 py-2">Location</th>
+              <th scope="col" className="px-3 py-2">Tools</th>
+              <th scope="col" className="px-3 py-2">Status</th>
+              <th scope="col" className="px-3 py-2">Last refresh</th>
+              <th scope="col" className="px-3 py-2">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {sources.map((source) => (
+              <tr key={source.id} className="border-t border-slate-100 align-top">
+                <th scope="row" className="px-3 py-2 font-medium">
+                  {source.name}
+                  {source.auth ? (
+                    <span className="block text-xs font-normal text-slate-500">
+                      auth: {String(source.auth.kind)} {source.auth.kind === "bearer" ? "" : String(source.auth.name)}
+                      {source.hasSecret ? " (secret stored)" : ""}
+                    </span>
+                  ) : null}
+                </th>
+                <td className="px-3 py-2">{source.kind}</td>
+                <td className="max-w-64 truncate px-3 py-2 font-mono text-xs" title={source.location}>
+                  {source.location}
+                </td>
+                <td className="px-3 py-2">
+                  <Link href={`/tools?source=${encodeURIComponent(source.id)}`} className="text-indigo-700 hover:underline">
+                    {source.toolCount} {source.toolCount === 1 ? "tool" : "tools"}
+                  </Link>
+                </td>
+                <td className="px-3 py-2">
+                  <span className={source.status === "ok" ? "text-emerald-700" : source.status === "error" ? "font-medium text-red-700" : "text-amber-700"}>{source.status}</span>
+                  {source.status === "error" && source.statusMessage ? <span className="block max-w-64 text-xs text-red-700">{source.statusMessage}</span> : null}
+                </td>
+                <td className="px-3 py-2 text-xs text-slate-600">{source.lastRefreshAt ? `${new Date(source.lastRefreshAt).toISOString().replace("T", " ").slice(0, 16)} UTC` : "never"}</td>
+                <td className="px-3 py-2">
+                  {confirming === source.id ? (
+                    <div role="group" aria-label={`Confirm removing ${source.name}`} className="space-y-2">
+                      <p className="text-xs">
+                        Remove {source.name} and its {source.toolCount} {source.toolCount === 1 ? "tool" : "tools"}?
+                      </p>
+                      <div className="flex gap-2">
+                        <button type="button" disabled={busy === source.id} className="rounded-md bg-red-700 px-2 py-1 text-xs font-medium text-white hover:bg-red-800 disabled:opacity-50" onClick={() => void act(source, "remove")}>
+                          {busy === source.id ? "Removing…" : "Confirm remove"}
+                        </button>
+                        <button type="button" autoFocus className="rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100" onClick={() => setConfirming(undefined)}>
+                          Cancel
+                        </button>
+                      </div>
+                    </div>
+                  ) : (
+                    <div className="flex gap-2">
+                      {source.kind === "openapi" ? (
+                        <button
+                          type="button"
+                          disabled={busy !== undefined}
+                          aria-label={`Refresh ${source.name}`}
+                          className="rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 disabled:opacity-50"
+                          onClick={() => void act(source, "refresh")}
+                        >
+                          {busy === source.id ? "Refreshing…" : "Refresh"}
+                        </button>
+                      ) : null}
+                      <button
+                        type="button"
+                        disabled={busy !== undefined}
+                        aria-label={`Remove ${source.name}`}
+                        className="rounded-md border border-red-300 px-2 py-1 text-xs text-red-800 hover:bg-red-50 disabled:opacity-50"
+                        onClick={() => setConfirming(source.id)}
+                      >
+                        Remove
+                      </button>
+                    </div>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  );
+}

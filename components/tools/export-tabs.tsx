@@ -1,0 +1,106 @@
+"use client";
+
+import { useId, useRef, useState } from "react";
+import type { ToolExport } from "@/lib/integrations/tool-exports";
+
+/**
+ * The tool's definition for each model API and protocol, one tab each (arrow keys move between
+ * tabs), with the exact JSON and a button that copies that same text.
+ */
+export function ExportTabs({ exports }: { exports: ToolExport[] }) {
+  const [selected, setSelected] = useState(0);
+  const tabs = useRef<Array<HTMLButtonElement | null>>([]);
+  const id = useId();
+  const current = exports[selected]!;
+
+  const select = (index: number) => {
+    const next = (index + exports.length) % exports.length;
+    setSelected(next);
+    tabs.current[next]?.focus();
+  };
+
+  return (
+    <div>
+      <div
+        role="tablist"
+        aria-label="Export formats"
+        className="flex flex-wrap gap-1 border-b border-slate-200"
+        onKeyDown={(e) => {
+          const moves: Record<string, number> = { ArrowRight: selected + 1, ArrowLeft: selected - 1, Home: 0, End: exports.length - 1 };
+          if (e.key in moves) {
+            e.preventDefault();
+            select(moves[e.key]!);
+          }
+        }}
+      >
+        {exports.map((entry, i) => (
+          <button
+            key={entry.format}
+            ref={(el) => {
+              tabs.current[i] = el;
+            }}
+            type="button"
+            role="tab"
+            id={`${id}-tab-${entry.format}`}
+            aria-selected={i === selected}
+            aria-controls={`${id}-panel`}
+            tabIndex={i === selected ? 0 : -1}
+            className={`-mb-px rounded-t-md border px-3 py-1.5 text-sm ${
+              i === selected ? "border-slate-200 border-b-white bg-white font-medium text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900"
+            } ${entry.ok ? "" : "italic"}`}
+            onClick={() => setSelected(i)}
+          >
+            {entry.label}
+          </button>
+        ))}
+      </div>
+      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${current.format}`} tabIndex={0} className="rounded-b-md border border-t-0 border-slate-200 bg-white p-3">
+        <ExportPanel key={current.format} entry={current} />
+      </div>
+    </div>
+  );
+}
+
+function ExportPanel({ entry }: { entry: ToolExport }) {
+  const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
+  if (!entry.ok) {
+    return (
+      <p className="text-sm text-slate-700">
+        Not exported to {entry.target}: {entry.refused} Add “{entry.target}” to the tool’s targets in its policy to export it.
+      </p>
+    );
+  }
+  const text = JSON.stringify(entry.output, null, 2);
+  return (
+    <div className="space-y-2">
+      <div className="flex items-center gap-3">
+        <button
+          type="button"
+          className="rounded-md bg-slate-800 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-900"
+          onClick={() => {
+            navigator.clipboard.writeText(text).then(
+              () => setCopy("copied"),
+              () => setCopy("failed"),
+            );
+          }}
+        >
+          {copy === "copied" ? "Copied" : "Copy"}
+          <span className="sr-only"> {entry.label} JSON</span>
+        </button>
+        <span role="status" className="text-xs text-slate-600">
+          {copy === "copied" ? "Copied to the clipboard" : copy === "failed" ? "The browser refused the clipboard; select the text and copy it" : ""}
+        </span>
+      </div>
+      {entry.warnings.length ? (
+        <ul aria-label="Export warnings" className="list-disc space-y-0.5 rounded-md bg-amber-50 py-2 pl-6 pr-2 text-xs text-amber-900">
+          {entry.warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      ) : null}
+      <pre aria-label={`${entry.label} JSON`} className="max-h-[32rem] overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs">
+        {text}
+      </pre>
+    </div>
+  );
+}
