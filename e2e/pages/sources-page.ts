@@ -1,0 +1,66 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+/** The Sources page: imported APIs, refresh and remove, and the OpenAPI import dialog. */
+export class SourcesPage {
+  constructor(readonly page: Page) {}
+
+  async open(): Promise<void> {
+    await this.page.goto("/sources");
+    await expect(this.page.getByRole("heading", { name: "Sources", level: 1 })).toBeVisible();
+  }
+
+  /** Open the import dialog and return it. */
+  async openImport(): Promise<ImportOpenApiDialog> {
+    await this.page.getByRole("button", { name: "Import OpenAPI" }).click();
+    const dialog = new ImportOpenApiDialog(this.page.getByRole("dialog", { name: "Import an OpenAPI document" }));
+    await expect(dialog.root).toBeVisible();
+    return dialog;
+  }
+
+  /** The table row of a source, found by its name. */
+  row(name: string): Locator {
+    return this.page.getByRole("row").filter({ has: this.page.getByRole("rowheader", { name }) });
+  }
+
+  async remove(name: string): Promise<void> {
+    await this.page.getByRole("button", { name: `Remove ${name}` }).click();
+    await this.page.getByRole("group", { name: `Confirm removing ${name}` }).getByRole("button", { name: "Confirm remove" }).click();
+  }
+}
+
+/** The OpenAPI import dialog, as a person fills it in. */
+export class ImportOpenApiDialog {
+  constructor(readonly root: Locator) {}
+
+  async paste(document: string): Promise<void> {
+    await this.root.getByRole("radio", { name: "Paste JSON or YAML" }).check();
+    await this.root.getByLabel("Document (JSON or YAML)").fill(document);
+  }
+
+  async setOptions(options: { prefix?: string; baseUrl?: string; allowPrivate?: boolean }): Promise<void> {
+    if (options.prefix !== undefined) await this.root.getByLabel("Name prefix").fill(options.prefix);
+    if (options.baseUrl !== undefined) await this.root.getByLabel("Base URL").fill(options.baseUrl);
+    if (options.allowPrivate) await this.root.getByRole("checkbox", { name: /Allow private addresses/ }).check();
+  }
+
+  async preview(): Promise<Locator> {
+    await this.root.getByRole("button", { name: "Preview" }).click();
+    const preview = this.root.getByRole("region", { name: "Preview" });
+    await expect(preview).toBeVisible();
+    return preview;
+  }
+
+  /** Click Import and wait for the outcome message. */
+  async import(): Promise<void> {
+    await this.root.getByRole("button", { name: /^Import \d+ tools?$/ }).click();
+  }
+
+  status(): Locator {
+    return this.root.getByRole("status");
+  }
+
+  async close(): Promise<void> {
+    await this.root.getByRole("button", { name: "Close" }).click();
+    await expect(this.root).toBeHidden();
+  }
+}
