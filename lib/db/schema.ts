@@ -94,6 +94,11 @@ export const runs = sqliteTable(
   (t) => [index("runs_thread_idx").on(t.threadId, t.startedAt), index("runs_started_idx").on(t.startedAt)],
 );
 
+/**
+ * Every event of a run, in order, stored in batches: one row holds the events a run emitted
+ * together (`seq` is the first one's position, `events` a JSON array of `count` events). One row
+ * per event cost more than streaming the event itself.
+ */
 export const runEvents = sqliteTable(
   "run_events",
   {
@@ -101,8 +106,8 @@ export const runEvents = sqliteTable(
       .notNull()
       .references(() => runs.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
-    type: text("type").notNull(),
-    event: json<Record<string, unknown>>("event").notNull(),
+    count: integer("count").notNull(),
+    events: text("events").notNull(),
     ...timestamps,
   },
   (t) => [primaryKey({ columns: [t.runId, t.seq] })],

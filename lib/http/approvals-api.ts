@@ -13,7 +13,7 @@ import {
 } from "../approvals";
 import { authenticate, type AccessResult } from "../auth/authenticate";
 import { InvalidCursor } from "../db/cursor";
-import { SSE_HEADERS, sseBody } from "../integrations/agui/sse";
+import { jsonFrame, SSE_HEADERS, sseBody } from "../integrations/agui/sse";
 import type { Services } from "../services";
 import type { ToolRegistry } from "../tools/registry";
 import { errorResponse, json } from "./respond";
@@ -143,18 +143,18 @@ export function approvalsApi(services: Services) {
     const caller = operator(request);
     if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
     const threadId = new URL(request.url).searchParams.get("threadId") ?? undefined;
-    const queue = new EventQueue<Record<string, unknown>>();
-    queue.push({ type: "hello", pending: approvals.countPending() });
+    const queue = new EventQueue<string>();
+    queue.push(jsonFrame({ type: "hello", pending: approvals.countPending() }));
     const unsubscribe = approvals.onChange((change: ApprovalChange) => {
       if (threadId && change.approval.threadId !== threadId) return;
-      queue.push({ type: change.type, approval: view(change.approval), pending: approvals.countPending() });
+      queue.push(jsonFrame({ type: change.type, approval: view(change.approval), pending: approvals.countPending() }));
     });
     const stop = () => {
       unsubscribe();
       queue.close();
     };
     request.signal.addEventListener("abort", stop, { once: true });
-    return new Response(sseBody(queue, (item) => `data: ${JSON.stringify(item)}\n\n`, { onCancel: stop }), { headers: SSE_HEADERS });
+    return new Response(sseBody(queue, { onCancel: stop }), { headers: SSE_HEADERS });
   };
 
   return { list, get, decide, decideMany, events, view };

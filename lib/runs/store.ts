@@ -1,5 +1,5 @@
 import type { AGUIEvent, Message } from "@ag-ui/core";
-import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
 import { decodeCursor, encodeCursor } from "../db/cursor";
 import { runEvents, runs, threads } from "../db/schema";
@@ -52,9 +52,7 @@ export class RunStore {
   private readonly insertEvent;
 
   constructor(private readonly db: Db) {
-    this.insertEvent = db.$client.prepare(
-      "insert into run_events (run_id, seq, type, event, created_at, updated_at) values (?, ?, ?, ?, ?, ?)",
-    );
+    this.insertEvent = db.$client.prepare("insert into run_events (run_id, seq, count, events, created_at, updated_at) values (?, ?, ?, ?, ?, ?)");
   }
 
   /** Record a run as started, creating its thread when new. Throws RunIdTaken for a reused run id. */
@@ -90,14 +88,19 @@ export class RunStore {
     );
   }
 
-  /** Append events to a run's record, numbered from `firstSeq`, in one transaction. */
+  /** Append events to a run's record, numbered from `firstSeq`, as one batch. */
   append(runId: string, firstSeq: number, events: readonly AGUIEvent[]): void {
-    if (!events.length) return;
+    this.appendEncoded(runId, firstSeq, events.map((event) => JSON.stringify(event)));
+  }
+
+  /**
+   * Append events already encoded as JSON (the stream's own encoding, so each event is
+   * serialised once), numbered from `firstSeq`, as one row.
+   */
+  appendEncoded(runId: string, firstSeq: number, encoded: readonly string[]): void {
+    if (!encoded.length) return;
     const now = Date.now();
-    const write = this.db.$client.transaction(() => {
-      events.forEach((event, i) => this.insertEvent.run(runId, firstSeq + i, event.type, JSON.stringify(event), now, now));
-    });
-    write();
+    this.insertEvent.run(runId, firstSeq, encoded.length, `[${encoded.join(",")}]`, now, now);
   }
 
   /** Record how a run ended and keep the thread's latest messages and state. */
@@ -170,16 +173,22 @@ export class RunStore {
     return rows.length > limit && last ? { items, nextCursor: encodeCursor([last.startedAt, last.id]) } : { items };
   }
 
-  /** A run's recorded events in order (after `afterSeq` when given). */
-  events(runId: string, afterSeq = -1, limit = 100_000): AGUIEvent[] {
-    return this.db
-      .select({ event: runEvents.event })
+  /** A run's recorded events in order (those after position `afterSeq` when given). */
+  events(runId: string, afterSeq = -1): AGUIEvent[] {
+    const rows = this.db
+      .select({ seq: runEvents.seq, events: runEvents.events })
       .from(runEvents)
-      .where(and(eq(runEvents.runId, runId), gt(runEvents.seq, afterSeq)))
+      .where(eq(runEvents.runId, runId))
       .orderBy(asc(runEvents.seq))
-      .limit(limit)
-      .all()
-      .map((row) => row.event as unknown as AGUIEvent);
+      .all();
+    const out: AGUIEvent[] = [];
+    for (const row of rows) {
+      const batch = JSON.parse(row.events) as AGUIEvent[];
+      batch.forEach((event, i) => {
+        if (row.seq + i > afterSeq) out.push(event);
+      });
+    }
+    return out;
   }
 
   /** Runs left "running" by a process that stopped: recorded as cancelled on start-up. */

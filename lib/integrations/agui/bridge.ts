@@ -8,6 +8,8 @@ import { mayActFor, type Principal } from "../../auth/principal";
 import type { Executor } from "../../execution";
 import type { Logger } from "../../log";
 import type { RunStore } from "../../runs/store";
+import { needsDowngrade, toPre10 } from "./legacy";
+import { encodeFrame } from "./sse";
 
 export interface BridgeDeps {
   executor: Executor;
@@ -26,7 +28,6 @@ export class ThreadForbidden extends Error {
   }
 }
 
-const FLUSH_EVERY = 256;
 
 /**
  * Runs agents for AG-UI callers: records the thread, the run and every event in order, stops the
@@ -70,7 +71,12 @@ export class AguiBridge {
   }
 }
 
-/** One run in flight: `events(signal)` starts the agent and yields its events as they are recorded. */
+export interface StreamOptions {
+  /** Write events as a pre-1.0 client accepts them (see legacy.ts); the record keeps the 1.0 form. */
+  legacy?: boolean;
+}
+
+/** One run in flight: `stream(signal)` starts the agent and yields SSE text as events are recorded. */
 export class BridgeRun {
   constructor(
     private readonly bridge: AguiBridge,
@@ -80,17 +86,18 @@ export class BridgeRun {
   ) {}
 
   /**
-   * Start the agent. The returned stream ends after the terminal event. The agent is drained to
-   * its end even when the consumer stops reading (so the outcome is recorded); aborting `signal`
-   * stops the agent.
+   * Start the agent. Yields SSE text, one chunk per batch of events the agent had ready, and ends
+   * after the terminal event. Each event is serialised once, for the wire and the record alike.
+   * The agent is drained to its end even when the consumer stops reading (so the outcome is
+   * recorded); aborting `signal` stops the agent.
    */
-  events(signal: AbortSignal): AsyncIterable<AGUIEvent> {
-    const out = new EventQueue<AGUIEvent>();
-    void this.drive(signal, out);
+  stream(signal: AbortSignal, options: StreamOptions = {}): AsyncIterable<string> {
+    const out = new EventQueue<string>();
+    void this.drive(signal, out, options.legacy === true);
     return out;
   }
 
-  private async drive(signal: AbortSignal, out: EventQueue<AGUIEvent>): Promise<void> {
+  private async drive(signal: AbortSignal, out: EventQueue<string>, legacy: boolean): Promise<void> {
     const { executor, approvals, grants, runs, logger } = this.bridge.dependencies;
     const { input } = this;
     const controller = new AbortController();
@@ -99,30 +106,17 @@ export class BridgeRun {
     else signal.addEventListener("abort", stop, { once: true });
     const untrack = this.bridge.track(input.runId, controller);
 
-    let buffer: AGUIEvent[] = [];
     let seq = 0;
-    const flush = (): void => {
-      if (!buffer.length) return;
-      try {
-        runs.append(input.runId, seq, buffer);
-      } catch (error) {
-        logger.error("could not record run events", { runId: input.runId, error });
-      }
-      seq += buffer.length;
-      buffer = [];
-    };
     let terminal: AGUIEvent | undefined;
     let messages: Message[] | undefined;
     let state: unknown = input.state ?? {};
     let toolCalls = 0;
-    const send = (event: AGUIEvent): void => {
-      buffer.push(event);
-      if (buffer.length >= FLUSH_EVERY) flush();
-      out.push(event);
-    };
 
-    try {
-      for await (const event of this.agent.run(input, { principal: this.principal, signal: controller.signal, executor, approvals, grants, logger })) {
+    /** Record a batch and pass it on; returns nothing, failures to record are logged, not fatal. */
+    const send = (batch: readonly AGUIEvent[]): void => {
+      const encoded: string[] = [];
+      let frames = "";
+      for (const event of batch) {
         if (terminal) {
           logger.warn("agent sent an event after its terminal event; dropped", { runId: input.runId, type: event.type });
           continue;
@@ -149,26 +143,36 @@ export class BridgeRun {
             terminal = event;
             break;
         }
-        send(event);
+        const json = JSON.stringify(event);
+        encoded.push(json);
+        frames += legacy && needsDowngrade(event) ? encodeFrame(toPre10(event)) : `data: ${json}\n\n`;
+      }
+      try {
+        runs.appendEncoded(input.runId, seq, encoded);
+      } catch (error) {
+        logger.error("could not record run events", { runId: input.runId, error });
+      }
+      seq += encoded.length;
+      if (frames) out.push(frames);
+    };
+
+    try {
+      const events = this.agent.run(input, { principal: this.principal, signal: controller.signal, executor, approvals, grants, logger });
+      if (events instanceof EventQueue) {
+        // Our own agents: take what is ready in one go rather than one await per event.
+        for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) send(batch);
+      } else {
+        for await (const event of events) send([event]);
       }
     } catch (error) {
       logger.error("agent stream failed", { runId: input.runId, error });
     }
-    if (!terminal) {
-      terminal = { type: EventType.RUN_ERROR, message: AGENT_FAILED_MESSAGE, code: "agent_error", timestamp: Date.now() } as AGUIEvent;
-      send(terminal);
-    }
-    flush();
+    if (!terminal) send([{ type: EventType.RUN_ERROR, message: AGENT_FAILED_MESSAGE, code: "agent_error", timestamp: Date.now() } as AGUIEvent]);
     signal.removeEventListener("abort", stop);
     untrack();
     out.close();
     try {
-      runs.finish(input.runId, {
-        ...outcomeOf(terminal),
-        messages,
-        state,
-        toolCallCount: toolCalls,
-      });
+      runs.finish(input.runId, { ...outcomeOf(terminal!), messages, state, toolCallCount: toolCalls });
     } catch (error) {
       logger.error("could not record the end of a run", { runId: input.runId, error });
     }

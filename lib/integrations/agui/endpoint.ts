@@ -1,4 +1,3 @@
-import type { AGUIEvent } from "@ag-ui/core";
 import type { AgentCatalog } from "../../agents/catalog";
 import { authenticate, requireScope, type AccessPolicy } from "../../auth/authenticate";
 import type { Logger } from "../../log";
@@ -6,8 +5,8 @@ import { RunIdTaken } from "../../runs/store";
 import { errorResponse, json } from "../../http/respond";
 import { ThreadForbidden, type AguiBridge } from "./bridge";
 import { parseRunInput, readBoundedBody } from "./input";
-import { isPre10Client, toPre10 } from "./legacy";
-import { encodeFrame, SSE_HEADERS, sseBody } from "./sse";
+import { isPre10Client } from "./legacy";
+import { SSE_HEADERS, sseBody } from "./sse";
 
 export interface AguiEndpointDeps {
   bridge: AguiBridge;
@@ -72,10 +71,9 @@ export function aguiEndpoint(deps: AguiEndpointDeps) {
     const stop = () => controller.abort(new Error("client disconnected"));
     request.signal.addEventListener("abort", stop, { once: true });
     const legacy = isPre10Client(raw);
-    const events = opened.events(controller.signal);
     logger.debug("agui run", { runId: parsed.input.runId, threadId: parsed.input.threadId, agent: agent.info.name, principal: caller.principal.id, legacy });
-    const frame = legacy ? (event: AGUIEvent) => encodeFrame(toPre10(event)) : encodeFrame;
-    return new Response(sseBody(events, frame, { keepAliveMs: deps.keepAliveMs, onCancel: stop }), { status: 200, headers: SSE_HEADERS });
+    const frames = opened.stream(controller.signal, { legacy });
+    return new Response(sseBody(frames, { keepAliveMs: deps.keepAliveMs, onCancel: stop }), { status: 200, headers: SSE_HEADERS });
   }
 
   return { listAgents, run };

@@ -8,6 +8,11 @@ export function isPre10Client(body: unknown): boolean {
   return typeof body === "object" && body !== null && !("protocolVersion" in body);
 }
 
+/** True for the few events a pre-1.0 client needs in another form (see toPre10). */
+export function needsDowngrade(event: AGUIEvent): boolean {
+  return event.type === EventType.RUN_STARTED || event.type === EventType.RUN_FINISHED;
+}
+
 /**
  * An event as a pre-1.0 client accepts it: their schemas refuse the `cancelled` outcome and
  * `pendingToolCallIds`, so a cancelled run becomes RUN_ERROR (never success) and the pending ids

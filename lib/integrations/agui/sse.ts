@@ -28,64 +28,49 @@ export interface SseOptions {
   onCancel?: () => void;
 }
 
+/** One SSE frame for any JSON value. */
+export function jsonFrame(value: unknown): string {
+  return `data: ${JSON.stringify(value)}\n\n`;
+}
+
 /**
- * A byte stream of SSE frames for `source`. Events that are ready together are written as one
- * chunk; when the reader falls behind, the stream waits for it.
+ * A byte stream of SSE text: each item of `source` is one or more ready frames, written as one
+ * chunk. A `: keepalive` comment goes out after `keepAliveMs` without a write; when the reader
+ * falls behind, the stream waits for it.
  */
-export function sseBody<T>(source: AsyncIterable<T>, frame: (item: T) => string, options: SseOptions = {}): ReadableStream<Uint8Array> {
+export function sseBody(source: AsyncIterable<string>, options: SseOptions = {}): ReadableStream<Uint8Array> {
   const text = new TextEncoder();
   const keepAliveMs = options.keepAliveMs ?? 15_000;
-  let iterator: AsyncIterator<T> | undefined;
   let demand: (() => void) | undefined;
   let finished = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      let pending = "";
-      let scheduled = false;
       const write = (chunk: string): void => {
         if (finished) return;
         controller.enqueue(text.encode(chunk));
-        armKeepAlive();
-      };
-      const armKeepAlive = (): void => {
         clearTimeout(timer);
         timer = setTimeout(() => write(": keepalive\n\n"), keepAliveMs);
       };
-      const flush = (): void => {
-        scheduled = false;
-        if (!pending) return;
-        const chunk = pending;
-        pending = "";
-        write(chunk);
+      const end = (error?: unknown): void => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(timer);
+        if (error === undefined) controller.close();
+        else controller.error(error);
       };
-      armKeepAlive();
+      timer = setTimeout(() => write(": keepalive\n\n"), keepAliveMs);
       void (async () => {
         try {
-          iterator = source[Symbol.asyncIterator]();
-          for (;;) {
-            const next = await iterator.next();
-            if (next.done || finished) break;
-            pending += frame(next.value);
-            if (!scheduled) {
-              scheduled = true;
-              setImmediate(flush);
-            }
+          for await (const chunk of source) {
+            if (finished) break;
+            write(chunk);
             if ((controller.desiredSize ?? 1) <= 0) await new Promise<void>((resolve) => (demand = resolve));
           }
-          flush();
-          if (!finished) {
-            finished = true;
-            clearTimeout(timer);
-            controller.close();
-          }
+          end();
         } catch (error) {
-          if (!finished) {
-            finished = true;
-            clearTimeout(timer);
-            controller.error(error);
-          }
+          end(error);
         }
       })();
     },
