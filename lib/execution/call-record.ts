@@ -1,9 +1,6 @@
-import { and, eq, sql } from "drizzle-orm";
+import type { Statement } from "better-sqlite3";
 import type { Db } from "../db";
-import { callResults } from "../db/schema";
 import type { ToolResult } from "./result";
-
-const sqlPlaceholder = (name: string) => sql.placeholder(name);
 
 export interface CallKey {
   principal: string;
@@ -15,52 +12,32 @@ export interface CallKey {
 
 /**
  * The executor's memo of completed calls, in SQLite: a call retried or replayed with the same key
- * is answered from here and never runs twice.
+ * is answered from here and never runs twice. It sits on every call's path, so it uses two
+ * statements compiled once, without the query builder (which cost as much as the insert itself).
  */
 export class CallRecord {
-  private readonly find;
-  private readonly insert;
+  private readonly find: Statement<[string, string, string, string, string], { result: string }>;
+  private readonly insert: Statement<[string, string, string, string, string, string | null, string, number, number, number]>;
 
   constructor(db: Db) {
-    this.find = db
-      .select({ result: callResults.result })
-      .from(callResults)
-      .where(
-        and(
-          eq(callResults.principal, sqlPlaceholder("principal")),
-          eq(callResults.scope, sqlPlaceholder("scope")),
-          eq(callResults.callId, sqlPlaceholder("callId")),
-          eq(callResults.tool, sqlPlaceholder("tool")),
-          eq(callResults.argsDigest, sqlPlaceholder("argsDigest")),
-        ),
-      )
-      .prepare();
-    this.insert = db
-      .insert(callResults)
-      .values({
-        principal: sqlPlaceholder("principal"),
-        scope: sqlPlaceholder("scope"),
-        callId: sqlPlaceholder("callId"),
-        tool: sqlPlaceholder("tool"),
-        argsDigest: sqlPlaceholder("argsDigest"),
-        args: sqlPlaceholder("args"),
-        result: sqlPlaceholder("result"),
-        durationMs: sqlPlaceholder("durationMs"),
-        createdAt: sqlPlaceholder("now"),
-        updatedAt: sqlPlaceholder("now"),
-      })
-      .onConflictDoNothing()
-      .prepare();
+    this.find = db.$client.prepare(
+      "select result from call_results where principal = ? and scope = ? and call_id = ? and tool = ? and args_digest = ?",
+    );
+    this.insert = db.$client.prepare(
+      `insert into call_results (principal, scope, call_id, tool, args_digest, args, result, duration_ms, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+    );
   }
 
   /** The recorded result for this key, or undefined. */
   get(key: CallKey): ToolResult | undefined {
-    return this.find.get({ ...key })?.result as ToolResult | undefined;
+    const row = this.find.get(key.principal, key.scope, key.callId, key.tool, key.argsDigest);
+    return row ? (JSON.parse(row.result) as ToolResult) : undefined;
   }
 
   /** Record a completed call; a key already recorded keeps its first result. */
   put(key: CallKey, result: ToolResult, durationMs: number, args?: Record<string, unknown>): void {
-    // The json column maps the value itself; stringifying here stored it twice encoded, and replays returned a string.
-    this.insert.run({ ...key, args: args ?? null, result, durationMs: Math.round(durationMs), now: Date.now() });
+    const now = Date.now();
+    this.insert.run(key.principal, key.scope, key.callId, key.tool, key.argsDigest, args ? JSON.stringify(args) : null, JSON.stringify(result), Math.round(durationMs), now, now);
   }
 }
