@@ -1,4 +1,4 @@
-// `npm test`: unit and integration suites (Vitest), then the Playwright suite in Chromium against a
+// `npm test`: type check, lint, unit and integration suites (Vitest), then the Playwright suite in Chromium against a
 // production build served on a free port with a throw-away database.
 // Flags: --e2e-only skips Vitest; anything after `--` goes to Playwright.
 import { spawnSync } from "node:child_process";
@@ -14,7 +14,12 @@ const flags = new Set(dashdash === -1 ? args : args.slice(0, dashdash));
 const playwrightArgs = dashdash === -1 ? [] : args.slice(dashdash + 1);
 
 ensureDependencies();
-if (!flags.has("--e2e-only")) run(process.execPath, [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run"]);
+if (!flags.has("--e2e-only")) {
+  // Types and lint first: they are the cheapest failures to find.
+  run(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", "."]);
+  run(process.execPath, [path.join(root, "node_modules", "eslint", "bin", "eslint.js"), "."]);
+  run(process.execPath, [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run"]);
+}
 
 const chromium = ensureChromium();
 ensureBuild();
