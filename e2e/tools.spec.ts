@@ -84,3 +84,87 @@ test("imports the pasted Petstore document, finds and tries a tool, and copies i
   await expect(page.getByRole("status").filter({ hasText: "Removed Swagger Petstore" })).toContainText("and its 20 tools");
   await expect(sources.row("Swagger Petstore")).toHaveCount(0);
 });
+
+test("a try that needs approval waits, and Check again answers the same call once it is approved", async ({ page, request }) => {
+  const toolPage = new ToolPage(page);
+  await toolPage.open("create_ticket");
+  await toolPage.fillArgument("create_ticket", "title", "Printer on fire");
+  const calls = (response: { url(): string; request(): { method(): string } }) => response.url().endsWith("/api/tools/create_ticket/calls") && response.request().method() === "POST";
+  const first = page.waitForResponse(calls);
+  await toolPage.run("create_ticket");
+  const pending = await (await first).json();
+  expect(pending.result.error).toMatchObject({ kind: "approval_pending", approvalId: expect.any(String) });
+  await expect(toolPage.waitingForApproval()).toContainText(pending.result.error.approvalId);
+  await expect(toolPage.waitingForApproval().getByRole("link", { name: "Approvals page" })).toHaveAttribute("href", "/approvals");
+
+  // Someone decides elsewhere (the Approvals page uses this endpoint).
+  const decided = await request.post(`/api/approvals/${pending.result.error.approvalId}/decision`, { data: { approved: true } });
+  expect(decided.status()).toBe(200);
+
+  const second = page.waitForResponse(calls);
+  await toolPage.checkAgain();
+  const answer = await second;
+  expect(answer.request().postDataJSON()).toEqual({ args: { title: "Printer on fire", description: "", priority: "normal" }, callId: pending.callId });
+  expect((await answer.json()).callId).toBe(pending.callId);
+  await expect(toolPage.result("create_ticket")).toContainText('"status": "open"');
+  await expect(toolPage.recentCall(0)).toContainText("ok");
+  await expect(toolPage.page.getByRole("list", { name: "Recent calls" }).getByRole("listitem")).toHaveCount(1);
+});
+
+test("pins a past call and runs it again with its arguments", async ({ page }) => {
+  const toolPage = new ToolPage(page);
+  await toolPage.open("get_weather");
+  await toolPage.fillArgument("get_weather", "city", "Oslo");
+  await toolPage.run("get_weather");
+  await expect(toolPage.result("get_weather")).toContainText('"city": "Oslo"');
+  await toolPage.fillArgument("get_weather", "city", "Lima");
+  await toolPage.run("get_weather");
+  await expect(toolPage.result("get_weather")).toContainText('"city": "Lima"');
+
+  // Newest first: Lima, then Oslo. Pinning Oslo puts it on top.
+  await expect(toolPage.recentCall(1)).toContainText('"city": "Oslo"');
+  await toolPage.recentCall(1).getByRole("button", { name: "Pin" }).click();
+  await expect(toolPage.recentCall(0)).toContainText("pinned");
+  await expect(toolPage.recentCall(0).getByRole("button", { name: "Unpin" })).toHaveAttribute("aria-pressed", "true");
+  await expect(toolPage.recentCall(0)).toContainText('"city": "Oslo"');
+
+  await toolPage.recentCall(0).getByRole("button", { name: "Run again" }).click();
+  await expect(toolPage.result("get_weather")).toContainText('"city": "Oslo"');
+  await expect(toolPage.tryForm("get_weather").getByRole("textbox", { name: "city", exact: true })).toHaveValue("Oslo");
+
+  await page.reload();
+  await expect(toolPage.recentCall(0)).toContainText("pinned");
+  await toolPage.recentCall(0).getByRole("button", { name: "Unpin" }).click();
+  await expect(toolPage.recentCall(0).getByRole("button", { name: "Pin" })).toBeVisible();
+});
+
+test("the tool list stays virtualised with thousands of tools and loads more as it scrolls", async ({ page, request }) => {
+  const count = 3000;
+  const paths: Record<string, unknown> = {};
+  for (let i = 0; i < count; i++) paths[`/items/${i}`] = { get: { operationId: `item${String(i).padStart(4, "0")}`, summary: `Read item ${i}`, tags: ["bulk"], responses: { "200": { description: "ok" } } } };
+  const document = { openapi: "3.0.3", info: { title: "Bulk items", version: "1" }, servers: [{ url: "http://127.0.0.1:9" }], paths };
+  const prefix = `bulk${Date.now().toString(36)}_`;
+  const imported = await request.post("/api/sources/openapi", { data: { text: JSON.stringify(document), options: { prefix, allowPrivate: true } } });
+  expect(imported.status()).toBe(201);
+  const sourceId = (await imported.json()).source.id as string;
+  try {
+    const tools = new ToolsPage(page);
+    await tools.open(`?source=${sourceId}`);
+    await expect(tools.count()).toHaveText("3,000 tools");
+    await expect(tools.toolLink(`${prefix}item0000`)).toBeVisible();
+    // Only the rows on screen (and a few more) are in the page.
+    expect(await tools.results().getByRole("listitem").count()).toBeLessThan(60);
+
+    const last = tools.toolLink(`${prefix}item${count - 1}`);
+    await expect(async () => {
+      await tools.results().evaluate((list) => list.parentElement!.scrollTo({ top: list.parentElement!.scrollHeight }));
+      await expect(last).toBeVisible({ timeout: 500 });
+    }).toPass({ timeout: 30_000 });
+    expect(await tools.results().getByRole("listitem").count()).toBeLessThan(60);
+
+    await tools.search("item2999");
+    await expect(tools.count()).toHaveText("1 tool");
+  } finally {
+    expect((await request.delete(`/api/sources/${sourceId}`)).status()).toBe(200);
+  }
+});

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useRouter } from "next/navigation";
 import { useCallback, useState } from "react";
 import type { PastCall } from "@/lib/execution/call-history";
 import type { ToolResult } from "@/lib/execution/result";
@@ -31,6 +32,7 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
   const [attempt, setAttempt] = useState<Attempt>();
   const [error, setError] = useState<unknown>();
   const [calls, setCalls] = useState(initialCalls);
+  const router = useRouter();
   const base = `/api/tools/${encodeURIComponent(name)}/calls`;
 
   const reloadCalls = useCallback(async () => {
@@ -47,6 +49,8 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
     try {
       const answer = await requestJson<{ callId: string; result: ToolResult }>(base, { method: "POST", body: { args: runArgs, ...(callId && { callId }) } });
       setAttempt({ callId: answer.callId, args: runArgs, result: answer.result });
+      // A new approval changes the pending count in the navigation.
+      if (!answer.result.ok && answer.result.error.kind === "approval_pending") router.refresh();
       await reloadCalls();
     } catch (e) {
       setError(e);
@@ -100,7 +104,9 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
           </h3>
           {pending ? (
             <div className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm" role="status">
-              <p className="font-medium">Waiting for approval.</p>
+              <p className="font-medium">
+                Waiting for approval <span className="font-mono text-xs font-normal text-slate-600">{attempt.result.ok ? "" : attempt.result.error.approvalId}</span>
+              </p>
               <p>
                 This tool asks a person before it runs. Decide on the{" "}
                 <Link href="/approvals" className="text-indigo-700 underline">

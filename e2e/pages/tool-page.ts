@@ -4,6 +4,11 @@ import { expect, type Locator, type Page } from "@playwright/test";
 export class ToolPage {
   constructor(readonly page: Page) {}
 
+  async open(name: string): Promise<void> {
+    await this.page.goto(`/tools/${encodeURIComponent(name)}`);
+    await this.expectOpen(name);
+  }
+
   async expectOpen(name: string): Promise<void> {
     await expect(this.page.getByRole("heading", { name, level: 1 })).toBeVisible();
   }
@@ -24,6 +29,14 @@ export class ToolPage {
 
   result(tool: string): Locator {
     return this.page.getByRole("region", { name: "Result" }).getByLabel(`Result of ${tool}`);
+  }
+
+  waitingForApproval(): Locator {
+    return this.page.getByRole("region", { name: "Result" }).getByRole("status").filter({ hasText: "Waiting for approval" });
+  }
+
+  async checkAgain(): Promise<void> {
+    await this.waitingForApproval().getByRole("button", { name: "Check again" }).click();
   }
 
   recentCall(index = 0): Locator {
