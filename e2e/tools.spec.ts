@@ -168,3 +168,36 @@ test("the tool list stays virtualised with thousands of tools and loads more as 
     expect((await request.delete(`/api/sources/${sourceId}`)).status()).toBe(200);
   }
 });
+
+test("the policy editor saves approval, timeout and targets, and the exports follow the targets", async ({ page, request }) => {
+  const name = `policy${Date.now().toString(36)}_ping`;
+  const document = { openapi: "3.1.0", info: { title: "Ping", version: "1" }, servers: [{ url: "http://127.0.0.1:9" }], paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } } };
+  const imported = await request.post("/api/sources/openapi", { data: { text: JSON.stringify(document), options: { prefix: name.replace(/ping$/, ""), allowPrivate: true } } });
+  expect(imported.status()).toBe(201);
+  const sourceId = (await imported.json()).source.id as string;
+  try {
+    const toolPage = new ToolPage(page);
+    await toolPage.open(name);
+    const policy = toolPage.policy();
+    await policy.getByLabel("Approval").selectOption({ label: "Always ask" });
+    await policy.getByLabel("Timeout (ms)").fill("2500");
+    await policy.getByRole("group", { name: "Targets" }).getByRole("checkbox", { name: "openai" }).uncheck();
+    await toolPage.savePolicy();
+    await expect(page.getByRole("list", { name: "Facts" })).toContainText("asks for approval");
+
+    await toolPage.exportTab("OpenAI Responses").click();
+    await expect(toolPage.exportPanel()).toContainText(`Tool "${name}" is not exported to openai`);
+    await toolPage.exportTab("Anthropic").click();
+    await expect(toolPage.exportJson("Anthropic")).toContainText(`"name": "${name}"`);
+
+    const saved = await (await request.get(`/api/tools/${name}`)).json();
+    expect(saved.tool).toMatchObject({ approval: "always", needsApproval: true, policy: { timeoutMs: 2500 } });
+    expect(saved.tool.policy.targets).not.toContain("openai");
+
+    await page.reload();
+    await expect(policy.getByLabel("Approval")).toHaveValue("always");
+    await expect(policy.getByLabel("Timeout (ms)")).toHaveValue("2500");
+  } finally {
+    expect((await request.delete(`/api/sources/${sourceId}`)).status()).toBe(200);
+  }
+});

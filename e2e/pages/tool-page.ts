@@ -43,6 +43,15 @@ export class ToolPage {
     return this.page.getByRole("list", { name: "Recent calls" }).getByRole("listitem").nth(index);
   }
 
+  policy(): Locator {
+    return this.page.getByRole("form", { name: "Policy" });
+  }
+
+  async savePolicy(): Promise<void> {
+    await this.policy().getByRole("button", { name: "Save policy" }).click();
+    await expect(this.policy().getByRole("status")).toHaveText("Saved");
+  }
+
   exportTab(label: string): Locator {
     return this.page.getByRole("tablist", { name: "Export formats" }).getByRole("tab", { name: label, exact: true });
   }
