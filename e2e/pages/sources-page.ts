@@ -22,6 +22,15 @@ export class SourcesPage {
     return this.page.getByRole("row").filter({ has: this.page.getByRole("rowheader", { name }) });
   }
 
+  async refresh(name: string): Promise<void> {
+    await this.page.getByRole("button", { name: `Refresh ${name}` }).click();
+  }
+
+  /** The page's message after a refresh or a removal. */
+  notice(): Locator {
+    return this.page.getByRole("status").filter({ hasText: /^(Refreshed|Removed) / });
+  }
+
   async remove(name: string): Promise<void> {
     await this.page.getByRole("button", { name: `Remove ${name}` }).click();
     await this.page.getByRole("group", { name: `Confirm removing ${name}` }).getByRole("button", { name: "Confirm remove" }).click();
@@ -35,6 +44,12 @@ export class ImportOpenApiDialog {
   async paste(document: string): Promise<void> {
     await this.root.getByRole("radio", { name: "Paste JSON or YAML" }).check();
     await this.root.getByLabel("Document (JSON or YAML)").fill(document);
+  }
+
+  async upload(file: string): Promise<void> {
+    await this.root.getByRole("radio", { name: "Upload a file" }).check();
+    await this.root.getByLabel("OpenAPI file (JSON or YAML)").setInputFiles(file);
+    await expect(this.root.getByText(/^Read .+ KB\)\.$/)).toBeVisible();
   }
 
   async setOptions(options: { prefix?: string; baseUrl?: string; allowPrivate?: boolean }): Promise<void> {
@@ -53,6 +68,10 @@ export class ImportOpenApiDialog {
   /** Click Import and wait for the outcome message. */
   async import(): Promise<void> {
     await this.root.getByRole("button", { name: /^Import \d+ tools?$/ }).click();
+  }
+
+  error(): Locator {
+    return this.root.getByRole("alert");
   }
 
   status(): Locator {
