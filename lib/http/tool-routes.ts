@@ -79,8 +79,9 @@ export function toolRoutes(deps: ToolRoutesDeps) {
   async function get(request: Request, context?: RouteContext): Promise<Response> {
     const caller = authorize(request, access, "tools");
     if (!caller.ok) return caller.response;
-    const tool = registry.get(await routeParam(context, "name"));
-    if (!tool) return notFound(await routeParam(context, "name"));
+    const name = await routeParam(context, "name");
+    const tool = registry.get(name);
+    if (!tool) return notFound(name);
     return json({ tool: toolDetail(tool) });
   }
 
