@@ -214,6 +214,11 @@ test("the policy editor saves approval, timeout and targets, and the exports fol
     await expect(toolPage.exportPanel()).toContainText(`Tool "${name}" is not exported to openai`);
     await toolPage.exportTab("Anthropic").click();
     await expect(toolPage.exportJson("Anthropic")).toContainText(`"name": "${name}"`);
+    // The tabs follow the keyboard pattern: arrows move and select.
+    await page.keyboard.press("ArrowRight");
+    await expect(toolPage.exportTab("Gemini")).toBeFocused();
+    await expect(toolPage.exportTab("Gemini")).toHaveAttribute("aria-selected", "true");
+    await expect(toolPage.exportJson("Gemini")).toContainText('"parametersJsonSchema"');
 
     const saved = await (await request.get(`/api/tools/${name}`)).json();
     expect(saved.tool).toMatchObject({ approval: "always", needsApproval: true, policy: { timeoutMs: 2500 } });
