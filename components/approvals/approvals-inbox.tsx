@@ -71,6 +71,8 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
   useEffect(() => {
     void load();
   }, [load]);
+  // For `npm run bench`: when the first page is on screen.
+  useEffect(() => void performance.mark("agui-console:inbox-rendered"), []);
 
   useApprovalEvents(() => {
     clearTimeout(refetchTimer.current);

@@ -2,12 +2,12 @@
 
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { AgentState, HttpAGUIClient, type ThreadData, type ToolCallView } from "@/lib/client";
+import { AgentState, HttpAGUIClient, type ThreadData } from "@/lib/client";
 import { useAgentState } from "@/lib/client/use-agent-state";
 import { JsonView } from "../common/json-view";
 import { useApprovalEvents } from "../common/use-approval-events";
 import { InterruptCard, type InterruptActions, type RemoteDecision } from "./interrupt-card";
-import { MessageItem } from "./message-item";
+import { MessageList } from "./message-list";
 
 export interface ChatAgent {
   name: string;
@@ -30,15 +30,17 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
   const snapshot = useAgentState(store);
   const [draft, setDraft] = useState("");
   const [actionError, setActionError] = useState<string>();
-  const listRef = useRef<HTMLOListElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
   const running = snapshot.status === "running";
   const unanswered = snapshot.interrupts.filter((i) => !i.answer).length;
 
   useEffect(() => () => void store.close(), [store]);
+  // For `npm run bench`: when the loaded thread is on screen.
+  useEffect(() => void performance.mark("agui-console:thread-rendered"), []);
 
   // Keep the newest content in view while the user has not scrolled up.
   useEffect(() => {
-    const list = listRef.current?.parentElement;
+    const list = scrollRef.current;
     if (list && list.scrollHeight - list.scrollTop - list.clientHeight < 160) list.scrollTop = list.scrollHeight;
   }, [snapshot.version]);
 
@@ -94,7 +96,6 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
     [act, store],
   );
 
-  const callsOf = (ids: readonly string[] | undefined): ToolCallView[] => (ids ?? []).flatMap((id) => snapshot.toolCalls.get(id) ?? []);
 
   return (
     <div className="flex h-[calc(100vh-4rem)] min-h-[32rem] gap-4">
@@ -115,13 +116,9 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
             </button>
           ) : null}
         </header>
-        <div className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
+        <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
           {snapshot.messages.length === 0 ? <p className="text-sm text-slate-500">{agent.description} Try “weather in Paris” or “refund order 1234 for 20 EUR”.</p> : null}
-          <ol ref={listRef} className="space-y-3" aria-label="Messages">
-            {snapshot.messages.map((message) => (
-              <MessageItem key={message.id} message={message} calls={callsOf(message.toolCallIds)} />
-            ))}
-          </ol>
+          <MessageList snapshot={snapshot} scrollRef={scrollRef} />
           {snapshot.interrupts.length ? (
             <div className="mt-4 space-y-3" aria-label="Open approvals">
               {snapshot.interrupts.length > 1 ? (

@@ -10,32 +10,33 @@ function textOf(content: ChatMessage["content"]): string {
 }
 
 /**
- * One entry of the conversation. Assistant messages show their text then their tool calls as
- * timeline entries; reasoning folds away; tool messages are shown by the call they answer.
+ * One entry of the conversation (the list item around it is MessageList's). Assistant messages
+ * show their text then their tool calls as timeline entries; reasoning folds away; tool messages
+ * are shown by the call they answer, so they render nothing here.
  */
 export const MessageItem = memo(function MessageItem({ message, calls }: { message: ChatMessage; calls: readonly ToolCallView[] }) {
   const text = textOf(message.content);
   switch (message.role) {
     case "user":
       return (
-        <li className="flex justify-end" data-role="user">
+        <div className="flex justify-end">
           <div className="max-w-[80%] whitespace-pre-wrap rounded-2xl rounded-br-sm bg-indigo-600 px-4 py-2 text-sm text-white">{text}</div>
-        </li>
+        </div>
       );
     case "reasoning":
       return (
-        <li data-role="reasoning">
+        <div>
           <details className="rounded-md border border-dashed border-slate-300 bg-white/60 px-3 py-2 text-xs text-slate-600">
             <summary className="cursor-pointer font-medium">Reasoning{message.streaming ? "…" : ""}</summary>
             <p className="mt-1 whitespace-pre-wrap">{text}</p>
           </details>
-        </li>
+        </div>
       );
     case "tool":
       return null;
     case "assistant":
       return (
-        <li className="space-y-2" data-role="assistant" aria-busy={message.streaming || undefined}>
+        <div className="space-y-2" aria-busy={message.streaming || undefined}>
           {text ? (
             <div className="max-w-[90%] rounded-2xl rounded-bl-sm bg-white px-4 py-2 shadow-sm ring-1 ring-slate-200">
               <Markdown text={text} />
@@ -51,13 +52,13 @@ export const MessageItem = memo(function MessageItem({ message, calls }: { messa
               ))}
             </ol>
           ) : null}
-        </li>
+        </div>
       );
     default:
       return (
-        <li className="text-xs text-slate-500" data-role={message.role}>
+        <div className="text-xs text-slate-500">
           <span className="font-medium">{message.role}:</span> {text}
-        </li>
+        </div>
       );
   }
 });

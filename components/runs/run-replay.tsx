@@ -1,10 +1,10 @@
 "use client";
 
 import type { BaseEvent } from "@ag-ui/core";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { AgentState, type AgentClient } from "@/lib/client";
 import { JsonView } from "../common/json-view";
-import { MessageItem } from "../chat/message-item";
+import { MessageList } from "../chat/message-list";
 
 /** A client that never runs anything: replay only applies recorded events. */
 const NO_CLIENT: AgentClient = {
@@ -17,6 +17,7 @@ const NO_CLIENT: AgentClient = {
 /** A recorded run replayed through the same store and components as the chat, with the raw events. */
 export function RunReplay({ runId, events }: { runId: string; events: BaseEvent[] }) {
   const [view, setView] = useState<"timeline" | "raw">("timeline");
+  const scrollRef = useRef<HTMLDivElement>(null);
   const snapshot = useMemo(() => {
     const state = new AgentState({ client: NO_CLIENT });
     for (const event of events) state.apply(event);
@@ -45,11 +46,9 @@ export function RunReplay({ runId, events }: { runId: string; events: BaseEvent[
       </div>
       {view === "timeline" ? (
         <div className="grid gap-4 lg:grid-cols-[1fr_18rem]">
-          <ol className="space-y-3" aria-label="Messages">
-            {snapshot.messages.map((message) => (
-              <MessageItem key={message.id} message={message} calls={(message.toolCallIds ?? []).flatMap((id) => snapshot.toolCalls.get(id) ?? [])} />
-            ))}
-          </ol>
+          <div ref={scrollRef} className="max-h-[75vh] overflow-y-auto">
+            <MessageList snapshot={snapshot} scrollRef={scrollRef} />
+          </div>
           <aside aria-label="State at the end of the run" className="rounded-lg border border-slate-200 bg-white p-3">
             <h2 className="mb-2 text-sm font-semibold">State at the end</h2>
             <JsonView value={snapshot.state} openDepth={3} label="Final state" />
