@@ -4,10 +4,15 @@ import path from "node:path";
 import { loadConfig } from "@/lib/config";
 import { createServices, type Services } from "@/lib/services";
 
+const made = new Set<string>();
+process.once("exit", () => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
 /** A fresh temporary directory, removed when the test process exits. */
 export function tempDir(prefix = "agui-console-test-"): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  process.once("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+  made.add(dir);
   return dir;
 }
 
