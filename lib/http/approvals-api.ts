@@ -16,13 +16,13 @@ import { InvalidCursor } from "../db/cursor";
 import { jsonFrame, SSE_HEADERS, sseBody } from "../integrations/agui/sse";
 import type { Services } from "../services";
 import type { ToolRegistry } from "../tools/registry";
+import { readJsonBody, routeParam, toIssues, type RouteContext } from "./request-input";
 import { errorResponse, json } from "./respond";
 import type { Handler } from "./route";
 
 /** An approval as the API shows it: everything but the internal idempotency key. */
 export type ApprovalView = Omit<Approval, "key" | "argsDigest"> & { toolTitle?: string; approvalPolicy?: string };
 
-type Params = { params?: Promise<Record<string, string | string[]>> };
 
 const Decision = z
   .object({
@@ -73,16 +73,13 @@ export function approvalsApi(services: Services) {
     return caller;
   }
 
-  async function id(context?: Params): Promise<string> {
-    const params = context?.params ? await context.params : {};
-    return typeof params.id === "string" ? params.id : "";
-  }
+  const id = (context?: RouteContext) => routeParam(context, "id");
 
   const list: Handler = async (request) => {
     const caller = operator(request);
     if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
     const query = ListQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-    if (!query.success) return errorResponse(422, "invalid_query", "The query is not valid", issues(query.error));
+    if (!query.success) return errorResponse(422, "invalid_query", "The query is not valid", toIssues(query.error));
     const { q, ...filter } = query.data;
     try {
       const page = approvals.list({ ...filter, text: q });
@@ -105,12 +102,10 @@ export function approvalsApi(services: Services) {
     const caller = operator(request);
     if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
     const approvalId = await id(context);
-    const body = await readJson(request);
-    if (!body.ok) return errorResponse(body.status, body.code, body.message);
-    const parsed = Decision.safeParse(body.value);
-    if (!parsed.success) return errorResponse(422, "invalid_decision", "The decision is not valid", issues(parsed.error));
+    const body = await readJsonBody(request, Decision, 256 * 1024);
+    if (!body.ok) return body.response;
     try {
-      const approval = decideApproval({ approvals, grants, registry }, approvalId, { ...parsed.data, decidedBy: caller.principal.id });
+      const approval = decideApproval({ approvals, grants, registry }, approvalId, { ...body.data, decidedBy: caller.principal.id });
       return json({ approval: view(approval) });
     } catch (error) {
       return decisionError(error) ?? Promise.reject(error);
@@ -120,11 +115,9 @@ export function approvalsApi(services: Services) {
   const decideMany: Handler = async (request) => {
     const caller = operator(request);
     if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
-    const body = await readJson(request);
-    if (!body.ok) return errorResponse(body.status, body.code, body.message);
-    const parsed = BulkDecision.safeParse(body.value);
-    if (!parsed.success) return errorResponse(422, "invalid_decision", "The decision is not valid", issues(parsed.error));
-    const { ids, ...decision } = parsed.data;
+    const body = await readJsonBody(request, BulkDecision, 256 * 1024);
+    if (!body.ok) return body.response;
+    const { ids, ...decision } = body.data;
     const results = [...new Set(ids)].map((approvalId) => {
       try {
         const approval = decideApproval({ approvals, grants, registry }, approvalId, { ...decision, decidedBy: caller.principal.id });
@@ -175,21 +168,3 @@ function decisionError(error: unknown): Response | undefined {
   return undefined;
 }
 
-type JsonBody = { ok: true; value: unknown } | { ok: false; status: 413 | 415 | 422; code: string; message: string };
-
-/** A small JSON body (at most 256 KiB), or why not. */
-export async function readJson(request: Request, maxBytes = 256 * 1024): Promise<JsonBody> {
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json") return { ok: false, status: 415, code: "unsupported_media_type", message: "Send application/json" };
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxBytes) return { ok: false, status: 413, code: "payload_too_large", message: `The body is larger than ${maxBytes} bytes` };
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false, status: 422, code: "invalid_json", message: "The body is not valid JSON" };
-  }
-}
-
-function issues(error: z.ZodError): Array<{ path: string; message: string }> {
-  return error.issues.map((issue) => ({ path: `/${issue.path.map(String).join("/")}`, message: issue.message }));
-}

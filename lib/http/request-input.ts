@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { ErrorBody } from "./respond";
+import { readCappedText } from "./read-capped";
 import { errorResponse } from "./respond";
 
 /** The second argument Next passes to a route handler: the dynamic segments of its path. */
@@ -31,13 +32,12 @@ export function toIssues(error: z.ZodError): Issue[] {
 export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes = 1024 * 1024): Promise<Parsed<z.output<S>>> {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) return fail(415, "unsupported_media_type", "Send the body as JSON (content-type: application/json)");
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > maxBytes) return fail(413, "body_too_large", `The body is larger than ${maxBytes} bytes`);
-  const text = await request.text();
-  if (Buffer.byteLength(text) > maxBytes) return fail(413, "body_too_large", `The body is larger than ${maxBytes} bytes`);
+  const read = await readCappedText(request.body, maxBytes, request.headers.get("content-length"));
+  if (!read.ok)
+    return read.reason === "too_large" ? fail(413, "body_too_large", `The body is larger than ${maxBytes} bytes`) : fail(400, "invalid_json", "The body is not valid UTF-8");
   let value: unknown;
   try {
-    value = text.trim() ? JSON.parse(text) : undefined;
+    value = read.text.trim() ? JSON.parse(read.text) : undefined;
   } catch {
     return fail(400, "invalid_json", "The body is not valid JSON");
   }

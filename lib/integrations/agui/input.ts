@@ -1,5 +1,6 @@
 import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
+import { readCappedText } from "../../http/read-capped";
 
 export interface InputIssue {
   path: string;
@@ -52,32 +53,9 @@ export type BodyRead = { ok: true; text: string } | { ok: false; status: 413 | 4
 
 /** The request body as text, refusing more than `maxBytes` without reading it all. */
 export async function readBoundedBody(request: Request, maxBytes: number): Promise<BodyRead> {
-  const declared = Number(request.headers.get("content-length") ?? "");
-  const tooLarge: BodyRead = { ok: false, status: 413, message: `The body is larger than ${maxBytes} bytes` };
-  if (Number.isFinite(declared) && declared > maxBytes) return tooLarge;
-  if (!request.body) return { ok: true, text: "" };
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => {});
-      return tooLarge;
-    }
-    parts.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.byteLength;
-  }
-  try {
-    return { ok: true, text: new TextDecoder("utf-8", { fatal: true }).decode(bytes) };
-  } catch {
-    return { ok: false, status: 422, message: "The body is not valid UTF-8" };
-  }
+  const read = await readCappedText(request.body, maxBytes, request.headers.get("content-length"));
+  if (read.ok) return read;
+  return read.reason === "too_large"
+    ? { ok: false, status: 413, message: `The body is larger than ${maxBytes} bytes` }
+    : { ok: false, status: 422, message: "The body is not valid UTF-8" };
 }
