@@ -15,3 +15,9 @@ test("the health endpoint answers", async ({ request }) => {
   expect(response.status()).toBe(200);
   expect(await response.json()).toMatchObject({ ok: true, version: expect.any(String), db: { ok: true } });
 });
+
+test("pages refuse a Host the console does not serve (DNS rebinding)", async ({ request }) => {
+  const response = await request.get("/approvals", { headers: { host: "evil.example" } });
+  expect(response.status()).toBe(421);
+  expect(await response.text()).toContain("does not serve the host");
+});

@@ -35,7 +35,7 @@ export function ensureDependencies() {
   run(npm, lock ? ["ci", "--no-audit", "--no-fund"] : ["install", "--no-audit", "--no-fund"]);
 }
 
-const BUILD_INPUTS = ["app", "components", "lib", "public", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "tsconfig.build.json", "package-lock.json"];
+const BUILD_INPUTS = ["app", "components", "lib", "public", "proxy.ts", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "tsconfig.build.json", "package-lock.json"];
 
 function newest(entry) {
   const full = path.join(root, entry);
