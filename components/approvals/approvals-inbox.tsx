@@ -19,6 +19,7 @@ const HISTORY = "approved,denied,expired,cancelled,consumed";
 const SURFACES = ["agui", "mcp", "a2a", "console", "rest"];
 
 interface Filters {
+  status: string;
   tool: string;
   surface: string;
   principal: string;
@@ -32,7 +33,7 @@ interface Filters {
  */
 export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; tools: InboxTool[] }) {
   const [tab, setTab] = useState<Tab>("pending");
-  const [filters, setFilters] = useState<Filters>({ tool: "", surface: "", principal: "", q: "" });
+  const [filters, setFilters] = useState<Filters>({ status: "", tool: "", surface: "", principal: "", q: "" });
   const [items, setItems] = useState<ApprovalView[]>(initial);
   const [nextCursor, setNextCursor] = useState<string>();
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -44,8 +45,9 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
 
   const query = useCallback(
     (cursor?: string) => {
-      const params = new URLSearchParams({ status: tab === "pending" ? "pending" : HISTORY, limit: "50" });
-      for (const [key, value] of Object.entries(filters)) if (value) params.set(key, value);
+      const { status, ...rest } = filters;
+      const params = new URLSearchParams({ status: tab === "pending" ? "pending" : status || HISTORY, limit: "50" });
+      for (const [key, value] of Object.entries(rest)) if (value) params.set(key, value);
       if (cursor) params.set("cursor", cursor);
       return `/api/approvals?${params}`;
     },
@@ -143,6 +145,18 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
         <Labelled label="Search">
           <input type="search" className="rounded-md border border-slate-300 px-2 py-1.5 text-sm" value={filters.q} onChange={(e) => setFilters({ ...filters, q: e.target.value })} placeholder="tool or argument" />
         </Labelled>
+        {tab === "history" ? (
+          <Labelled label="Status">
+            <select className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm" value={filters.status} onChange={(e) => setFilters({ ...filters, status: e.target.value })}>
+              <option value="">All decided</option>
+              {HISTORY.split(",").map((s) => (
+                <option key={s} value={s}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </Labelled>
+        ) : null}
         <Labelled label="Tool">
           <select className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm" value={filters.tool} onChange={(e) => setFilters({ ...filters, tool: e.target.value })}>
             <option value="">All tools</option>
