@@ -44,7 +44,7 @@ test("the inbox updates live, denies with a reason, and the history answers who 
     const row = inbox.row(order);
     await expect(row).toHaveCount(1);
     await row.getByRole("button", { name: "Deny…" }).click();
-    await row.getByLabel("Reason").fill("over the limit");
+    await row.getByLabel("Reason (optional, shown to the agent)").fill("over the limit");
     await row.getByRole("button", { name: "Confirm deny" }).click();
     await expect(chat.lastAnswer()).toContainText("denied (reason: over the limit)");
 

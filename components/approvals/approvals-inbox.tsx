@@ -3,10 +3,10 @@
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { ApprovalView } from "@/lib/http/approvals-api";
-import { ArgsEditor } from "../common/args-editor";
 import { JsonView } from "../common/json-view";
 import { useApprovalEvents } from "../common/use-approval-events";
 import { timeLeft, useNow } from "../common/use-now";
+import { DecisionControls } from "./decision-controls";
 
 export interface InboxTool {
   name: string;
@@ -252,10 +252,6 @@ function PendingRow({
   decide: (id: string, decision: { approved: boolean; reason?: string; editedArgs?: unknown; rememberForThread?: boolean }) => Promise<boolean>;
 }) {
   const now = useNow();
-  const [mode, setMode] = useState<"idle" | "deny" | "edit">("idle");
-  const [reason, setReason] = useState("");
-  const [edited, setEdited] = useState<unknown>(approval.args);
-  const [valid, setValid] = useState(true);
   const [busy, setBusy] = useState(false);
   const left = timeLeft(approval.expiresAt, now);
   const act = async (decision: Parameters<typeof decide>[1]) => {
@@ -292,53 +288,17 @@ function PendingRow({
           <JsonView value={approval.args} openDepth={1} label={`Arguments of ${approval.tool}`} />
         </div>
       </div>
-      {mode === "deny" ? (
-        <form
-          className="mt-3 flex flex-wrap items-end gap-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void act({ approved: false, ...(reason.trim() ? { reason: reason.trim() } : {}) });
+      {left.expired ? null : (
+        <DecisionControls
+          busy={busy}
+          proposedArgs={approval.args}
+          schema={schema}
+          handlers={{
+            approve: (editedArgs) => void act(editedArgs ? { approved: true, editedArgs } : { approved: true }),
+            deny: (reason) => void act(reason ? { approved: false, reason } : { approved: false }),
+            ...(approval.approvalPolicy === "once_per_thread" && approval.threadId ? { approveForThread: () => void act({ approved: true, rememberForThread: true }) } : {}),
           }}
-        >
-          <Labelled label="Reason">
-            <input className="rounded-md border border-slate-300 px-2 py-1.5" value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
-          </Labelled>
-          <button type="submit" disabled={busy} className="rounded-md bg-red-700 px-3 py-1.5 font-medium text-white disabled:opacity-50">
-            Confirm deny
-          </button>
-          <button type="button" className="rounded-md border border-slate-300 px-3 py-1.5" onClick={() => setMode("idle")}>
-            Back
-          </button>
-        </form>
-      ) : mode === "edit" ? (
-        <div className="mt-3 space-y-2">
-          <ArgsEditor schema={schema ?? { type: "object" }} value={edited} label={`Edited arguments of ${approval.id}`} onChange={(v, ok) => (setEdited(v), setValid(ok))} />
-          <div className="flex gap-2">
-            <button type="button" disabled={busy || !valid} className="rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white disabled:opacity-50" onClick={() => void act({ approved: true, editedArgs: edited })}>
-              Approve with these arguments
-            </button>
-            <button type="button" className="rounded-md border border-slate-300 px-3 py-1.5" onClick={() => setMode("idle")}>
-              Back
-            </button>
-          </div>
-        </div>
-      ) : left.expired ? null : (
-        <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" disabled={busy} className="rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white disabled:opacity-50" onClick={() => void act({ approved: true })}>
-            Approve
-          </button>
-          {approval.approvalPolicy === "once_per_thread" && approval.threadId ? (
-            <button type="button" disabled={busy} className="rounded-md bg-emerald-50 px-3 py-1.5 font-medium text-emerald-900 ring-1 ring-emerald-300 disabled:opacity-50" onClick={() => void act({ approved: true, rememberForThread: true })}>
-              Approve for this thread
-            </button>
-          ) : null}
-          <button type="button" disabled={busy} className="rounded-md px-3 py-1.5 font-medium text-red-800 ring-1 ring-red-300 disabled:opacity-50" onClick={() => setMode("deny")}>
-            Deny…
-          </button>
-          <button type="button" disabled={busy} className="rounded-md px-3 py-1.5 font-medium ring-1 ring-slate-300 disabled:opacity-50" onClick={() => setMode("edit")}>
-            Edit arguments…
-          </button>
-        </div>
+        />
       )}
     </li>
   );

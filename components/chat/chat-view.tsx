@@ -89,7 +89,8 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
 
   const actions: InterruptActions = useMemo(
     () => ({
-      approve: (id, editedArgs) => void act(() => store.resolve(id, editedArgs ? { approved: true, editedArgs } : { approved: true })),
+      approve: (id, editedArgs, rememberForThread) =>
+        void act(() => store.resolve(id, { approved: true, ...(editedArgs && { editedArgs }), ...(rememberForThread && { rememberForThread }) })),
       deny: (id, reason) => void act(() => store.resolve(id, reason ? { approved: false, reason } : { approved: false })),
       cancel: (id) => void act(() => store.cancel(id)),
     }),

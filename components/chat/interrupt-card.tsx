@@ -1,8 +1,7 @@
 "use client";
 
-import { useState } from "react";
 import type { OpenInterrupt } from "@/lib/client";
-import { ArgsEditor } from "../common/args-editor";
+import { DecisionControls } from "../approvals/decision-controls";
 import { JsonView } from "../common/json-view";
 import { timeLeft, useNow } from "../common/use-now";
 
@@ -14,7 +13,7 @@ export interface RemoteDecision {
 }
 
 export interface InterruptActions {
-  approve(id: string, editedArgs?: Record<string, unknown>): void;
+  approve(id: string, editedArgs?: Record<string, unknown>, rememberForThread?: boolean): void;
   deny(id: string, reason?: string): void;
   cancel(id: string): void;
 }
@@ -39,12 +38,8 @@ export function InterruptCard({
 }) {
   const { interrupt, answer } = open;
   const now = useNow();
-  const metadata = (interrupt.metadata ?? {}) as { toolName?: string; arguments?: Record<string, unknown>; decidedBy?: string; status?: string };
+  const metadata = (interrupt.metadata ?? {}) as { toolName?: string; arguments?: Record<string, unknown>; decidedBy?: string; status?: string; approvalPolicy?: string };
   const tool = metadata.toolName ?? "tool";
-  const [mode, setMode] = useState<"idle" | "deny" | "edit">("idle");
-  const [reason, setReason] = useState("");
-  const [edited, setEdited] = useState<unknown>(metadata.arguments ?? {});
-  const [editValid, setEditValid] = useState(true);
   const left = timeLeft(interrupt.expiresAt, now);
   const headingId = `interrupt-${interrupt.id}-title`;
   const decided = remote
@@ -82,64 +77,17 @@ export function InterruptCard({
             Cancel call
           </button>
         </div>
-      ) : mode === "deny" ? (
-        <form
-          className="mt-3 space-y-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            actions.deny(interrupt.id, reason.trim() || undefined);
-          }}
-        >
-          <label htmlFor={`${interrupt.id}-reason`} className="block text-xs font-medium">
-            Reason (optional, shown to the agent)
-          </label>
-          <input id={`${interrupt.id}-reason`} className="w-full rounded-md border border-slate-300 bg-white px-2 py-1.5" value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
-          <div className="flex gap-2">
-            <button type="submit" disabled={busy} className="rounded-md bg-red-700 px-3 py-1.5 font-medium text-white hover:bg-red-800 disabled:opacity-50">
-              Confirm deny
-            </button>
-            <button type="button" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-100" onClick={() => setMode("idle")}>
-              Back
-            </button>
-          </div>
-        </form>
-      ) : mode === "edit" ? (
-        <div className="mt-3 space-y-2">
-          <ArgsEditor
-            schema={schema ?? { type: "object" }}
-            value={edited}
-            label="Edited arguments"
-            onChange={(value, valid) => {
-              setEdited(value);
-              setEditValid(valid);
-            }}
-          />
-          <div className="flex gap-2">
-            <button
-              type="button"
-              disabled={busy || !editValid}
-              className="rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white hover:bg-emerald-800 disabled:opacity-50"
-              onClick={() => actions.approve(interrupt.id, edited as Record<string, unknown>)}
-            >
-              Approve with these arguments
-            </button>
-            <button type="button" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-100" onClick={() => setMode("idle")}>
-              Back
-            </button>
-          </div>
-        </div>
       ) : (
-        <div className="mt-3 flex flex-wrap gap-2">
-          <button type="button" disabled={busy} className="rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white hover:bg-emerald-800 disabled:opacity-50" onClick={() => actions.approve(interrupt.id)}>
-            Approve
-          </button>
-          <button type="button" disabled={busy} className="rounded-md bg-white px-3 py-1.5 font-medium text-red-800 ring-1 ring-red-300 hover:bg-red-50 disabled:opacity-50" onClick={() => setMode("deny")}>
-            Deny…
-          </button>
-          <button type="button" disabled={busy} className="rounded-md bg-white px-3 py-1.5 font-medium ring-1 ring-slate-300 hover:bg-slate-100 disabled:opacity-50" onClick={() => setMode("edit")}>
-            Edit arguments…
-          </button>
-        </div>
+        <DecisionControls
+          busy={busy}
+          proposedArgs={metadata.arguments ?? {}}
+          schema={schema}
+          handlers={{
+            approve: (editedArgs) => actions.approve(interrupt.id, editedArgs),
+            deny: (reason) => actions.deny(interrupt.id, reason),
+            ...(metadata.approvalPolicy === "once_per_thread" ? { approveForThread: () => actions.approve(interrupt.id, undefined, true) } : {}),
+          }}
+        />
       )}
     </section>
   );
