@@ -61,3 +61,22 @@ test("the inbox updates live, denies with a reason, and the history answers who 
     await userContext.close();
   }
 });
+
+test("approve for this thread: later calls of the tool in the same thread run without asking", async ({ page, request }) => {
+  const set = (approval: string) => request.patch("/api/tools/create_ticket", { data: { approval } });
+  expect((await set("once_per_thread")).status()).toBe(200);
+  try {
+    const chat = new ChatPage(page);
+    await chat.openNew();
+    await chat.send("open a ticket about the first printer");
+    await chat.interruptCard("create_ticket").getByRole("button", { name: "Approve for this thread" }).click();
+    await expect(chat.lastAnswer()).toContainText("I opened ticket TCK-");
+
+    await chat.send("open a ticket about the second printer");
+    await expect(chat.lastAnswer()).toContainText("“The second printer”");
+    await expect(chat.interruptCard("create_ticket")).toHaveCount(0);
+    await expect(chat.toolCall("create_ticket")).toHaveCount(2);
+  } finally {
+    await set("default");
+  }
+});
