@@ -11,11 +11,11 @@ import {
   type ApprovalChange,
   type ApprovalStatus,
 } from "../approvals";
-import { authenticate, type AccessResult } from "../auth/authenticate";
 import { InvalidCursor } from "../db/cursor";
 import { jsonFrame, SSE_HEADERS, sseBody } from "../integrations/agui/sse";
 import type { Services } from "../services";
 import type { ToolRegistry } from "../tools/registry";
+import { authorize } from "./authorize";
 import { readJsonBody, routeParam, toIssues, type RouteContext } from "./request-input";
 import { errorResponse, json } from "./respond";
 import type { Handler } from "./route";
@@ -66,18 +66,15 @@ export function approvalsApi(services: Services) {
 
   const view = (approval: Approval): ApprovalView => approvalView(approval, registry);
 
-  function operator(request: Request): AccessResult {
-    const caller = authenticate(request, services.access);
-    if (!caller.ok) return caller;
-    if (!caller.principal.operator) return { ok: false, status: 403, code: "forbidden", message: "Only operators (the approvals scope) may use the approvals inbox" };
-    return caller;
-  }
+  /** Operators only: the approvals scope (the local user has every scope). */
+  const operator = (request: Request) => authorize(request, services.access, "approvals");
+
 
   const id = (context?: RouteContext) => routeParam(context, "id");
 
   const list: Handler = async (request) => {
     const caller = operator(request);
-    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    if (!caller.ok) return caller.response;
     const query = ListQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
     if (!query.success) return errorResponse(422, "invalid_query", "The query is not valid", toIssues(query.error));
     const { q, ...filter } = query.data;
@@ -92,7 +89,7 @@ export function approvalsApi(services: Services) {
 
   const get: Handler = async (request, context) => {
     const caller = operator(request);
-    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    if (!caller.ok) return caller.response;
     const approval = approvals.get(await id(context));
     if (!approval) return errorResponse(404, "approval_not_found", "No approval with this id");
     return json({ approval: view(approval), events: approvals.events(approval.id) });
@@ -100,7 +97,7 @@ export function approvalsApi(services: Services) {
 
   const decide: Handler = async (request, context) => {
     const caller = operator(request);
-    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    if (!caller.ok) return caller.response;
     const approvalId = await id(context);
     const body = await readJsonBody(request, Decision, 256 * 1024);
     if (!body.ok) return body.response;
@@ -114,7 +111,7 @@ export function approvalsApi(services: Services) {
 
   const decideMany: Handler = async (request) => {
     const caller = operator(request);
-    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    if (!caller.ok) return caller.response;
     const body = await readJsonBody(request, BulkDecision, 256 * 1024);
     if (!body.ok) return body.response;
     const { ids, ...decision } = body.data;
@@ -134,7 +131,7 @@ export function approvalsApi(services: Services) {
   /** GET /api/approvals/events: `data: {type, approval, pending}` for every change, as it happens. */
   const events: Handler = async (request) => {
     const caller = operator(request);
-    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    if (!caller.ok) return caller.response;
     const threadId = new URL(request.url).searchParams.get("threadId") ?? undefined;
     const queue = new EventQueue<string>();
     queue.push(jsonFrame({ type: "hello", pending: approvals.countPending() }));
