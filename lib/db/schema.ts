@@ -96,8 +96,8 @@ export const runs = sqliteTable(
 
 /**
  * Every event of a run, in order, stored in batches: one row holds the events a run emitted
- * together (`seq` is the first one's position, `events` a JSON array of `count` events). One row
- * per event cost more than streaming the event itself.
+ * together (`seq` is the first one's position, `events` a JSON array of `count` events, as text,
+ * or deflated as a blob for long batches). One row per event cost more than streaming the event.
  */
 export const runEvents = sqliteTable(
   "run_events",
@@ -107,7 +107,7 @@ export const runEvents = sqliteTable(
       .references(() => runs.id, { onDelete: "cascade" }),
     seq: integer("seq").notNull(),
     count: integer("count").notNull(),
-    events: text("events").notNull(),
+    events: text("events").$type<string | Buffer>().notNull(),
     ...timestamps,
   },
   (t) => [primaryKey({ columns: [t.runId, t.seq] })],

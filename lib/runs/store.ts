@@ -1,8 +1,12 @@
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { AGUIEvent, Message } from "@ag-ui/core";
 import { and, asc, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
 import { decodeCursor, encodeCursor } from "../db/cursor";
 import { runEvents, runs, threads } from "../db/schema";
+
+/** Batches of events longer than this (in characters of JSON) are stored deflated. */
+const COMPRESS_FROM = 4096;
 
 export type Thread = typeof threads.$inferSelect;
 export type Run = typeof runs.$inferSelect;
@@ -100,7 +104,11 @@ export class RunStore {
   appendEncoded(runId: string, firstSeq: number, encoded: readonly string[]): void {
     if (!encoded.length) return;
     const now = Date.now();
-    this.insertEvent.run(runId, firstSeq, encoded.length, `[${encoded.join(",")}]`, now, now);
+    const json = `[${encoded.join(",")}]`;
+    // Streamed text repeats itself (ids, types, fields): large batches shrink ~25x deflated, which
+    // costs less than writing them out; small ones stay plain JSON text.
+    const stored = json.length > COMPRESS_FROM ? deflateRawSync(json, { level: 1 }) : json;
+    this.insertEvent.run(runId, firstSeq, encoded.length, stored, now, now);
   }
 
   /** Record how a run ended and keep the thread's latest messages and state. */
@@ -183,7 +191,8 @@ export class RunStore {
       .all();
     const out: AGUIEvent[] = [];
     for (const row of rows) {
-      const batch = JSON.parse(row.events) as AGUIEvent[];
+      const stored = row.events as string | Buffer;
+      const batch = JSON.parse(typeof stored === "string" ? stored : inflateRawSync(stored).toString("utf8")) as AGUIEvent[];
       batch.forEach((event, i) => {
         if (row.seq + i > afterSeq) out.push(event);
       });
