@@ -1,9 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { ApprovalView } from "@/lib/http/approvals-api";
 import { JsonView } from "../common/json-view";
+import { TabList } from "../common/tab-list";
 import { useApprovalEvents } from "../common/use-approval-events";
 import { timeLeft, useNow } from "../common/use-now";
 import { DecisionControls } from "./decision-controls";
@@ -33,6 +34,7 @@ interface Filters {
  */
 export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; tools: InboxTool[] }) {
   const [tab, setTab] = useState<Tab>("pending");
+  const panelId = useId();
   const [filters, setFilters] = useState<Filters>({ status: "", tool: "", surface: "", principal: "", q: "" });
   const [items, setItems] = useState<ApprovalView[]>(initial);
   const [nextCursor, setNextCursor] = useState<string>();
@@ -123,24 +125,21 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
 
   return (
     <div className="space-y-4">
-      <div role="tablist" aria-label="Approvals" className="flex gap-1 border-b border-slate-200">
-        {(["pending", "history"] as const).map((t) => (
-          <button
-            key={t}
-            role="tab"
-            type="button"
-            aria-selected={tab === t}
-            className={`-mb-px border-b-2 px-3 py-2 text-sm font-medium ${tab === t ? "border-indigo-600 text-indigo-700" : "border-transparent text-slate-600 hover:text-slate-900"}`}
-            onClick={() => {
-              setTab(t);
-              setSelected(new Set());
-            }}
-          >
-            {t === "pending" ? "Pending" : "History"}
-          </button>
-        ))}
-      </div>
+      <TabList
+        label="Approvals"
+        panelId={panelId}
+        selected={tab}
+        onSelect={(t) => {
+          setTab(t);
+          setSelected(new Set());
+        }}
+        tabs={[
+          { key: "pending", label: "Pending" },
+          { key: "history", label: "History" },
+        ]}
+      />
 
+      <div role="tabpanel" id={panelId} aria-labelledby={`${panelId}-tab-${tab}`} className="space-y-4">
       <form className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter approvals" onSubmit={(e) => e.preventDefault()}>
         <Labelled label="Search">
           <input type="search" className="rounded-md border border-slate-300 px-2 py-1.5 text-sm" value={filters.q} onChange={(e) => setFilters({ ...filters, q: e.target.value })} placeholder="tool or argument" />
@@ -234,6 +233,7 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
           Load more
         </button>
       ) : null}
+      </div>
     </div>
   );
 }

@@ -1,9 +1,10 @@
 "use client";
 
 import type { BaseEvent } from "@ag-ui/core";
-import { useMemo, useRef, useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
 import { AgentState, type AgentClient } from "@/lib/client";
 import { JsonView } from "../common/json-view";
+import { TabList } from "../common/tab-list";
 import { MessageList } from "../chat/message-list";
 
 /** A client that never runs anything: replay only applies recorded events. */
@@ -18,6 +19,7 @@ const NO_CLIENT: AgentClient = {
 export function RunReplay({ runId, events }: { runId: string; events: BaseEvent[] }) {
   const [view, setView] = useState<"timeline" | "raw">("timeline");
   const scrollRef = useRef<HTMLDivElement>(null);
+  const panelId = useId();
   const snapshot = useMemo(() => {
     const state = new AgentState({ client: NO_CLIENT });
     for (const event of events) state.apply(event);
@@ -26,24 +28,22 @@ export function RunReplay({ runId, events }: { runId: string; events: BaseEvent[
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-2">
-        <div role="tablist" aria-label="Run view" className="flex gap-1">
-          {(["timeline", "raw"] as const).map((v) => (
-            <button
-              key={v}
-              role="tab"
-              type="button"
-              aria-selected={view === v}
-              className={`rounded px-3 py-1 text-sm ${view === v ? "bg-slate-800 text-white" : "border border-slate-300 hover:bg-slate-100"}`}
-              onClick={() => setView(v)}
-            >
-              {v === "timeline" ? "Timeline" : `Raw events (${events.length})`}
-            </button>
-          ))}
-        </div>
+        <TabList
+          label="Run view"
+          variant="pill"
+          panelId={panelId}
+          selected={view}
+          onSelect={setView}
+          tabs={[
+            { key: "timeline", label: "Timeline" },
+            { key: "raw", label: `Raw events (${events.length})` },
+          ]}
+        />
         <a className="ml-auto rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-100" href={`/api/runs/${encodeURIComponent(runId)}/events?format=jsonl`} download={`run-${runId}.jsonl`}>
           Download JSON Lines
         </a>
       </div>
+      <div role="tabpanel" id={panelId} aria-labelledby={`${panelId}-tab-${view}`}>
       {view === "timeline" ? (
         <div className="grid gap-4 lg:grid-cols-[1fr_18rem]">
           <div ref={scrollRef} className="max-h-[75vh] overflow-y-auto">
@@ -70,6 +70,7 @@ export function RunReplay({ runId, events }: { runId: string; events: BaseEvent[
           ))}
         </ol>
       )}
+      </div>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useRef, useState } from "react";
+import { useId, useState } from "react";
+import { TabList } from "../common/tab-list";
 import type { ToolExport } from "@/lib/integrations/tool-exports";
 
 /**
@@ -8,53 +9,21 @@ import type { ToolExport } from "@/lib/integrations/tool-exports";
  * tabs), with the exact JSON and a button that copies that same text.
  */
 export function ExportTabs({ exports }: { exports: ToolExport[] }) {
-  const [selected, setSelected] = useState(0);
-  const tabs = useRef<Array<HTMLButtonElement | null>>([]);
-  const id = useId();
-  const current = exports[selected]!;
-
-  const select = (index: number) => {
-    const next = (index + exports.length) % exports.length;
-    setSelected(next);
-    tabs.current[next]?.focus();
-  };
+  const [selected, setSelected] = useState(exports[0]?.format ?? "");
+  const panelId = useId();
+  const current = exports.find((e) => e.format === selected) ?? exports[0]!;
 
   return (
     <div>
-      <div
-        role="tablist"
-        aria-label="Export formats"
-        className="flex flex-wrap gap-1 border-b border-slate-200"
-        onKeyDown={(e) => {
-          const moves: Record<string, number> = { ArrowRight: selected + 1, ArrowLeft: selected - 1, Home: 0, End: exports.length - 1 };
-          if (e.key in moves) {
-            e.preventDefault();
-            select(moves[e.key]!);
-          }
-        }}
-      >
-        {exports.map((entry, i) => (
-          <button
-            key={entry.format}
-            ref={(el) => {
-              tabs.current[i] = el;
-            }}
-            type="button"
-            role="tab"
-            id={`${id}-tab-${entry.format}`}
-            aria-selected={i === selected}
-            aria-controls={`${id}-panel`}
-            tabIndex={i === selected ? 0 : -1}
-            className={`-mb-px rounded-t-md border px-3 py-1.5 text-sm ${
-              i === selected ? "border-slate-200 border-b-white bg-white font-medium text-slate-900" : "border-transparent text-slate-600 hover:text-slate-900"
-            } ${entry.ok ? "" : "italic"}`}
-            onClick={() => setSelected(i)}
-          >
-            {entry.label}
-          </button>
-        ))}
-      </div>
-      <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${current.format}`} tabIndex={0} className="rounded-b-md border border-t-0 border-slate-200 bg-white p-3">
+      <TabList
+        label="Export formats"
+        variant="folder"
+        panelId={panelId}
+        selected={current.format}
+        onSelect={setSelected}
+        tabs={exports.map((entry) => ({ key: entry.format, label: entry.label, className: entry.ok ? "" : "italic" }))}
+      />
+      <div role="tabpanel" id={panelId} aria-labelledby={`${panelId}-tab-${current.format}`} tabIndex={0} className="rounded-b-md border border-t-0 border-slate-200 bg-white p-3">
         <ExportPanel key={current.format} entry={current} />
       </div>
     </div>
