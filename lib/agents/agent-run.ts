@@ -270,24 +270,23 @@ export class AgentRun {
     });
     this.currentAssistant = undefined;
 
-    const results = new Array<ToolResult>(calls.length);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < started.length) {
-        const index = next++;
-        const call = started[index]!;
-        if (call.byClient) continue;
-        const result = await this.ctx.executor.call(call.name, call.args, { callId: call.toolCallId, ctx: this.runContext });
-        results[index] = result;
-        if (isPending(result)) {
+    const serverCalls = started.filter((call) => !call.byClient);
+    const serverResults = await this.ctx.executor.callMany(
+      serverCalls.map((call) => ({ name: call.name, args: call.args, callId: call.toolCallId })),
+      {
+        ctx: this.runContext,
+        concurrency,
+        onResult: (index, result) => {
+          const call = serverCalls[index]!;
+          if (!isPending(result)) return this.answer(call.toolCallId, result);
           const approval = this.ctx.approvals.get(result.error.approvalId);
           if (approval) this.interruptList.push(interruptFor(approval, this.ctx.executor.registry.get(call.name)));
-        } else this.answer(call.toolCallId, result);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, started.length) }, worker));
+        },
+      },
+    );
     if (this.interruptList.length || this.clientCalls.length) throw new RunPaused();
-    return results;
+    // No call belonged to the client, so the server's results are every result, in order.
+    return serverResults;
   }
 
   /**

@@ -108,8 +108,14 @@ export class Executor {
     return promise;
   }
 
-  /** Run several calls concurrently, at most `concurrency` at once; results in call order. */
-  async callMany(calls: ToolCallRequest[], options: { ctx?: Partial<RunContext>; concurrency?: number } = {}): Promise<ToolResult[]> {
+  /**
+   * Run several calls concurrently, at most `concurrency` at once; results in call order.
+   * `onResult` hears each result as soon as its call ends (to stream it).
+   */
+  async callMany(
+    calls: ToolCallRequest[],
+    options: { ctx?: Partial<RunContext>; concurrency?: number; onResult?: (index: number, result: ToolResult) => void } = {},
+  ): Promise<ToolResult[]> {
     const ctx = resolveContext(options.ctx);
     const limit = Math.max(1, options.concurrency ?? 4);
     const results = new Array<ToolResult>(calls.length);
@@ -118,7 +124,9 @@ export class Executor {
       while (next < calls.length) {
         const index = next++;
         const call = calls[index]!;
-        results[index] = await this.call(call.name, call.args, { callId: call.callId, ctx });
+        const result = await this.call(call.name, call.args, { callId: call.callId, ctx });
+        results[index] = result;
+        options.onResult?.(index, result);
       }
     };
     await Promise.all(Array.from({ length: Math.min(limit, calls.length) }, worker));
