@@ -1,5 +1,7 @@
 import type { AgentCatalog } from "../../agents/catalog";
-import { authenticate, requireScope, type AccessPolicy } from "../../auth/authenticate";
+import type { AccessPolicy } from "../../auth/authenticate";
+import { authorize } from "../../http/authorize";
+import { routeParam, type RouteContext } from "../../http/request-input";
 import type { Logger } from "../../log";
 import { RunIdTaken } from "../../runs/store";
 import { errorResponse, json } from "../../http/respond";
@@ -17,8 +19,6 @@ export interface AguiEndpointDeps {
   keepAliveMs?: number;
 }
 
-type Params = { params?: Promise<Record<string, string | string[]>> };
-
 /**
  * The AG-UI endpoint as web-standard handlers: GET lists agents; POST streams a run of the named
  * agent (or the default one). Before the stream: 421 Host not served, 401 unauthenticated, 403 no
@@ -29,20 +29,17 @@ export function aguiEndpoint(deps: AguiEndpointDeps) {
   const { bridge, catalog, access, logger } = deps;
 
   async function listAgents(request: Request): Promise<Response> {
-    const caller = authenticate(request, access);
-    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    const caller = authorize(request, access, "agui");
+    if (!caller.ok) return caller.response;
     return json({ default: catalog.default.info.name, agents: catalog.list() });
   }
 
-  async function run(request: Request, context?: Params): Promise<Response> {
-    const caller = authenticate(request, access);
-    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
-    const scoped = requireScope(caller.principal, "agui");
-    if (!scoped.ok) return errorResponse(scoped.status, scoped.code, scoped.message);
+  async function run(request: Request, context?: RouteContext): Promise<Response> {
+    const caller = authorize(request, access, "agui");
+    if (!caller.ok) return caller.response;
 
-    const params = context?.params ? await context.params : {};
-    const name = typeof params.agent === "string" ? params.agent : undefined;
-    const agent = name === undefined ? catalog.default : catalog.get(name);
+    const name = await routeParam(context, "agent");
+    const agent = name ? catalog.get(name) : catalog.default;
     if (!agent) return errorResponse(404, "agent_not_found", `No agent named "${name}"; GET /api/agui lists them`);
 
     const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();

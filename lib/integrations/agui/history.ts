@@ -1,7 +1,9 @@
 import { interruptFor } from "../../agents/interrupts";
 import type { ApprovalStore } from "../../approvals";
-import { authenticate, type AccessPolicy } from "../../auth/authenticate";
+import type { AccessPolicy } from "../../auth/authenticate";
+import { authorize } from "../../http/authorize";
 import { mayActFor } from "../../auth/principal";
+import { routeParam, type RouteContext } from "../../http/request-input";
 import { errorResponse, json } from "../../http/respond";
 import type { RunStore } from "../../runs/store";
 import type { ToolRegistry } from "../../tools";
@@ -13,13 +15,6 @@ export interface HistoryDeps {
   access: AccessPolicy;
 }
 
-type Params = { params?: Promise<Record<string, string | string[]>> };
-
-async function param(context: Params | undefined, name: string): Promise<string> {
-  const params = context?.params ? await context.params : {};
-  const value = params[name];
-  return typeof value === "string" ? value : "";
-}
 
 /**
  * Thread and run history: GET /api/threads (recent threads), GET /api/threads/[id] (messages,
@@ -30,18 +25,18 @@ export function historyHandlers(deps: HistoryDeps) {
   const { runs, approvals, registry, access } = deps;
 
   async function listThreads(request: Request): Promise<Response> {
-    const caller = authenticate(request, access);
-    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
+    const caller = authorize(request, access, "agui");
+    if (!caller.ok) return caller.response;
     const url = new URL(request.url);
     const limit = Number(url.searchParams.get("limit") ?? 30) || 30;
     const threads = runs.listThreads({ principal: caller.principal.operator ? undefined : caller.principal.id, limit });
     return json({ threads: threads.map(({ messages: _m, state: _s, ...summary }) => summary) });
   }
 
-  async function getThread(request: Request, context?: Params): Promise<Response> {
-    const caller = authenticate(request, access);
-    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
-    const id = await param(context, "id");
+  async function getThread(request: Request, context?: RouteContext): Promise<Response> {
+    const caller = authorize(request, access, "agui");
+    if (!caller.ok) return caller.response;
+    const id = await routeParam(context, "id");
     const thread = runs.getThread(id);
     if (!thread || !mayActFor(caller.principal, thread.principal)) return errorResponse(404, "thread_not_found", `No thread with id "${id}"`);
     const interrupts = approvals.unansweredForThread(id).map((a) => interruptFor(a, registry.get(a.tool)));
@@ -55,10 +50,10 @@ export function historyHandlers(deps: HistoryDeps) {
     });
   }
 
-  async function runEvents(request: Request, context?: Params): Promise<Response> {
-    const caller = authenticate(request, access);
-    if (!caller.ok) return errorResponse(caller.status, caller.code, caller.message);
-    const id = await param(context, "id");
+  async function runEvents(request: Request, context?: RouteContext): Promise<Response> {
+    const caller = authorize(request, access, "agui");
+    if (!caller.ok) return caller.response;
+    const id = await routeParam(context, "id");
     const run = runs.getRun(id);
     if (!run || !mayActFor(caller.principal, run.principal)) return errorResponse(404, "run_not_found", `No run with id "${id}"`);
     const events = runs.events(id);
