@@ -21,6 +21,16 @@ export function isLoopback(host: string): boolean {
   return h === "localhost" || h === "::1" || /^127(?:\.\d{1,3}){3}$/.test(h) || h === "::ffff:127.0.0.1";
 }
 
+/**
+ * Whether a Host header names this console: a local name, or one in ALLOWED_HOSTS ("*": any).
+ * Refusing the others defeats DNS rebinding. Returns the host name it read.
+ */
+export function servesHost(header: string | null, allowedHosts: readonly string[]): { served: boolean; host: string; local: boolean } {
+  const host = hostName(header);
+  const local = LOCAL_NAMES.has(host) || isLoopback(host);
+  return { served: local || allowedHosts.includes("*") || allowedHosts.includes(host), host, local };
+}
+
 /** The host name of a Host header, without its port. */
 export function hostName(header: string | null): string {
   if (!header) return "";
@@ -36,9 +46,8 @@ export function hostName(header: string | null): string {
  * `peer` is the socket's remote address when the server knows it.
  */
 export function authenticate(request: Request, policy: AccessPolicy, peer?: string): AccessResult {
-  const host = hostName(request.headers.get("host"));
-  const local = LOCAL_NAMES.has(host) || isLoopback(host);
-  if (!local && !policy.allowedHosts.includes("*") && !policy.allowedHosts.includes(host))
+  const { served, host, local } = servesHost(request.headers.get("host"), policy.allowedHosts);
+  if (!served)
     return { ok: false, status: 421, code: "host_not_served", message: `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS` };
 
   const authorization = request.headers.get("authorization");

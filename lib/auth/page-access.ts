@@ -1,8 +1,6 @@
-import { hostName, isLoopback } from "./authenticate";
+import { isLoopback, servesHost } from "./authenticate";
 
 export type PageAccess = { ok: true } | { ok: false; status: 403 | 421; message: string };
-
-const LOCAL_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
 
 /**
  * Whether the console's pages may be served for a request with this Host header. Pages have no
@@ -11,9 +9,8 @@ const LOCAL_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
  * The HTTP API authenticates each request itself (bearer tokens).
  */
 export function pageAccess(hostHeader: string | null, policy: { bindHost: string; allowedHosts: readonly string[] }): PageAccess {
-  const host = hostName(hostHeader);
-  const local = LOCAL_NAMES.has(host) || isLoopback(host);
-  if (!local && !policy.allowedHosts.includes("*") && !policy.allowedHosts.includes(host))
+  const { served, host } = servesHost(hostHeader, policy.allowedHosts);
+  if (!served)
     return { ok: false, status: 421, message: `This console does not serve the host "${host || "(none)"}". Add it to ALLOWED_HOSTS.` };
   if (!isLoopback(policy.bindHost))
     return {

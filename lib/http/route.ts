@@ -1,7 +1,8 @@
 import { getServices, type Services } from "../services";
+import type { RouteContext } from "./request-input";
 import { errorResponse } from "./respond";
 
-export type Handler = (request: Request, context?: { params?: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+export type Handler = (request: Request, context?: RouteContext) => Promise<Response>;
 
 /**
  * A route handler built on first request from the process's services, so that importing a route
