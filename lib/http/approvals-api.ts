@@ -128,6 +128,17 @@ export function approvalsApi(services: Services) {
     return json({ results });
   };
 
+  // Every open stream hears the same change: build its frame (and count what is pending) once.
+  const frames = new WeakMap<ApprovalChange, string>();
+  const frameOf = (change: ApprovalChange): string => {
+    let frame = frames.get(change);
+    if (!frame) {
+      frame = jsonFrame({ type: change.type, approval: view(change.approval), pending: approvals.countPending() });
+      frames.set(change, frame);
+    }
+    return frame;
+  };
+
   /** GET /api/approvals/events: `data: {type, approval, pending}` for every change, as it happens. */
   const events: Handler = async (request) => {
     const caller = operator(request);
@@ -137,7 +148,7 @@ export function approvalsApi(services: Services) {
     queue.push(jsonFrame({ type: "hello", pending: approvals.countPending() }));
     const unsubscribe = approvals.onChange((change: ApprovalChange) => {
       if (threadId && change.approval.threadId !== threadId) return;
-      queue.push(jsonFrame({ type: change.type, approval: view(change.approval), pending: approvals.countPending() }));
+      queue.push(frameOf(change));
     });
     const stop = () => {
       unsubscribe();
