@@ -59,7 +59,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   const executor = new Executor({ registry, approvals: new ApprovalGate(approvals, Date.now, grants), record: new CallRecord(database.db), logger });
   if (config.SEED_DEMO) registry.upsertBuiltins(demoTools);
   const tokens = new TokenStore(database.db);
-  const runs = new RunStore(database.db);
+  const runs = new RunStore(database.db, (error, runIds) => logger.error("could not record run events", { runIds, error }));
   const abandoned = runs.closeAbandoned();
   if (abandoned) logger.info("runs left running by a previous process recorded as cancelled", { count: abandoned });
   const streamDelayMs = config.AGENT_STREAM_DELAY_MS;
@@ -91,6 +91,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     version: VERSION,
     close: () => {
       clearInterval(sweep);
+      runs.flush();
       database.close();
     },
   };

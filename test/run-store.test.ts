@@ -1,27 +1,84 @@
 import type { AGUIEvent } from "@ag-ui/core";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, expect, it, vi } from "vitest";
+import { RunStore } from "@/lib/runs/store";
 import { testServices } from "./support/services";
 
 const services = testServices();
 afterAll(() => services.close());
 
-it("keeps every event of a run in order, small batches as text and long ones deflated", () => {
-  services.runs.start({ runId: "r-store", threadId: "t-store", agent: "demo", principal: "local" });
-  const event = (i: number) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: `word ${i} `, timestamp: 1_800_000_000_000 + i }) as AGUIEvent;
-  const small = [0, 1, 2].map(event);
-  const large = Array.from({ length: 500 }, (_, i) => event(3 + i));
-  services.runs.append("r-store", 0, small);
-  services.runs.append("r-store", 3, large);
-  services.runs.append("r-store", 503, [event(503)]);
+const event = (i: number) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: `word ${i} `, timestamp: 1_800_000_000_000 + i }) as AGUIEvent;
+const rows = (runId: string) =>
+  services.database.sqlite.prepare("select seq, count, typeof(events) as kind from run_events where run_id = ? order by seq").all(runId);
 
-  const rows = services.database.sqlite.prepare("select seq, count, typeof(events) as kind from run_events where run_id = ? order by seq").all("r-store");
-  expect(rows).toEqual([
-    { seq: 0, count: 3, kind: "text" },
-    { seq: 3, count: 500, kind: "blob" },
+it("keeps every event of a run in order: batches wait in memory and a run's consecutive ones become one row", () => {
+  services.runs.start({ runId: "r-store", threadId: "t-store", agent: "demo", principal: "local" });
+  services.runs.append("r-store", 0, [0, 1, 2].map(event));
+  services.runs.append("r-store", 3, Array.from({ length: 500 }, (_, i) => event(3 + i)));
+  expect(rows("r-store")).toEqual([]);
+
+  // A read writes what waits first.
+  const events = services.runs.events("r-store");
+  expect(rows("r-store")).toEqual([{ seq: 0, count: 503, kind: "text" }]);
+  expect(events.map((e) => (e as { delta: string }).delta)).toEqual(Array.from({ length: 503 }, (_, i) => `word ${i} `));
+
+  services.runs.append("r-store", 503, [event(503)]);
+  expect(services.runs.events("r-store", 500).map((e) => (e as { timestamp: number }).timestamp - 1_800_000_000_000)).toEqual([501, 502, 503]);
+  expect(rows("r-store")).toEqual([
+    { seq: 0, count: 503, kind: "text" },
     { seq: 503, count: 1, kind: "text" },
   ]);
-  const events = services.runs.events("r-store");
-  expect(events).toHaveLength(504);
-  expect(events.map((e) => (e as { delta: string }).delta)).toEqual(Array.from({ length: 504 }, (_, i) => `word ${i} `));
-  expect(services.runs.events("r-store", 500).map((e) => (e as { timestamp: number }).timestamp - 1_800_000_000_000)).toEqual([501, 502, 503]);
+});
+
+it("deflates long rows, writes by itself after a moment, and before the run's end is recorded", () => {
+  vi.useFakeTimers();
+  try {
+    services.runs.start({ runId: "r-long", threadId: "t-store", agent: "demo", principal: "local" });
+    // Distinct deltas: a record long enough to be deflated.
+    services.runs.append("r-long", 0, Array.from({ length: 3000 }, (_, i) => ({ ...event(i), delta: `${i.toString(36)} ` }) as AGUIEvent));
+    vi.advanceTimersByTime(150);
+    expect(rows("r-long")).toEqual([{ seq: 0, count: 3000, kind: "blob" }]);
+
+    services.runs.append("r-long", 3000, [event(3000)]);
+    services.runs.finish("r-long", { status: "finished", outcome: { type: "success" } });
+    expect(rows("r-long")).toHaveLength(2);
+    expect(services.runs.events("r-long")).toHaveLength(3001);
+    expect(services.runs.getRun("r-long")).toMatchObject({ status: "finished", outcome: { type: "success" } });
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+it("reads rows written as plain JSON arrays of events, as earlier versions stored them", () => {
+  services.runs.start({ runId: "r-old", threadId: "t-store", agent: "demo", principal: "local" });
+  services.database.sqlite
+    .prepare("insert into run_events (run_id, seq, count, events, created_at, updated_at) values (?, ?, ?, ?, ?, ?)")
+    .run("r-old", 0, 2, JSON.stringify([event(0), event(1)]), 1, 1);
+  expect(services.runs.events("r-old")).toEqual([event(0), event(1)]);
+});
+
+it("reports a write that fails and drops its events without throwing", () => {
+  const failures: string[][] = [];
+  const store = new RunStore(services.database.db, (_error, runIds) => failures.push(runIds));
+  // No such run: the foreign key refuses the row.
+  store.append("r-missing", 0, [event(0)]);
+  expect(() => store.flush()).not.toThrow();
+  expect(failures).toEqual([["r-missing"]]);
+  expect(store.events("r-missing")).toEqual([]);
+});
+
+it("records the start and the end of a run, and refuses a reused run id without touching anything", () => {
+  services.runs.start({ runId: "r-life", threadId: "t-life", agent: "demo", principal: "local", title: "First words" });
+  expect(services.runs.getThread("t-life")).toMatchObject({ title: "First words", messages: [] });
+  expect(() => services.runs.start({ runId: "r-life", threadId: "t-other", agent: "demo", principal: "local" })).toThrow(/exists already/);
+  expect(services.runs.getThread("t-other")).toBeUndefined();
+
+  services.runs.finish("r-life", { status: "interrupted", outcome: { type: "interrupt" }, messages: [{ id: "u", role: "user", content: "hi" }], state: { done: [] }, toolCallCount: 2 });
+  expect(services.runs.getRun("r-life")).toMatchObject({ status: "interrupted", toolCallCount: 2, finishedAt: expect.any(Number) });
+  expect(services.runs.getThread("t-life")).toMatchObject({ messages: [{ id: "u", role: "user", content: "hi" }], state: { done: [] } });
+
+  // A later run that reports neither keeps them; a thread keeps its first title.
+  services.runs.start({ runId: "r-life-2", threadId: "t-life", agent: "demo", principal: "local", title: "Other words" });
+  services.runs.finish("r-life-2", { status: "error", error: "boom" });
+  expect(services.runs.getThread("t-life")).toMatchObject({ title: "First words", messages: [{ id: "u", role: "user", content: "hi" }], state: { done: [] } });
+  expect(services.runs.getRun("r-life-2")).toMatchObject({ status: "error", error: "boom", outcome: null });
 });

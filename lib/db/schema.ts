@@ -95,9 +95,10 @@ export const runs = sqliteTable(
 );
 
 /**
- * Every event of a run, in order, stored in batches: one row holds the events a run emitted
- * together (`seq` is the first one's position, `events` a JSON array of `count` events, as text,
- * or deflated as a blob for long batches). One row per event cost more than streaming the event.
+ * Every event of a run, in order, stored in batches: one row holds events a run emitted together
+ * (`seq` is the first one's position, `count` how many). `events` is a JSON array of them as text,
+ * or deflated as a blob when long, where a stretch of one item's streamed deltas is a single
+ * compact entry (lib/runs/record-batch.ts). One row per event cost more than streaming the event.
  */
 export const runEvents = sqliteTable(
   "run_events",

@@ -1,12 +1,11 @@
-import { deflateRawSync, inflateRawSync } from "node:zlib";
+import { inflateRawSync } from "node:zlib";
 import type { AGUIEvent, Message } from "@ag-ui/core";
 import { and, asc, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
 import { decodeCursor, encodeCursor } from "../db/cursor";
 import { runEvents, runs, threads } from "../db/schema";
-
-/** Batches of events longer than this (in characters of JSON) are stored deflated. */
-const COMPRESS_FROM = 4096;
+import { RunEventWriter } from "./event-writer";
+import { expandRecord, RecordBatch } from "./record-batch";
 
 export type Thread = typeof threads.$inferSelect;
 export type Run = typeof runs.$inferSelect;
@@ -53,88 +52,81 @@ export class RunIdTaken extends Error {
 
 /** Threads, runs and every run's events, in order, for reload, replay and history. */
 export class RunStore {
-  private readonly insertEvent;
+  private readonly writer: RunEventWriter;
+  private readonly sql;
 
-  constructor(private readonly db: Db) {
-    this.insertEvent = db.$client.prepare("insert into run_events (run_id, seq, count, events, created_at, updated_at) values (?, ?, ?, ?, ?, ?)");
+  /** `onWriteError` hears of events that could not be recorded (they are dropped). */
+  constructor(
+    private readonly db: Db,
+    onWriteError: (error: unknown, runIds: string[]) => void = () => {},
+  ) {
+    this.writer = new RunEventWriter(db.$client, onWriteError);
+    const sqlite = db.$client;
+    this.sql = {
+      begin: <T>(fn: () => T) => sqlite.transaction(fn),
+      runExists: sqlite.prepare<[string], { id: string }>("select id from runs where id = ?"),
+      // A new thread; an existing one only gets a title when it has none.
+      upsertThread: sqlite.prepare(
+        `insert into threads (id, agent, principal, title, created_at, updated_at) values (?, ?, ?, ?, ?, ?)
+         on conflict (id) do update set title = excluded.title, updated_at = excluded.updated_at
+         where threads.title is null and excluded.title is not null`,
+      ),
+      insertRun: sqlite.prepare(
+        `insert into runs (id, thread_id, agent, principal, surface, status, parent_run_id, started_at, created_at, updated_at)
+         values (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
+      ),
+      finishRun: sqlite.prepare<[string, string | null, string | null, number, string | null, number, number, string], { thread_id: string }>(
+        "update runs set status = ?, outcome = ?, error = ?, tool_call_count = ?, usage = ?, finished_at = ?, updated_at = ? where id = ? returning thread_id",
+      ),
+      // Messages and state stay as they were when the run did not report them (SQL null).
+      touchThread: sqlite.prepare("update threads set updated_at = ?, messages = coalesce(?, messages), state = coalesce(?, state) where id = ?"),
+    };
   }
 
   /** Record a run as started, creating its thread when new. Throws RunIdTaken for a reused run id. */
-  start(input: RunStart): Run {
+  start(input: RunStart): void {
     const now = Date.now();
-    return this.db.transaction(
-      (tx) => {
-        if (tx.select({ id: runs.id }).from(runs).where(eq(runs.id, input.runId)).get()) throw new RunIdTaken(input.runId);
-        const thread = tx.select().from(threads).where(eq(threads.id, input.threadId)).get();
-        if (!thread)
-          tx.insert(threads)
-            .values({ id: input.threadId, agent: input.agent, principal: input.principal, title: input.title?.slice(0, 120) ?? null, createdAt: now, updatedAt: now })
-            .run();
-        else if (!thread.title && input.title) tx.update(threads).set({ title: input.title.slice(0, 120), updatedAt: now }).where(eq(threads.id, input.threadId)).run();
-        return tx
-          .insert(runs)
-          .values({
-            id: input.runId,
-            threadId: input.threadId,
-            agent: input.agent,
-            principal: input.principal,
-            surface: input.surface ?? "agui",
-            status: "running",
-            parentRunId: input.parentRunId ?? null,
-            startedAt: now,
-            createdAt: now,
-            updatedAt: now,
-          })
-          .returning()
-          .get();
-      },
-      { behavior: "immediate" },
-    );
+    // Raw prepared statements: this is on the path to every run's first byte.
+    this.sql
+      .begin(() => {
+        if (this.sql.runExists.get(input.runId)) throw new RunIdTaken(input.runId);
+        this.sql.upsertThread.run(input.threadId, input.agent, input.principal, input.title?.slice(0, 120) ?? null, now, now);
+        this.sql.insertRun.run(input.runId, input.threadId, input.agent, input.principal, input.surface ?? "agui", input.parentRunId ?? null, now, now, now);
+      })
+      .immediate();
   }
 
   /** Append events to a run's record, numbered from `firstSeq`, as one batch. */
   append(runId: string, firstSeq: number, events: readonly AGUIEvent[]): void {
-    this.appendEncoded(runId, firstSeq, events.map((event) => JSON.stringify(event)));
+    const batch = new RecordBatch();
+    for (const event of events) batch.add(event);
+    const record = batch.take();
+    if (record) this.appendRecord(runId, firstSeq, record.count, record.json);
   }
 
   /**
-   * Append events already encoded as JSON (the stream's own encoding, so each event is
-   * serialised once), numbered from `firstSeq`, as one row.
+   * Append `count` events, numbered from `firstSeq`, given as the record a RecordBatch built
+   * while the events were encoded for the wire (so each is serialised once). They are written a
+   * moment later (see RunEventWriter); every read here sees them at once.
    */
-  appendEncoded(runId: string, firstSeq: number, encoded: readonly string[]): void {
-    if (!encoded.length) return;
-    const now = Date.now();
-    const json = `[${encoded.join(",")}]`;
-    // Streamed text repeats itself (ids, types, fields): large batches shrink ~25x deflated, which
-    // costs less than writing them out; small ones stay plain JSON text.
-    const stored = json.length > COMPRESS_FROM ? deflateRawSync(json, { level: 1 }) : json;
-    this.insertEvent.run(runId, firstSeq, encoded.length, stored, now, now);
+  appendRecord(runId: string, firstSeq: number, count: number, json: string): void {
+    this.writer.append(runId, firstSeq, count, json);
+  }
+
+  /** Write the events still waiting in memory (done by every read, and before closing). */
+  flush(): void {
+    this.writer.flush();
   }
 
   /** Record how a run ended and keep the thread's latest messages and state. */
   finish(runId: string, end: RunEnd): void {
+    this.writer.flush();
     const now = Date.now();
-    this.db.transaction((tx) => {
-      const run = tx
-        .update(runs)
-        .set({
-          status: end.status,
-          outcome: end.outcome ?? null,
-          error: end.error ?? null,
-          toolCallCount: end.toolCallCount ?? 0,
-          usage: end.usage ?? null,
-          finishedAt: now,
-          updatedAt: now,
-        })
-        .where(eq(runs.id, runId))
-        .returning({ threadId: runs.threadId })
-        .get();
-      if (!run) return;
-      const update: Partial<Thread> = { updatedAt: now };
-      if (end.messages) update.messages = end.messages;
-      if (end.state !== undefined) update.state = end.state;
-      tx.update(threads).set(update).where(eq(threads.id, run.threadId)).run();
-    });
+    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+    this.sql.begin(() => {
+      const run = this.sql.finishRun.get(end.status, json(end.outcome), end.error ?? null, end.toolCallCount ?? 0, json(end.usage), now, now, runId);
+      if (run) this.sql.touchThread.run(now, json(end.messages), json(end.state), run.thread_id);
+    })();
   }
 
   getThread(id: string): Thread | undefined {
@@ -183,6 +175,7 @@ export class RunStore {
 
   /** A run's recorded events in order (those after position `afterSeq` when given). */
   events(runId: string, afterSeq = -1): AGUIEvent[] {
+    this.writer.flush();
     const rows = this.db
       .select({ seq: runEvents.seq, events: runEvents.events })
       .from(runEvents)
@@ -192,8 +185,7 @@ export class RunStore {
     const out: AGUIEvent[] = [];
     for (const row of rows) {
       const stored = row.events as string | Buffer;
-      const batch = JSON.parse(typeof stored === "string" ? stored : inflateRawSync(stored).toString("utf8")) as AGUIEvent[];
-      batch.forEach((event, i) => {
+      expandRecord(typeof stored === "string" ? stored : inflateRawSync(stored).toString("utf8")).forEach((event, i) => {
         if (row.seq + i > afterSeq) out.push(event);
       });
     }

@@ -7,6 +7,7 @@ import type { ApprovalStore, GrantStore } from "../../approvals";
 import { mayActFor, type Principal } from "../../auth/principal";
 import type { Executor } from "../../execution";
 import type { Logger } from "../../log";
+import { RecordBatch } from "../../runs/record-batch";
 import type { RunStore } from "../../runs/store";
 import { needsDowngrade, toPre10 } from "./legacy";
 import { encodeFrame } from "./sse";
@@ -111,10 +112,10 @@ export class BridgeRun {
     let messages: Message[] | undefined;
     let state: unknown = input.state ?? {};
     let toolCalls = 0;
+    const record = new RecordBatch();
 
-    /** Record a batch and pass it on; returns nothing, failures to record are logged, not fatal. */
+    /** Record a batch and pass it on (a failure to record is logged by the run store, not fatal). */
     const send = (batch: readonly AGUIEvent[]): void => {
-      const encoded: string[] = [];
       let frames = "";
       for (const event of batch) {
         if (terminal) {
@@ -143,17 +144,15 @@ export class BridgeRun {
             terminal = event;
             break;
         }
-        const json = JSON.stringify(event);
-        encoded.push(json);
+        // The record keeps the 1.0 form; a pre-1.0 client gets the few events it needs changed.
+        const json = record.add(event);
         frames += legacy && needsDowngrade(event) ? encodeFrame(toPre10(event)) : `data: ${json}\n\n`;
       }
-      try {
-        runs.appendEncoded(input.runId, seq, encoded);
-      } catch (error) {
-        logger.error("could not record run events", { runId: input.runId, error });
-      }
-      seq += encoded.length;
-      if (frames) out.push(frames);
+      const recorded = record.take();
+      if (!recorded) return;
+      runs.appendRecord(input.runId, seq, recorded.count, recorded.json);
+      seq += recorded.count;
+      out.push(frames);
     };
 
     try {
