@@ -45,6 +45,27 @@ describe("EventJsonEncoder", () => {
   });
 });
 
+describe("EventJsonEncoder and MESSAGES_SNAPSHOT", () => {
+  it("keeps the snapshot's messages as JSON for the thread, and only for a plain snapshot", () => {
+    const encoder = new EventJsonEncoder();
+    const messages = [
+      { id: "u1", role: "user", content: 'say "hi"\n' },
+      { id: "a1", role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+    ];
+    const plain = ev({ type: EventType.MESSAGES_SNAPSHOT, messages, timestamp: T });
+    expect(encoder.encode(plain)).toBe(JSON.stringify(plain));
+    expect(encoder.messagesJson).toBe(JSON.stringify(messages));
+
+    const untimed = ev({ type: EventType.MESSAGES_SNAPSHOT, messages });
+    expect(encoder.encode(untimed)).toBe(JSON.stringify(untimed));
+    expect(JSON.parse(encoder.messagesJson!)).toEqual(messages);
+
+    const extra = ev({ type: EventType.MESSAGES_SNAPSHOT, messages, rawEvent: { source: "x" } });
+    expect(encoder.encode(extra)).toBe(JSON.stringify(extra));
+    expect(encoder.messagesJson).toBeUndefined();
+  });
+});
+
 describe("RecordBatch", () => {
   it("gives back every event exactly, in order, from a record much shorter than the events' JSON", () => {
     const batch = new RecordBatch();

@@ -29,10 +29,16 @@ export class EventJsonEncoder {
   /** The delta as JSON text (quoted and escaped). */
   deltaJson = "";
   timestamp: number | undefined;
+  /**
+   * The messages of the last MESSAGES_SNAPSHOT encoded, as JSON: a run's last snapshot is also
+   * its thread's conversation, which is then stored without serialising it a second time.
+   */
+  messagesJson: string | undefined;
   private prefix = "";
 
   encode(event: AGUIEvent): string {
     this.content = false;
+    if (event.type === EventType.MESSAGES_SNAPSHOT) return this.snapshot(event as unknown as Record<string, unknown>);
     const idField = CONTENT_EVENTS.get(event.type);
     if (!idField) return JSON.stringify(event);
     const fields = event as unknown as Record<string, unknown>;
@@ -56,5 +62,15 @@ export class EventJsonEncoder {
     this.timestamp = timestamp;
     // A finite number prints the same in JSON and in JavaScript.
     return timestamp === undefined ? `${this.prefix}${this.deltaJson}}` : `${this.prefix}${this.deltaJson},"timestamp":${timestamp}}`;
+  }
+
+  private snapshot(event: Record<string, unknown>): string {
+    this.messagesJson = undefined;
+    const timestamp = event.timestamp;
+    if (Object.getPrototypeOf(event) !== Object.prototype || !Array.isArray(event.messages)) return JSON.stringify(event);
+    for (const key in event) if (key !== "type" && key !== "messages" && key !== "timestamp") return JSON.stringify(event);
+    if (timestamp !== undefined && (typeof timestamp !== "number" || !Number.isFinite(timestamp))) return JSON.stringify(event);
+    this.messagesJson = JSON.stringify(event.messages);
+    return `{"type":"${EventType.MESSAGES_SNAPSHOT}","messages":${this.messagesJson}${timestamp === undefined ? "" : `,"timestamp":${timestamp}`}}`;
   }
 }

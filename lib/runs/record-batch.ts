@@ -21,7 +21,8 @@ interface ContentStretch {
  * less to deflate and write. `expandRecord` gives every event back exactly.
  */
 export class RecordBatch {
-  private readonly json = new EventJsonEncoder();
+  /** The encoder, for what it keeps of the last event (EventJsonEncoder.messagesJson). */
+  readonly encoder = new EventJsonEncoder();
   private entries = "";
   private count = 0;
   // The open stretch: its first event's JSON (written as such when no second one joins it).
@@ -35,7 +36,7 @@ export class RecordBatch {
 
   /** Add an event to the batch; returns its JSON text (for the wire). */
   add(event: AGUIEvent): string {
-    const json = this.json;
+    const json = this.encoder;
     const text = json.encode(event);
     this.count++;
     // Timestamps are kept as gaps, which is exact for integers only.

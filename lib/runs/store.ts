@@ -27,6 +27,8 @@ export interface RunEnd {
   outcome?: Record<string, unknown>;
   error?: string;
   messages?: Message[];
+  /** `messages` already encoded as JSON (the stream's own encoding of its last snapshot). */
+  messagesJson?: string;
   state?: unknown;
   toolCallCount?: number;
   usage?: unknown[];
@@ -65,6 +67,7 @@ export class RunStore {
     this.sql = {
       begin: <T>(fn: () => T) => sqlite.transaction(fn),
       runExists: sqlite.prepare<[string], { id: string }>("select id from runs where id = ?"),
+      threadOwner: sqlite.prepare<[string], { principal: string }>("select principal from threads where id = ?"),
       // A new thread; an existing one only gets a title when it has none.
       upsertThread: sqlite.prepare(
         `insert into threads (id, agent, principal, title, created_at, updated_at) values (?, ?, ?, ?, ?, ?)
@@ -120,13 +123,19 @@ export class RunStore {
 
   /** Record how a run ended and keep the thread's latest messages and state. */
   finish(runId: string, end: RunEnd): void {
-    this.writer.flush();
     const now = Date.now();
     const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
     this.sql.begin(() => {
+      // The run's last events and its end, in one commit.
+      this.writer.flush();
       const run = this.sql.finishRun.get(end.status, json(end.outcome), end.error ?? null, end.toolCallCount ?? 0, json(end.usage), now, now, runId);
-      if (run) this.sql.touchThread.run(now, json(end.messages), json(end.state), run.thread_id);
+      if (run) this.sql.touchThread.run(now, end.messagesJson ?? json(end.messages), json(end.state), run.thread_id);
     })();
+  }
+
+  /** Who a thread belongs to (its principal id), or undefined for a new thread. */
+  threadOwner(id: string): string | undefined {
+    return this.sql.threadOwner.get(id)?.principal;
   }
 
   getThread(id: string): Thread | undefined {

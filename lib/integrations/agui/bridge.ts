@@ -45,8 +45,8 @@ export class AguiBridge {
    * RunIdTaken for a reused run id; nothing is streamed then.
    */
   open(agent: Agent, input: RunAgentInput, principal: Principal): BridgeRun {
-    const thread = this.deps.runs.getThread(input.threadId);
-    if (thread && !mayActFor(principal, thread.principal)) throw new ThreadForbidden(input.threadId);
+    const owner = this.deps.runs.threadOwner(input.threadId);
+    if (owner !== undefined && !mayActFor(principal, owner)) throw new ThreadForbidden(input.threadId);
     const firstUser = input.messages.find((m) => m.role === "user");
     const title = firstUser && typeof firstUser.content === "string" ? firstUser.content : undefined;
     this.deps.runs.start({ runId: input.runId, threadId: input.threadId, agent: agent.info.name, principal: principal.id, parentRunId: input.parentRunId, title });
@@ -110,6 +110,7 @@ export class BridgeRun {
     let seq = 0;
     let terminal: AGUIEvent | undefined;
     let messages: Message[] | undefined;
+    let messagesJson: string | undefined;
     let state: unknown = input.state ?? {};
     let toolCalls = 0;
     const record = new RecordBatch();
@@ -146,6 +147,7 @@ export class BridgeRun {
         }
         // The record keeps the 1.0 form; a pre-1.0 client gets the few events it needs changed.
         const json = record.add(event);
+        if (event.type === EventType.MESSAGES_SNAPSHOT) messagesJson = record.encoder.messagesJson;
         frames += legacy && needsDowngrade(event) ? encodeFrame(toPre10(event)) : `data: ${json}\n\n`;
       }
       const recorded = record.take();
@@ -171,7 +173,7 @@ export class BridgeRun {
     untrack();
     out.close();
     try {
-      runs.finish(input.runId, { ...outcomeOf(terminal!), messages, state, toolCallCount: toolCalls });
+      runs.finish(input.runId, { ...outcomeOf(terminal!), messages, messagesJson, state, toolCallCount: toolCalls });
     } catch (error) {
       logger.error("could not record the end of a run", { runId: input.runId, error });
     }
