@@ -107,8 +107,10 @@ export function getServices(): Services {
   const holder = globalThis as unknown as Record<symbol, Services | undefined>;
   let services = holder[GLOBAL_KEY];
   if (!services) {
-    services = createServices(loadConfig());
-    holder[GLOBAL_KEY] = services;
+    const created = createServices(loadConfig());
+    holder[GLOBAL_KEY] = services = created;
+    // Next.js exits on SIGINT and SIGTERM: run events still waiting in memory are written then.
+    process.once("exit", () => created.close());
   }
   return services;
 }

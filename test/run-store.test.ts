@@ -1,7 +1,9 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
 import type { AGUIEvent } from "@ag-ui/core";
 import { afterAll, expect, it, vi } from "vitest";
 import { RunStore } from "@/lib/runs/store";
-import { testServices } from "./support/services";
+import { tempDir, testServices } from "./support/services";
 
 const services = testServices();
 afterAll(() => services.close());
@@ -81,4 +83,18 @@ it("records the start and the end of a run, and refuses a reused run id without 
   services.runs.finish("r-life-2", { status: "error", error: "boom" });
   expect(services.runs.getThread("t-life")).toMatchObject({ title: "First words", messages: [{ id: "u", role: "user", content: "hi" }], state: { done: [] } });
   expect(services.runs.getRun("r-life-2")).toMatchObject({ status: "error", error: "boom", outcome: null });
+});
+
+it("writes the events still waiting when the process exits (as Next.js does on SIGINT and SIGTERM)", { timeout: 30_000 }, () => {
+  const file = path.join(tempDir(), "console.db");
+  execFileSync(process.execPath, ["--import", "tsx", "test/support/exit-with-waiting-events.ts"], {
+    cwd: path.resolve(import.meta.dirname, ".."),
+    env: { ...process.env, CONSOLE_DB: file, LOG_LEVEL: "silent" },
+  });
+  const after = testServices({ CONSOLE_DB: file });
+  try {
+    expect(after.runs.events("r-exit")).toEqual([{ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "written at exit" }]);
+  } finally {
+    after.close();
+  }
 });
