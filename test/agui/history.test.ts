@@ -1,7 +1,8 @@
+import { buildResumeArray } from "@ag-ui/client";
 import { EventType, type AGUIEvent, type Interrupt, type Message } from "@ag-ui/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAguiServer, type AguiTestServer } from "../support/agui-server";
-import { expectValidRun, observeRun, parseFrames, RecordingAgent, userMessage } from "../support/agui-client";
+import { eventsOf, expectValidRun, lastText, observeRun, outcomeOf, parseFrames, RecordingAgent, userMessage } from "../support/agui-client";
 import { rawRequest } from "../support/raw-http";
 
 let server: AguiTestServer;
@@ -26,6 +27,22 @@ describe("history over real HTTP", () => {
     expect(body.interrupts).toEqual(client.pendingInterrupts);
     expect(body.interrupts).toHaveLength(1);
     expect(body.lastRun).toEqual({ id: run.input.runId, status: "interrupted", outcome: run.finished!.outcome });
+  });
+
+  it("a second client rebuilt from GET /api/threads/[id] (as the README says) resumes the pause", async () => {
+    const first = new RecordingAgent(server.url);
+    first.addMessage(userMessage("refund order 77 for 5 EUR"));
+    expectValidRun(await observeRun(first));
+    const body = (await (await fetch(`${server.url}/api/threads/${first.threadId}`)).json()) as { messages: Message[]; interrupts: Interrupt[] };
+
+    const second = new RecordingAgent(server.url, { threadId: first.threadId, initialMessages: body.messages });
+    second.pendingInterrupts = body.interrupts;
+    const [interrupt] = body.interrupts;
+    const resumed = await observeRun(second, { resume: buildResumeArray(second.pendingInterrupts, { [interrupt!.id]: { status: "resolved", payload: { approved: true } } }) });
+    expectValidRun(resumed);
+    expect(outcomeOf(resumed)).toEqual({ type: "success" });
+    expect(eventsOf(resumed, EventType.TOOL_CALL_RESULT).map((e) => e.toolCallId)).toEqual([interrupt!.toolCallId]);
+    expect(lastText(resumed)).toMatch(/^Refund RF-[0-9A-F]+ issued: 5 EUR for order 77\.$/);
   });
 
   it("GET /api/runs/[id]/events returns the recorded stream in order, as JSON and as JSON Lines", async () => {
