@@ -311,7 +311,7 @@ export async function benchAgui(): Promise<void> {
     line("    agent (scripted model, AgentRun, event queue)", `${agentMs.toFixed(1)} ms`);
     line("    encoding every event once (JSON, frames, record, UTF-8)", `${encodeMs.toFixed(1)} ms`);
     line("    recording every event in SQLite (written together)", `${recordMs.toFixed(1)} ms`);
-    line("    the rest in-process (bridge, queues, sseBody)", `${(inProcessMs - agentMs - recordMs - encodeMs).toFixed(1)} ms`);
+    line("    the rest in-process (bridge, queues, sseBody; ±noise)", `${(inProcessMs - agentMs - recordMs - encodeMs).toFixed(1)} ms`);
     line("    = the demo run in-process, no socket", `${inProcessMs.toFixed(1)} ms`);
     line("    adapter, HTTP, client (over HTTP − in-process)", `${(demoMedian - inProcessMs).toFixed(1)} ms`);
 
