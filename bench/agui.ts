@@ -21,10 +21,10 @@ import { EventQueue } from "../lib/agents/event-queue";
 import { LOCAL_PRINCIPAL } from "../lib/auth";
 import { loadConfig } from "../lib/config";
 import { agui } from "../lib/http/agui-routes";
-import { RecordBatch } from "../lib/runs/record-batch";
-import { EventJsonEncoder } from "../lib/runs/event-json";
-import { SSE_HEADERS } from "../lib/integrations/agui/sse";
 import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
+import { SSE_HEADERS } from "../lib/integrations/agui/sse";
+import { EventJsonEncoder } from "../lib/runs/event-json";
+import { RecordBatch } from "../lib/runs/record-batch";
 import { createServices, type Services } from "../lib/services";
 
 const DELTAS = 20_000;
@@ -150,7 +150,7 @@ function preEncodedServer(chunks: string[]): http.Server {
   return http.createServer((req, res) => {
     req.resume();
     req.on("end", async () => {
-      res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no", connection: "keep-alive" });
+      res.writeHead(200, SSE_HEADERS);
       for (const buffer of buffers) {
         if (!res.write(buffer)) await new Promise((resolve) => res.once("drain", resolve));
         await new Promise((resolve) => setImmediate(resolve));
@@ -169,8 +169,9 @@ interface Parts {
 
 /**
  * Where a demo-agent run's time goes, each part timed alone on the same events: the agent
- * producing them, encoding each once (JSON), and recording them in SQLite as the bridge does
- * (a row per batch of 256). One sample of each per call, added to `parts`.
+ * producing them, encoding each once as the bridge does (JSON, SSE frames, the record, UTF-8),
+ * and recording them in SQLite (batches of 256, written together). One sample of each per call,
+ * added to `parts`.
  */
 async function sampleParts(services: Services, events: AGUIEvent[], parts: Parts): Promise<void> {
   let started = performance.now();
