@@ -25,7 +25,6 @@ export class EventJsonEncoder {
   content = false;
   type = "";
   item = "";
-  idField: ContentIdField = "messageId";
   /** The delta as JSON text (quoted and escaped). */
   deltaJson = "";
   timestamp: number | undefined;
@@ -54,7 +53,6 @@ export class EventJsonEncoder {
     if (event.type !== this.type || item !== this.item) {
       this.type = event.type;
       this.item = item;
-      this.idField = idField;
       this.prefix = `{"type":${JSON.stringify(event.type)},"${idField}":${JSON.stringify(item)},"delta":`;
     }
     this.content = true;
