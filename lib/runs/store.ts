@@ -56,6 +56,9 @@ export class RunIdTaken extends Error {
 export class RunStore {
   private readonly writer: RunEventWriter;
   private readonly sql;
+  // Raw prepared statements in transactions built once: both are on every run's path.
+  private readonly startTx: (input: RunStart, now: number) => void;
+  private readonly finishTx: (runId: string, end: RunEnd, now: number) => void;
 
   /** `onWriteError` hears of events that could not be recorded (they are dropped). */
   constructor(
@@ -65,7 +68,6 @@ export class RunStore {
     this.writer = new RunEventWriter(db.$client, onWriteError);
     const sqlite = db.$client;
     this.sql = {
-      begin: <T>(fn: () => T) => sqlite.transaction(fn),
       runExists: sqlite.prepare<[string], { id: string }>("select id from runs where id = ?"),
       threadOwner: sqlite.prepare<[string], { principal: string }>("select principal from threads where id = ?"),
       // A new thread; an existing one only gets a title when it has none.
@@ -84,19 +86,24 @@ export class RunStore {
       // Messages and state stay as they were when the run did not report them (SQL null).
       touchThread: sqlite.prepare("update threads set updated_at = ?, messages = coalesce(?, messages), state = coalesce(?, state) where id = ?"),
     };
+    const { runExists, upsertThread, insertRun, finishRun, touchThread } = this.sql;
+    this.startTx = sqlite.transaction((input: RunStart, now: number) => {
+      if (runExists.get(input.runId)) throw new RunIdTaken(input.runId);
+      upsertThread.run(input.threadId, input.agent, input.principal, input.title?.slice(0, 120) ?? null, now, now);
+      insertRun.run(input.runId, input.threadId, input.agent, input.principal, input.surface ?? "agui", input.parentRunId ?? null, now, now, now);
+    }).immediate;
+    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
+    this.finishTx = sqlite.transaction((runId: string, end: RunEnd, now: number) => {
+      // The run's last events and its end, in one commit.
+      this.writer.flush();
+      const run = finishRun.get(end.status, json(end.outcome), end.error ?? null, end.toolCallCount ?? 0, json(end.usage), now, now, runId);
+      if (run) touchThread.run(now, end.messagesJson ?? json(end.messages), json(end.state), run.thread_id);
+    });
   }
 
   /** Record a run as started, creating its thread when new. Throws RunIdTaken for a reused run id. */
   start(input: RunStart): void {
-    const now = Date.now();
-    // Raw prepared statements: this is on the path to every run's first byte.
-    this.sql
-      .begin(() => {
-        if (this.sql.runExists.get(input.runId)) throw new RunIdTaken(input.runId);
-        this.sql.upsertThread.run(input.threadId, input.agent, input.principal, input.title?.slice(0, 120) ?? null, now, now);
-        this.sql.insertRun.run(input.runId, input.threadId, input.agent, input.principal, input.surface ?? "agui", input.parentRunId ?? null, now, now, now);
-      })
-      .immediate();
+    this.startTx(input, Date.now());
   }
 
   /** Append events to a run's record, numbered from `firstSeq`, as one batch. */
@@ -123,14 +130,7 @@ export class RunStore {
 
   /** Record how a run ended and keep the thread's latest messages and state. */
   finish(runId: string, end: RunEnd): void {
-    const now = Date.now();
-    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-    this.sql.begin(() => {
-      // The run's last events and its end, in one commit.
-      this.writer.flush();
-      const run = this.sql.finishRun.get(end.status, json(end.outcome), end.error ?? null, end.toolCallCount ?? 0, json(end.usage), now, now, runId);
-      if (run) this.sql.touchThread.run(now, end.messagesJson ?? json(end.messages), json(end.state), run.thread_id);
-    })();
+    this.finishTx(runId, end, Date.now());
   }
 
   /** Who a thread belongs to (its principal id), or undefined for a new thread. */
