@@ -17,15 +17,15 @@ import path from "node:path";
 import type { AGUIEvent, RunAgentInput } from "@ag-ui/core";
 import { EventType } from "@ag-ui/core";
 import type { Agent } from "../lib/agents";
-import { EventQueue } from "../lib/agents/event-queue";
+import { consoleApi } from "../lib/api";
 import { LOCAL_PRINCIPAL } from "../lib/auth";
 import { loadConfig } from "../lib/config";
-import { agui } from "../lib/http/agui-routes";
 import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
-import { SSE_HEADERS } from "../lib/integrations/agui/sse";
+import { SSE_HEADERS } from "../lib/http/sse";
 import { EventJsonEncoder } from "../lib/runs/event-json";
 import { RecordBatch } from "../lib/runs/record-batch";
 import { createServices, type Services } from "../lib/services";
+import { EventQueue } from "../lib/streams/event-queue";
 
 const DELTAS = 20_000;
 const WARM_UP_ROUNDS = 5;
@@ -105,7 +105,7 @@ function replayAgent(deltas: number): Agent {
 /** The chunks the endpoint's response body is made of (one per batch of ready frames), read in-process. */
 async function captureChunks(services: Services, agent = "replay"): Promise<string[]> {
   const request = body(`/stream ${DELTAS}`, agent);
-  const response = await agui(services).run(
+  const response = await consoleApi(services).agui.run(
     new Request(`http://127.0.0.1${request.path}`, { method: "POST", headers: { host: "127.0.0.1", "content-type": "application/json" }, body: request.json }),
     { params: Promise.resolve({ agent }) },
   );
@@ -133,7 +133,7 @@ function bareServer(agent: Agent, services: Services): http.Server {
       res.writeHead(200, SSE_HEADERS);
       const json = new EventJsonEncoder();
       const signal = new AbortController().signal;
-      const events = agent.run(input, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, approvals: services.approvals, grants: services.grants, logger: services.logger }) as EventQueue<AGUIEvent>;
+      const events = agent.run(input, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, logger: services.logger }) as EventQueue<AGUIEvent>;
       for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
         let frames = "";
         for (const event of batch) frames += `data: ${json.encode(event)}\n\n`;
@@ -182,7 +182,7 @@ async function sampleParts(services: Services, events: AGUIEvent[], parts: Parts
   const request = JSON.parse(body(`/stream ${DELTAS}`).json);
   const signal = new AbortController().signal;
   started = performance.now();
-  for await (const _event of agent.run(request, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, approvals: services.approvals, grants: services.grants, logger: services.logger })) void _event;
+  for await (const _event of agent.run(request, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, logger: services.logger })) void _event;
   parts.agentMs.push(performance.now() - started);
 
   started = performance.now();
@@ -236,7 +236,7 @@ export async function benchAgui(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
   const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent", AGENT_STREAM_DELAY_MS: "0" }));
   services.agents.add(replayAgent(DELTAS));
-  const endpoint = agui(services);
+  const endpoint = consoleApi(services).agui;
   const server = createNodeServer([{ method: "POST", path: "/api/agui/[agent]", handler: endpoint.run as WebHandler }]);
   const base = await listenLocal(server);
   const chunks = await captureChunks(services);

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { Message } from "@ag-ui/core";
 import { chromium } from "@playwright/test";
 import { loadConfig } from "../lib/config";
-import { approvalsApi } from "../lib/http/approvals-api";
+import { consoleApi } from "../lib/api";
 import { createServices } from "../lib/services";
 import { median, type BenchResult } from "./support/measure";
 
@@ -28,7 +28,7 @@ export default async function benchBrowser(): Promise<BenchResult | void> {
   const services = createServices(loadConfig({ CONSOLE_DB: dbFile, LOG_LEVEL: "silent" }));
   const threadId = seedThread(services, 1000, 500);
   seedApprovals(services, 10_000);
-  const api = approvalsApi(services);
+  const api = consoleApi(services).approvals;
   const listMs: number[] = [];
   for (let i = 0; i < 25; i++) {
     const started = performance.now();

@@ -1,14 +1,14 @@
 import { z } from "zod";
+import { DomainError } from "./errors";
 
 /** Raised when an environment variable holds a value the console cannot use. */
-export class ConfigError extends Error {
+export class ConfigError extends DomainError<"config_error"> {
   override readonly name = "ConfigError";
-  readonly kind = "config_error";
   constructor(
     message: string,
     readonly variable: string,
   ) {
-    super(message);
+    super("config_error", message);
   }
 }
 

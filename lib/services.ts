@@ -5,6 +5,7 @@ import { loadConfig, type Config } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db";
 import { demoTools } from "./demo/tools";
 import { CallRecord, Executor } from "./execution";
+import { CallHistory } from "./execution/call-history";
 import { registerOpenApiBinder } from "./integrations/openapi/binder";
 import { AguiBridge } from "./integrations/agui/bridge";
 import { createLogger, type Logger } from "./log";
@@ -22,6 +23,9 @@ export interface Services {
   /** "Approve for this thread" grants. */
   grants: GrantStore;
   executor: Executor;
+  /** The recorded calls of each tool, to list, pin and run again. */
+  callHistory: CallHistory;
+  sources: SourceStore;
   tokens: TokenStore;
   runs: RunStore;
   agents: AgentCatalog;
@@ -54,8 +58,11 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
       return tool ? validateAgainst(tool.inputSchema, args) : "unknown";
     },
   });
-  registerOpenApiBinder(registry, new SourceStore(database.db), logger);
+  const sources = new SourceStore(database.db);
+  registerOpenApiBinder(registry, sources, logger);
   const grants = new GrantStore(database.db);
+  // A grant holds for the definition it was made for: a changed or removed tool revokes the others.
+  registry.onChange((names) => grants.revokeStale(names.map((name) => ({ name, digest: registry.get(name)?.digest }))));
   const executor = new Executor({ registry, approvals: new ApprovalGate(approvals, Date.now, grants), record: new CallRecord(database.db), logger });
   if (config.SEED_DEMO) registry.upsertBuiltins(demoTools);
   const tokens = new TokenStore(database.db);
@@ -83,6 +90,8 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     approvals,
     grants,
     executor,
+    callHistory: new CallHistory(database.db),
+    sources,
     tokens,
     runs,
     agents,

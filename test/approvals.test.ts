@@ -18,6 +18,7 @@ import { ToolRegistry, validateAgainst } from "@/lib/tools";
 import type { DecideAnswer, DecideRequest } from "./support/decide-worker";
 import { countRows, freshDatabase } from "./support/database";
 import { startTsWorker } from "./support/ts-worker";
+import { approvalIdOf } from "./support/outcomes";
 
 const open: DatabaseHandle[] = [];
 afterEach(() => {
@@ -344,7 +345,7 @@ describe("the audit trail", () => {
     const executor = new Executor({ registry, approvals: new ApprovalGate(store, () => start), record: new CallRecord(handle.db) });
     const ctx = { principal: "alice", scope: "thread-1", runId: "run-1", surface: "agui" as const };
     const pending = await executor.call("issue_refund", args, { callId: "c1", ctx });
-    const id = !pending.ok ? pending.error.approvalId! : "";
+    const id = approvalIdOf(pending);
     advance(100);
     store.decide(id, { approved: true, reason: "ok", decidedBy: "bob" });
     advance(100);
@@ -469,7 +470,7 @@ describe("the approval gate", () => {
     const executor = new Executor({ registry, approvals: new ApprovalGate(store), record: new CallRecord(handle.db) });
     expect(await executor.call("lookup", {})).toMatchObject({ ok: true });
     registry.update("lookup", { approval: "always" });
-    expect(await executor.call("lookup", {})).toMatchObject({ ok: false, error: { kind: "approval_pending" } });
+    expect(await executor.call("lookup", {})).toMatchObject({ pending: { approvalId: expect.any(String) } });
     registry.bindHandler("issue_refund", () => ++runs);
     registry.update("issue_refund", { approval: "never" });
     expect(await executor.call("issue_refund", args)).toMatchObject({ ok: true });

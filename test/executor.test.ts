@@ -8,7 +8,7 @@ import {
   MODEL_VISIBLE_KINDS,
   RetryableError,
   ToolError,
-  type ToolResult,
+  type CallOutcome,
   withRunContext,
 } from "@/lib/execution";
 import { type ToolCallInfo, type ToolPolicyInput, ToolRegistry, type ToolSpecInput, validateAgainst } from "@/lib/tools";
@@ -59,10 +59,18 @@ function setup() {
 
 const ctx = { principal: "alice", scope: "thread-1", runId: "run-1", threadId: "thread-1", surface: "agui" as const };
 
-function errorOf(result: ToolResult) {
-  if (result.ok) throw new Error(`expected a failure, got ${JSON.stringify(result)}`);
-  return result.error;
+function errorOf(outcome: CallOutcome) {
+  if ("pending" in outcome || outcome.ok) throw new Error(`expected a failure, got ${JSON.stringify(outcome)}`);
+  return outcome.error;
 }
+
+function pendingOf(outcome: CallOutcome) {
+  if (!("pending" in outcome)) throw new Error(`expected a call waiting for approval, got ${JSON.stringify(outcome)}`);
+  return outcome.pending;
+}
+
+/** "ok", the failure's kind, or "pending". */
+const summary = (outcome: CallOutcome) => ("pending" in outcome ? "pending" : outcome.ok ? "ok" : outcome.error.kind);
 
 describe("error kinds", () => {
   it("lists the model-visible kinds in one place", () => {
@@ -104,15 +112,15 @@ describe("error kinds", () => {
     expect(calls).toHaveLength(0);
   });
 
-  it("approval_pending carries the approval id, and the tool does not run", async () => {
+  it("a call that waits for approval is pending (not a failure), with the approval id, and the tool does not run", async () => {
     const { executor, approvals, tool } = setup();
     const calls = tool("refund", { policy: { confirm: true, effects: "destructive" } });
-    const error = errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
-    expect(error).toMatchObject({ kind: "approval_pending", approvalId: expect.stringMatching(/^apr_/), expiresAt: expect.any(Number) });
-    const approval = approvals.get(error.approvalId!)!;
-    expect(approval).toMatchObject({ status: "pending", tool: "refund", callId: "c1", scope: "thread-1", principal: "alice", args: { q: "order-1" }, expiresAt: error.expiresAt });
-    const again = errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
-    expect(again.approvalId).toBe(error.approvalId);
+    const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
+    expect(pending).toEqual({ approvalId: expect.stringMatching(/^apr_/), expiresAt: expect.any(Number), message: "refund wants to run with these arguments. Approve?" });
+    const approval = approvals.get(pending.approvalId)!;
+    expect(approval).toMatchObject({ status: "pending", tool: "refund", callId: "c1", scope: "thread-1", principal: "alice", args: { q: "order-1" }, expiresAt: pending.expiresAt });
+    const again = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
+    expect(again.approvalId).toBe(pending.approvalId);
     expect(approvals.countPending()).toBe(1);
     expect(calls).toHaveLength(0);
   });
@@ -120,8 +128,8 @@ describe("error kinds", () => {
   it("denied with the person's reason, and the tool does not run", async () => {
     const { executor, approvals, tool } = setup();
     const calls = tool("refund", { policy: { confirm: true } });
-    const pending = errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
-    approvals.decide(pending.approvalId!, { approved: false, reason: "Too large", decidedBy: "bob" });
+    const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
+    approvals.decide(pending.approvalId, { approved: false, reason: "Too large", decidedBy: "bob" });
     expect(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).toEqual({
       ok: false,
       error: { kind: "denied", message: "The call to refund was denied: Too large", reason: "Too large" },
@@ -132,19 +140,19 @@ describe("error kinds", () => {
   it("approval_expired when nobody decided in time", async () => {
     const { executor, approvals, tool, advance } = setup();
     const calls = tool("refund", { policy: { confirm: true } });
-    const pending = errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
+    const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
     advance(60_001);
     expect(errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).kind).toBe("approval_expired");
-    expect(approvals.get(pending.approvalId!)?.status).toBe("expired");
-    expect(approvals.events(pending.approvalId!).map((e) => e.type)).toEqual(["requested", "expired"]);
+    expect(approvals.get(pending.approvalId)?.status).toBe("expired");
+    expect(approvals.events(pending.approvalId).map((e) => e.type)).toEqual(["requested", "expired"]);
     expect(calls).toHaveLength(0);
   });
 
   it("cancelled when the approval was withdrawn", async () => {
     const { executor, approvals, tool } = setup();
     const calls = tool("refund", { policy: { confirm: true } });
-    const pending = errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
-    approvals.cancel(pending.approvalId!, "operator");
+    const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
+    approvals.cancel(pending.approvalId, "operator");
     expect(errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).kind).toBe("cancelled");
     expect(calls).toHaveLength(0);
   });
@@ -318,13 +326,13 @@ describe("the call record", () => {
     ];
 
     const first = await executor.callMany(batch, { ctx });
-    expect(first.map((r) => (r.ok ? "ok" : r.error.kind))).toEqual(["ok", "approval_pending", "ok"]);
+    expect(first.map(summary)).toEqual(["ok", "pending", "ok"]);
     expect([lookups.length, refunds.length, tickets.length]).toEqual([1, 0, 1]);
     expect(countRows(handle, "call_results")).toBe(2);
 
-    approvals.decide(errorOf(first[1]!).approvalId!, { approved: true, decidedBy: "bob" });
+    approvals.decide(pendingOf(first[1]!).approvalId, { approved: true, decidedBy: "bob" });
     const second = await executor.callMany(batch, { ctx });
-    expect(second.every((r) => r.ok)).toBe(true);
+    expect(second.map(summary)).toEqual(["ok", "ok", "ok"]);
     expect(second[0]).toEqual(first[0]);
     expect(second[2]).toEqual(first[2]);
     expect([lookups.length, refunds.length, tickets.length]).toEqual([1, 1, 1]);
@@ -334,7 +342,7 @@ describe("the call record", () => {
     expect(third).toEqual(second);
     expect([lookups.length, refunds.length, tickets.length]).toEqual([1, 1, 1]);
     expect(events.slice(-3).every((e) => e.replayed)).toBe(true);
-    expect(approvals.get(errorOf(first[1]!).approvalId!)).toMatchObject({ status: "consumed", result: second[1] });
+    expect(approvals.get(pendingOf(first[1]!).approvalId)).toMatchObject({ status: "consumed", result: second[1] });
   });
 
   it("keys the record by principal, scope, call id, tool and arguments", async () => {
@@ -446,7 +454,7 @@ describe("callMany", () => {
       { name: "lookup", args: { q: 2 } },
       { name: "lookup", args: { q: "d" } },
     ]);
-    expect(results.map((r) => (r.ok ? r.value : r.error.kind))).toEqual([{ echo: "a" }, "tool_not_found", "invalid_arguments", { echo: "d" }]);
+    expect(results.map((r) => ("pending" in r ? "pending" : r.ok ? r.value : r.error.kind))).toEqual([{ echo: "a" }, "tool_not_found", "invalid_arguments", { echo: "d" }]);
     expect(await executor.callMany([])).toEqual([]);
   });
 });
@@ -461,9 +469,9 @@ describe("the run context", () => {
       await new Promise((resolve) => setTimeout(resolve, 1));
       return Promise.all([executor.call("lookup", { q: "x" }, { callId: "c9" }), executor.call("refund", { q: "x" }, { callId: "c10" })]);
     });
-    expect(result!.ok).toBe(true);
+    expect(summary(result!)).toBe("ok");
     expect(calls[0]!.info).toMatchObject({ runId: "run-9", threadId: "thread-9", principal: "token:ci", callId: "c9", toolName: "lookup", attempt: 1 });
-    expect(approvals.get(errorOf(pending!).approvalId!)).toMatchObject({ runId: "run-9", threadId: "thread-9", principal: "token:ci", scope: "thread-9", surface: "mcp", callId: "c10" });
+    expect(approvals.get(pendingOf(pending!).approvalId)).toMatchObject({ runId: "run-9", threadId: "thread-9", principal: "token:ci", scope: "thread-9", surface: "mcp", callId: "c10" });
     expect(confirm).toHaveLength(0);
   });
 
@@ -490,8 +498,8 @@ describe("edited arguments", () => {
   it("the handler receives the arguments a person edited", async () => {
     const { executor, approvals, tool } = setup();
     const calls = tool("refund", { policy: { confirm: true } });
-    const pending = errorOf(await executor.call("refund", { q: "500" }, { callId: "c1", ctx }));
-    approvals.decide(pending.approvalId!, { approved: true, editedArgs: { q: "50" }, decidedBy: "bob" });
+    const pending = pendingOf(await executor.call("refund", { q: "500" }, { callId: "c1", ctx }));
+    approvals.decide(pending.approvalId, { approved: true, editedArgs: { q: "50" }, decidedBy: "bob" });
     expect(await executor.call("refund", { q: "500" }, { callId: "c1", ctx })).toEqual({ ok: true, value: { echo: "50" } });
     expect(calls.map((c) => c.args)).toEqual([{ q: "50" }]);
     expect(await executor.call("refund", { q: "500" }, { callId: "c1", ctx })).toEqual({ ok: true, value: { echo: "50" } });
@@ -501,8 +509,8 @@ describe("edited arguments", () => {
   it("edited arguments the tool's current schema refuses do not run", async () => {
     const { executor, approvals, tool, registry } = setup();
     tool("refund", { policy: { confirm: true } });
-    const pending = errorOf(await executor.call("refund", { q: "" }, { callId: "c1", ctx }));
-    approvals.decide(pending.approvalId!, { approved: true, editedArgs: { q: "far too long" }, decidedBy: "bob" });
+    const pending = pendingOf(await executor.call("refund", { q: "" }, { callId: "c1", ctx }));
+    approvals.decide(pending.approvalId, { approved: true, editedArgs: { q: "far too long" }, decidedBy: "bob" });
     // The tool is re-imported with a stricter schema between the decision and the run.
     registry.remove("refund");
     const calls = tool("refund", { policy: { confirm: true }, inputSchema: { ...querySchema, properties: { q: { type: "string", maxLength: 3 } } } });

@@ -47,7 +47,7 @@ describe("tool names", () => {
     const { handle, registry } = setup();
     const error = definitionError(() => registry.add(spec(name)));
     expect(error.path).toBe("name");
-    expect(error.kind).toBe("tool_definition_error");
+    expect(error.kind).toBe("invalid_tool_definition");
     expect(countRows(handle, "tools")).toBe(0);
   });
 

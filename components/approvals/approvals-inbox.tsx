@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import type { ApprovalView } from "@/lib/http/approvals-api";
+import type { ApprovalView } from "@/lib/api/contracts";
 import { JsonView } from "../common/json-view";
 import { TabList } from "../common/tab-list";
 import { useApprovalEvents } from "../common/use-approval-events";

@@ -3,7 +3,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import type { ToolSummary } from "@/lib/http/tool-summary";
+import type { ToolSummary } from "@/lib/api/contracts";
 import { ErrorBox } from "../common/error-box";
 import { requestJson } from "../common/request-json";
 import { EMPTY_FILTERS, type ToolFilters } from "./tool-filters";

@@ -3,8 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useState } from "react";
-import type { PastCall } from "@/lib/execution/call-history";
-import type { ToolResult } from "@/lib/execution/result";
+import type { CallOutcome, PastCall, ToolResult, TryCallAnswer } from "@/lib/api/contracts";
 import { ArgsEditor } from "../common/args-editor";
 import { ErrorBox } from "../common/error-box";
 import { JsonView } from "../common/json-view";
@@ -14,7 +13,7 @@ import { initialValue } from "../common/schema-form";
 interface Attempt {
   callId: string;
   args: Record<string, unknown>;
-  result: ToolResult;
+  result: CallOutcome;
 }
 
 /**
@@ -47,10 +46,10 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
     setRunning(true);
     setError(undefined);
     try {
-      const answer = await requestJson<{ callId: string; result: ToolResult }>(base, { method: "POST", body: { args: runArgs, ...(callId && { callId }) } });
+      const answer = await requestJson<TryCallAnswer>(base, { method: "POST", body: { args: runArgs, ...(callId && { callId }) } });
       setAttempt({ callId: answer.callId, args: runArgs, result: answer.result });
       // A new approval changes the pending count in the navigation.
-      if (!answer.result.ok && answer.result.error.kind === "approval_pending") router.refresh();
+      if ("pending" in answer.result) router.refresh();
       await reloadCalls();
     } catch (e) {
       setError(e);
@@ -68,7 +67,7 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
     }
   };
 
-  const pending = attempt && !attempt.result.ok && attempt.result.error.kind === "approval_pending";
+  const pending = attempt && "pending" in attempt.result ? attempt.result.pending : undefined;
 
   return (
     <div className="space-y-4">
@@ -105,7 +104,7 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
           {pending ? (
             <div className="space-y-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm" role="status">
               <p className="font-medium">
-                Waiting for approval <span className="font-mono text-xs font-normal text-slate-600">{attempt.result.ok ? "" : attempt.result.error.approvalId}</span>
+                Waiting for approval <span className="font-mono text-xs font-normal text-slate-600">{pending.approvalId}</span>
               </p>
               <p>
                 This tool asks a person before it runs. Decide on the{" "}
@@ -124,7 +123,7 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
               </button>
             </div>
           ) : (
-            <ResultView result={attempt.result} label={`Result of ${name}`} />
+            <ResultView result={attempt.result as ToolResult} label={`Result of ${name}`} />
           )}
         </section>
       ) : null}

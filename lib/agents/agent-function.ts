@@ -1,8 +1,7 @@
 import { EventType, type AGUIEvent, type RunAgentInput } from "@ag-ui/core";
 import type { Agent, AgentContext, AgentInfo } from "./agent";
+import { EventQueue } from "../streams/event-queue";
 import { AgentRun, RunPaused, RunStopped } from "./agent-run";
-import { EventQueue } from "./event-queue";
-import { applyResume } from "./resume";
 
 /** The body of an agent: uses the run's methods; returning ends the run with success. */
 export type AgentFunction = (run: AgentRun) => Promise<void>;
@@ -15,11 +14,14 @@ export interface AgentFunctionOptions {
 /** The message a client sees when an agent fails; details go to the server log only. */
 export const AGENT_FAILED_MESSAGE = "The agent failed while answering. The server log has the details.";
 
+/** The CUSTOM event that tells the client a resume entry was ignored, and why. */
+export const RESUME_IGNORED_EVENT = "agui-console.resume_ignored";
+
 /**
- * Make an Agent from an agent function. The run opens with RUN_STARTED, applies the input's
- * resume entries (and does not call the function while an interrupt of the thread stays open),
- * then ends with MESSAGES_SNAPSHOT and exactly one RUN_FINISHED (success, interrupt or cancelled)
- * or RUN_ERROR.
+ * Make an Agent from an agent function. The run opens with RUN_STARTED, then ends with
+ * MESSAGES_SNAPSHOT and exactly one RUN_FINISHED (success, interrupt or cancelled) or RUN_ERROR.
+ * An agent function has no interrupts of its own: a resume entry it is handed answers nothing,
+ * and says so with a RESUME_IGNORED_EVENT.
  */
 export function agentFunction(info: AgentInfo, fn: AgentFunction, options: AgentFunctionOptions = {}): Agent {
   return {
@@ -44,9 +46,8 @@ async function drive(run: AgentRun, fn: AgentFunction, queue: EventQueue<AGUIEve
       ...(run.input.parentRunId ? { parentRunId: run.input.parentRunId } : {}),
     });
     try {
-      // An interrupt the resume left open keeps the thread paused: the model is not called.
-      if (await applyResume(run)) await fn(run);
-      else throw new RunPaused();
+      for (const entry of run.input.resume ?? []) run.custom(RESUME_IGNORED_EVENT, { interruptId: entry.interruptId, reason: "no open interrupt with this id on this thread" });
+      await fn(run);
       if (ctx.signal.aborted) throw new RunStopped();
       finish(run, "success");
     } catch (error) {

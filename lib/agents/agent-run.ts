@@ -1,10 +1,11 @@
-import { randomUUID } from "node:crypto";
-import { EventType, type AGUIEvent, type AssistantMessage, type Interrupt, type JsonPatch, type Message, type RunAgentInput, type Tool, type ToolMessage } from "@ag-ui/core";
+import { setTimeout as sleep } from "node:timers/promises";
+import { EventType, type AGUIEvent, type AssistantMessage, type Interrupt, type JsonPatch, type Message, type RunAgentInput, type Tool } from "@ag-ui/core";
 import fastJsonPatch from "fast-json-patch";
-import type { Approval } from "../approvals";
 import { isPending, type RunContext, type ToolResult } from "../execution";
+import { isJsonObject } from "../json/canonical";
+import type { EventQueue } from "../streams/event-queue";
 import type { AgentContext } from "./agent";
-import type { EventQueue } from "./event-queue";
+import { Conversation, newId, toolResultMessage } from "./conversation";
 import { interruptFor } from "./interrupts";
 
 /** Deltas streamed with no delay between two turns given to the event loop. */
@@ -53,7 +54,7 @@ export class AgentRun {
   readonly runId: string;
   readonly ctx: AgentContext;
   /** Every message of the conversation, in the order the client will hold them. */
-  private readonly conversation: Message[];
+  private readonly conversation: Conversation;
   private stateValue: unknown;
   private readonly interruptList: Interrupt[] = [];
   private readonly clientCalls: string[] = [];
@@ -72,7 +73,7 @@ export class AgentRun {
     this.ctx = options.ctx;
     this.queue = options.queue;
     this.streamDelayMs = options.streamDelayMs ?? 0;
-    this.conversation = [...options.input.messages];
+    this.conversation = new Conversation(options.input.messages);
     this.stateValue = options.input.state ?? {};
   }
 
@@ -90,7 +91,7 @@ export class AgentRun {
 
   /** The conversation so far: the input's messages and what this run added. */
   messages(): readonly Message[] {
-    return this.conversation;
+    return this.conversation.messages;
   }
 
   /** Tools the client declared in RunAgentInput.tools: the client runs them, not the console. */
@@ -170,7 +171,7 @@ export class AgentRun {
         this.throwIfStopped();
         if (!delta || closed) return;
         write(delta);
-        if (this.streamDelayMs > 0) await pause(this.streamDelayMs, this.ctx.signal);
+        if (this.streamDelayMs > 0) await sleep(this.streamDelayMs, undefined, { signal: this.ctx.signal }).catch(() => {});
         else if (++this.deltasSinceYield >= YIELD_EVERY) {
           // With no delay, a model that never waits (the scripted one) would hold the process for
           // its whole answer: nothing reaches the socket and no other request is served until it
@@ -224,10 +225,10 @@ export class AgentRun {
    */
   updateState(change: (draft: Record<string, unknown>) => unknown): void {
     const before = this.stateValue;
-    const draft = structuredClone(isObject(before) ? before : {}) as Record<string, unknown>;
+    const draft = structuredClone(isJsonObject(before) ? before : {}) as Record<string, unknown>;
     const returned = change(draft);
     const after = returned === undefined ? draft : returned;
-    if (!isObject(before) || !isObject(after)) {
+    if (!isJsonObject(before) || !isJsonObject(after)) {
       this.setState(after);
       return;
     }
@@ -253,7 +254,7 @@ export class AgentRun {
    */
   async callAll(calls: ToolCallRequest[], concurrency = 4): Promise<ToolResult[]> {
     this.throwIfStopped();
-    const parent = this.currentAssistant ?? this.newAssistantMessage();
+    const parent = this.currentAssistant ?? this.conversation.newAssistantMessage();
     const clientNames = new Set(this.clientTools().map((t) => t.name));
     const started = calls.map((call) => {
       const toolCallId = newId("call");
@@ -271,22 +272,23 @@ export class AgentRun {
     this.currentAssistant = undefined;
 
     const serverCalls = started.filter((call) => !call.byClient);
-    const serverResults = await this.ctx.executor.callMany(
+    const outcomes = await this.ctx.executor.callMany(
       serverCalls.map((call) => ({ name: call.name, args: call.args, callId: call.toolCallId })),
       {
         ctx: this.runContext,
         concurrency,
-        onResult: (index, result) => {
+        onResult: (index, outcome) => {
           const call = serverCalls[index]!;
-          if (!isPending(result)) return this.answer(call.toolCallId, result);
-          const approval = this.ctx.approvals.get(result.error.approvalId);
-          if (approval) this.interruptList.push(interruptFor(approval, this.ctx.executor.registry.get(call.name)));
+          if (!isPending(outcome)) return this.answer(call.toolCallId, outcome);
+          const { approvalId, expiresAt, message } = outcome.pending;
+          const subject = { id: approvalId, callId: call.toolCallId, tool: call.name, args: call.args, message, expiresAt, principal: this.ctx.principal.id, status: "pending" as const, decidedBy: null };
+          this.interruptList.push(interruptFor(subject, this.ctx.executor.registry.get(call.name)));
         },
       },
     );
     if (this.interruptList.length || this.clientCalls.length) throw new RunPaused();
-    // No call belonged to the client, so the server's results are every result, in order.
-    return serverResults;
+    // No call belonged to the client and none waits, so the server's results are every result, in order.
+    return outcomes as ToolResult[];
   }
 
   /**
@@ -294,21 +296,9 @@ export class AgentRun {
    * conversation, right after the calls of the assistant message that made it.
    */
   answer(toolCallId: string, result: ToolResult): void {
-    const messageId = newId("msg");
-    const content = JSON.stringify(result);
-    const message: ToolMessage = { id: messageId, role: "tool", toolCallId, content, ...(!result.ok && { error: result.error.message }) };
-    this.insertToolMessage(message);
-    this.emit({ type: EventType.TOOL_CALL_RESULT, messageId, toolCallId, content, role: "tool" });
-  }
-
-  /** Record an interrupt for an approval asked in an earlier run that is still open. */
-  reopen(approval: Approval): void {
-    if (!this.interruptList.some((i) => i.id === approval.id)) this.interruptList.push(interruptFor(approval, this.ctx.executor.registry.get(approval.tool)));
-  }
-
-  /** True when the conversation already holds a tool message answering `toolCallId`. */
-  hasAnswer(toolCallId: string): boolean {
-    return this.conversation.some((m) => m.role === "tool" && m.toolCallId === toolCallId);
+    const message = toolResultMessage(toolCallId, result);
+    this.conversation.addToolMessage(message);
+    this.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId, content: message.content, role: "tool" });
   }
 
   /** Messages and steps left open (by an agent that failed or was stopped): closed before the run ends. */
@@ -318,23 +308,6 @@ export class AgentRun {
       this.openSteps.delete(stepName);
       this.emit({ type: EventType.STEP_FINISHED, stepName });
     }
-  }
-
-  private newAssistantMessage(): AssistantMessage {
-    const message: AssistantMessage = { id: newId("msg"), role: "assistant", toolCalls: [] };
-    this.conversation.push(message);
-    return message;
-  }
-
-  private insertToolMessage(message: ToolMessage): void {
-    const owner = this.conversation.findLastIndex((m) => m.role === "assistant" && (m.toolCalls ?? []).some((c) => c.id === message.toolCallId));
-    if (owner === -1) {
-      this.conversation.push(message);
-      return;
-    }
-    let at = owner + 1;
-    while (at < this.conversation.length && this.conversation[at]!.role === "tool") at++;
-    this.conversation.splice(at, 0, message);
   }
 
   private throwIfStopped(): void {
@@ -350,10 +323,6 @@ export class RunStopped extends Error {
   }
 }
 
-export function newId(prefix: string): string {
-  return `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 20)}`;
-}
-
 /** Split text into small pieces, at word boundaries where possible, for a streaming effect. */
 export function* chunks(text: string, size = 12): Generator<string> {
   let at = 0;
@@ -366,23 +335,4 @@ export function* chunks(text: string, size = 12): Generator<string> {
     yield text.slice(at, end);
     at = end;
   }
-}
-
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", done);
-      resolve();
-    }, ms);
-    const done = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

@@ -1,5 +1,4 @@
 import type { AGUIEvent, RunAgentInput } from "@ag-ui/core";
-import type { ApprovalStore, GrantStore } from "../approvals";
 import type { Principal } from "../auth/principal";
 import type { Executor } from "../execution";
 import type { Logger } from "../log";
@@ -19,20 +18,22 @@ export interface AgentInfo {
   };
 }
 
-/** What an agent run may use: the caller, the shared executor and approval store, a stop signal. */
+/** What an agent run may use: the caller, the shared executor, a stop signal. */
 export interface AgentContext {
   principal: Principal;
   /** Aborted when the client disconnects or the run is cancelled; stop and release what you hold. */
   signal: AbortSignal;
   executor: Executor;
-  approvals: ApprovalStore;
-  grants: GrantStore;
   logger: Logger;
 }
 
 /**
  * The agent contract: `run` yields AG-UI events from RUN_STARTED to exactly one RUN_FINISHED or
  * RUN_ERROR, stops when `ctx.signal` aborts, and releases what it holds in `finally`.
+ *
+ * The AG-UI bridge answers the console's own interrupts (calls waiting for approval) before the
+ * agent runs: the agent gets the thread with those answers in its messages, and in `input.resume`
+ * only entries for interrupts the console does not know (the agent's own, if it has any).
  */
 export interface Agent {
   info: AgentInfo;

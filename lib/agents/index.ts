@@ -1,10 +1,10 @@
 export type { Agent, AgentContext, AgentInfo } from "./agent";
-export { agentFunction, AGENT_FAILED_MESSAGE, type AgentFunction, type AgentFunctionOptions } from "./agent-function";
-export { AgentRun, RunPaused, RunStopped, threadScope, newId, type ToolCallRequest, type StreamingItem } from "./agent-run";
+export { agentFunction, AGENT_FAILED_MESSAGE, RESUME_IGNORED_EVENT, type AgentFunction, type AgentFunctionOptions } from "./agent-function";
+export { AgentRun, RunPaused, RunStopped, threadScope, type ToolCallRequest, type StreamingItem } from "./agent-run";
 export { AgentCatalog } from "./catalog";
+export { Conversation, newId, toolResultMessage } from "./conversation";
 export { demoAgent, plainChatAgent, type DemoAction } from "./demo-agents";
-export { interruptFor, TOOL_CALL_RESPONSE_SCHEMA } from "./interrupts";
+export { interruptFor, type InterruptSubject } from "./interrupts";
 export type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "./model";
 export { ScriptedModel, planCalls } from "./scripted-model";
 export { runToolLoop, type ToolLoopOptions } from "./tool-loop";
-export { applyResume, RESUME_IGNORED_EVENT } from "./resume";

@@ -1,28 +1,19 @@
 import type { Interrupt } from "@ag-ui/core";
 import type { Approval } from "../approvals";
+import { DECISION_RESPONSE_SCHEMA } from "../approvals/decision-payload";
 import type { RegisteredTool } from "../tools/spec";
 
-/** The answer a client sends in a resume entry's payload for a tool-call interrupt. */
-export const TOOL_CALL_RESPONSE_SCHEMA = {
-  type: "object",
-  properties: {
-    approved: { type: "boolean", description: "Run the call (true) or refuse it (false)." },
-    reason: { type: "string", description: "Why, shown to the agent and kept in the audit trail." },
-    editedArgs: { type: "object", description: "Arguments to run instead of the proposed ones (whole replacement)." },
-    rememberForThread: { type: "boolean", description: "For tools asked once per thread: approve later calls in this thread too." },
-  },
-  required: ["approved"],
-  additionalProperties: false,
-} as const;
+/** What an interrupt shows of an approval (a stored one, or the one a call just asked for). */
+export type InterruptSubject = Pick<Approval, "id" | "callId" | "tool" | "args" | "message" | "expiresAt" | "principal" | "status" | "decidedBy">;
 
 /** The AG-UI interrupt standing for a call that waits for approval: its id is the approval id. */
-export function interruptFor(approval: Approval, tool?: RegisteredTool): Interrupt {
+export function interruptFor(approval: InterruptSubject, tool?: RegisteredTool): Interrupt {
   return {
     id: approval.id,
     reason: "tool_call",
     toolCallId: approval.callId,
     message: approval.message ?? `${tool?.title ?? approval.tool} wants to run. Approve?`,
-    responseSchema: TOOL_CALL_RESPONSE_SCHEMA as unknown as Record<string, unknown>,
+    responseSchema: DECISION_RESPONSE_SCHEMA as Record<string, unknown>,
     expiresAt: new Date(approval.expiresAt).toISOString(),
     metadata: {
       toolName: approval.tool,

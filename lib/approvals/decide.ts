@@ -1,5 +1,5 @@
 import type { ToolRegistry } from "../tools/registry";
-import type { GrantStore } from "./grants";
+import type { GrantStore } from "../db/grants";
 import type { Approval, ApprovalStore, Decision } from "./store";
 
 export interface DecideDeps {

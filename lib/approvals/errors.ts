@@ -1,56 +1,48 @@
-import type { SchemaIssue } from "../tools/schema";
 import type { ApprovalStatus } from "../db/schema";
+import { DomainError, type Issue } from "../errors";
 
 /** No approval has this id. */
-export class ApprovalNotFound extends Error {
+export class ApprovalNotFound extends DomainError<"approval_not_found"> {
   override readonly name = "ApprovalNotFound";
-  readonly kind = "approval_not_found";
   constructor(readonly approvalId: string) {
-    super(`No approval with id "${approvalId}"`);
+    super("approval_not_found", `No approval with id "${approvalId}"`);
   }
 }
 
 /** The approval was decided (or withdrawn, or used) before this decision. */
-export class ApprovalAlreadyDecided extends Error {
+export class ApprovalAlreadyDecided extends DomainError<"approval_already_decided"> {
   override readonly name = "ApprovalAlreadyDecided";
-  readonly kind = "approval_already_decided";
   constructor(
     readonly approvalId: string,
     readonly status: ApprovalStatus,
   ) {
-    super(`Approval ${approvalId} is already ${status}`);
+    super("approval_already_decided", `Approval ${approvalId} is already ${status}`);
   }
 }
 
 /** The approval expired before this decision. */
-export class ApprovalExpired extends Error {
+export class ApprovalExpired extends DomainError<"approval_expired"> {
   override readonly name = "ApprovalExpired";
-  readonly kind = "approval_expired";
   constructor(readonly approvalId: string) {
-    super(`Approval ${approvalId} has expired`);
+    super("approval_expired", `Approval ${approvalId} has expired`);
   }
 }
 
 /** A decision the store refuses as given: edited arguments that fail the tool's schema, say. */
-export class ApprovalDecisionInvalid extends Error {
+export class ApprovalDecisionInvalid extends DomainError<"approval_decision_invalid"> {
   override readonly name = "ApprovalDecisionInvalid";
-  readonly kind = "approval_decision_invalid";
-  constructor(
-    message: string,
-    readonly issues: SchemaIssue[] = [],
-  ) {
-    super(message);
+  constructor(message: string, issues: readonly Issue[] = []) {
+    super("approval_decision_invalid", message, { issues });
   }
 }
 
 /** An approval that cannot allow this call: not approved, already used, or bound to another call. */
-export class ApprovalNotUsable extends Error {
+export class ApprovalNotUsable extends DomainError<"approval_not_usable"> {
   override readonly name = "ApprovalNotUsable";
-  readonly kind = "approval_not_usable";
   constructor(
     readonly approvalId: string,
     reason: string,
   ) {
-    super(`Approval ${approvalId} cannot be used: ${reason}`);
+    super("approval_not_usable", `Approval ${approvalId} cannot be used: ${reason}`);
   }
 }

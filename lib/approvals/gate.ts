@@ -1,7 +1,7 @@
 import type { ApprovalCheck, ApprovalPort, ApprovalVerdict } from "../execution/approval-port";
 import type { RegisteredTool } from "../tools/spec";
 import { ApprovalNotUsable } from "./errors";
-import type { GrantStore } from "./grants";
+import type { GrantStore } from "../db/grants";
 import type { ApprovalStore } from "./store";
 
 /** True when a call of `tool` must wait for a person: the operator's policy first, then the tool's own. */
@@ -48,7 +48,7 @@ export class ApprovalGate implements ApprovalPort {
     }
     switch (approval.status) {
       case "pending":
-        return { status: "pending", approvalId: approval.id, expiresAt: approval.expiresAt };
+        return { status: "pending", approvalId: approval.id, expiresAt: approval.expiresAt, message: approval.message ?? `${tool.title} wants to run. Approve?` };
       case "approved":
         try {
           const used = this.store.consume(approval.id, binding);

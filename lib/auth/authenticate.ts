@@ -1,5 +1,6 @@
+import { DomainError } from "../errors";
 import { LOCAL_PRINCIPAL, type Principal } from "./principal";
-import type { TokenStore } from "./tokens";
+import type { TokenScope, TokenStore } from "./tokens";
 
 export interface AccessPolicy {
   /** The address the console listens on: anonymous access only when it is loopback. */
@@ -8,10 +9,6 @@ export interface AccessPolicy {
   allowedHosts: readonly string[];
   tokens: TokenStore;
 }
-
-export type AccessResult =
-  | { ok: true; principal: Principal }
-  | { ok: false; status: 401 | 403 | 421; code: string; message: string };
 
 const LOCAL_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
 
@@ -40,30 +37,29 @@ export function hostName(header: string | null): string {
 }
 
 /**
- * Who is calling, checked in this order: the Host header is one the console serves (421 otherwise,
- * against DNS rebinding), then a bearer token (401 when it is wrong), else the anonymous local
- * operator, allowed only when the console is bound to loopback and the Host is a local name.
- * `peer` is the socket's remote address when the server knows it.
+ * Who is calling, checked in this order: the Host header is one the console serves
+ * (host_not_served otherwise, against DNS rebinding), then a bearer token (unauthenticated when it
+ * is wrong), else the anonymous local operator, allowed only when the console is bound to loopback
+ * and the Host is a local name. `peer` is the socket's remote address when the server knows it.
+ * Throws DomainError (host_not_served, unauthenticated).
  */
-export function authenticate(request: Request, policy: AccessPolicy, peer?: string): AccessResult {
+export function authenticate(request: Request, policy: AccessPolicy, peer?: string): Principal {
   const { served, host, local } = servesHost(request.headers.get("host"), policy.allowedHosts);
-  if (!served)
-    return { ok: false, status: 421, code: "host_not_served", message: `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS` };
+  if (!served) throw new DomainError("host_not_served", `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS`);
 
   const authorization = request.headers.get("authorization");
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const principal = match ? policy.tokens.verify(match[1]!) : undefined;
-    if (!principal) return { ok: false, status: 401, code: "unauthenticated", message: "The bearer token is unknown or revoked" };
-    return { ok: true, principal };
+    if (!principal) throw new DomainError("unauthenticated", "The bearer token is unknown or revoked");
+    return principal;
   }
-  if (isLoopback(policy.bindHost) && local && (peer === undefined || isLoopback(peer))) return { ok: true, principal: LOCAL_PRINCIPAL };
-  return { ok: false, status: 401, code: "unauthenticated", message: "A bearer token is required (create one with `npm run token -- create NAME`)" };
+  if (isLoopback(policy.bindHost) && local && (peer === undefined || isLoopback(peer))) return LOCAL_PRINCIPAL;
+  throw new DomainError("unauthenticated", "A bearer token is required (create one with `npm run token -- create NAME`)");
 }
 
-/** Refuse a principal without `scope` (403). */
-export function requireScope(principal: Principal, scope: string): AccessResult {
-  return principal.scopes.includes(scope)
-    ? { ok: true, principal }
-    : { ok: false, status: 403, code: "forbidden", message: `This token lacks the "${scope}" scope` };
+/** The principal, when it holds `scope`. Throws DomainError (forbidden). */
+export function requireScope(principal: Principal, scope: TokenScope): Principal {
+  if (principal.scopes.includes(scope)) return principal;
+  throw new DomainError("forbidden", `This token lacks the "${scope}" scope`);
 }

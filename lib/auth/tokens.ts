@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { desc, eq, isNull, and } from "drizzle-orm";
 import type { Db } from "../db";
 import { apiTokens } from "../db/schema";
+import { DomainError } from "../errors";
 import type { Principal } from "./principal";
 
 /** What a token may do: run agents, decide approvals (operator), manage tools, use MCP or A2A. */
@@ -11,16 +12,18 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 export interface TokenInfo {
   id: string;
   name: string;
-  scopes: string[];
+  scopes: TokenScope[];
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
 }
 
 /** A token name or scope the console refuses. */
-export class TokenError extends Error {
+export class TokenError extends DomainError<"invalid_token_request"> {
   override readonly name = "TokenError";
-  readonly kind = "token_error";
+  constructor(message: string) {
+    super("invalid_token_request", message);
+  }
 }
 
 const PREFIX = "aguic_";
@@ -65,7 +68,8 @@ export class TokenStore {
     const now = Date.now();
     // Written at most once a minute per token: verification is on every request's path.
     if (!row.lastUsedAt || now - row.lastUsedAt > 60_000) this.db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id)).run();
-    return { id: `token:${row.name}`, operator: row.scopes.includes("approvals"), scopes: row.scopes };
+    const scopes = row.scopes as TokenScope[];
+    return { id: `token:${row.name}`, operator: scopes.includes("approvals"), scopes };
   }
 
   private active(): TokenInfo[] {
@@ -78,5 +82,5 @@ function hash(token: string): string {
 }
 
 function toInfo(row: typeof apiTokens.$inferSelect): TokenInfo {
-  return { id: row.id, name: row.name, scopes: row.scopes, createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
+  return { id: row.id, name: row.name, scopes: row.scopes as TokenScope[], createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { DomainError } from "../errors";
 import * as schema from "./schema";
 
 /** The drizzle database, with the better-sqlite3 connection under it as `$client`. */
@@ -16,10 +17,12 @@ export interface DatabaseHandle {
 }
 
 /** Raised when the database file cannot be opened, created or migrated. */
-export class DatabaseOpenError extends Error {
+export class DatabaseOpenError extends DomainError<"database_unavailable"> {
   override readonly name = "DatabaseOpenError";
-  readonly kind = "database_error";
   readonly variable = "CONSOLE_DB";
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("database_unavailable", message, options);
+  }
 }
 
 export interface OpenDatabaseOptions {

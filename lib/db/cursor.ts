@@ -1,9 +1,10 @@
+import { DomainError } from "../errors";
+
 /** A page cursor that this console did not hand out. */
-export class InvalidCursor extends Error {
+export class InvalidCursor extends DomainError<"invalid_cursor"> {
   override readonly name = "InvalidCursor";
-  readonly kind = "invalid_cursor";
   constructor() {
-    super("The cursor is not one this list returned");
+    super("invalid_cursor", "The cursor is not one this list returned");
   }
 }
 

@@ -14,7 +14,7 @@ export type ApprovalVerdict =
   /** Run it; `args` replaces the arguments when a person edited them. */
   | { status: "approved"; approvalId?: string; args?: Record<string, unknown> }
   | { status: "denied"; approvalId: string; reason?: string }
-  | { status: "pending"; approvalId: string; expiresAt: number }
+  | { status: "pending"; approvalId: string; expiresAt: number; message: string }
   | { status: "expired"; approvalId: string }
   | { status: "cancelled"; approvalId: string };
 

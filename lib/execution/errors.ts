@@ -1,4 +1,4 @@
-import type { SchemaIssue } from "../tools/schema";
+import { DomainError, type Issue } from "../errors";
 
 /**
  * The error kinds a model (or a remote client) may see in a tool result. Every surface maps
@@ -17,99 +17,92 @@ export const MODEL_VISIBLE_KINDS = [
 ] as const;
 export type ModelVisibleKind = (typeof MODEL_VISIBLE_KINDS)[number];
 
-/** Every kind a call can end with; `approval_pending` means the call waits for a person. */
-export type ErrorKind = ModelVisibleKind | "approval_pending";
+/** Every kind a call can end with. A call that waits for a person has not ended: see PendingCall. */
+export type ToolErrorKind = ModelVisibleKind;
 
 /** Base of the executor's error kinds: a stable `name`, a `kind`, and a message chosen for a model. */
-export abstract class ToolCallError extends Error {
-  abstract readonly kind: ErrorKind;
-}
+export abstract class ToolCallError<K extends ToolErrorKind = ToolErrorKind> extends DomainError<K> {}
 
 /** No enabled tool has this name. */
-export class ToolNotFound extends ToolCallError {
+export class ToolNotFound extends ToolCallError<"tool_not_found"> {
   override readonly name = "ToolNotFound";
-  readonly kind = "tool_not_found";
   constructor(readonly toolName: string) {
-    super(`No tool named "${toolName}" is available`);
+    super("tool_not_found", `No tool named "${toolName}" is available`);
   }
 }
 
 /** The arguments do not match the tool's input schema. */
-export class ToolArgsInvalid extends ToolCallError {
+export class ToolArgsInvalid extends ToolCallError<"invalid_arguments"> {
   override readonly name = "ToolArgsInvalid";
-  readonly kind = "invalid_arguments";
   constructor(
     readonly toolName: string,
-    readonly issues: SchemaIssue[],
+    issues: readonly Issue[],
   ) {
-    super(`Invalid arguments for ${toolName}: ${issues.map((i) => `${i.path || "/"} ${i.message}`).join("; ")}`);
+    super("invalid_arguments", `Invalid arguments for ${toolName}: ${issues.map((i) => `${i.path || "/"} ${i.message}`).join("; ")}`, { issues });
   }
 }
 
 /** A person denied the call. */
-export class ToolDenied extends ToolCallError {
+export class ToolDenied extends ToolCallError<"denied"> {
   override readonly name = "ToolDenied";
-  readonly kind = "denied";
   constructor(
     readonly toolName: string,
     readonly reason?: string,
   ) {
-    super(`The call to ${toolName} was denied${reason ? `: ${reason}` : ""}`);
+    super("denied", `The call to ${toolName} was denied${reason ? `: ${reason}` : ""}`);
   }
 }
 
 /** Nobody decided the call before its approval expired. */
-export class ToolApprovalExpired extends ToolCallError {
+export class ToolApprovalExpired extends ToolCallError<"approval_expired"> {
   override readonly name = "ToolApprovalExpired";
-  readonly kind = "approval_expired";
   constructor(readonly toolName: string) {
-    super(`The approval for ${toolName} expired before anyone decided it; the call did not run`);
+    super("approval_expired", `The approval for ${toolName} expired before anyone decided it; the call did not run`);
   }
 }
 
 /** The call was cancelled (its run stopped, or its approval was withdrawn) and did not finish. */
-export class ToolCancelled extends ToolCallError {
+export class ToolCancelled extends ToolCallError<"cancelled"> {
   override readonly name = "ToolCancelled";
-  readonly kind = "cancelled";
   constructor(readonly toolName: string) {
-    super(`The call to ${toolName} was cancelled`);
+    super("cancelled", `The call to ${toolName} was cancelled`);
   }
 }
 
-/** The call waits for a person: not a failure, a pause. */
-export class ApprovalPending extends ToolCallError {
+/**
+ * Thrown by the exporters' call helpers (Gemini, Anthropic, LangChain) when a call waits for a
+ * person: it has no result a model could read yet. The executor itself returns a PendingCall.
+ */
+export class ApprovalPending extends DomainError<"approval_pending"> {
   override readonly name = "ApprovalPending";
-  readonly kind = "approval_pending";
   constructor(
     readonly toolName: string,
     readonly approvalId: string,
     readonly expiresAt: number,
   ) {
-    super(`The call to ${toolName} waits for approval`);
+    super("approval_pending", `The call to ${toolName} waits for approval`);
   }
 }
 
 /** The tool did not answer within its timeout. */
-export class ToolTimeout extends ToolCallError {
+export class ToolTimeout extends ToolCallError<"timeout"> {
   override readonly name = "ToolTimeout";
-  readonly kind = "timeout";
   constructor(
     readonly toolName: string,
     readonly timeoutMs: number,
   ) {
-    super(`${toolName} did not answer within ${timeoutMs} ms`);
+    super("timeout", `${toolName} did not answer within ${timeoutMs} ms`);
   }
 }
 
 /** The tool failed unexpectedly (after its retries); details are in the server log only. */
-export class ToolFailed extends ToolCallError {
+export class ToolFailed extends ToolCallError<"failed"> {
   override readonly name = "ToolFailed";
-  readonly kind = "failed";
   constructor(
     readonly toolName: string,
     readonly attempts: number,
   ) {
-    super(`${toolName} failed${attempts > 1 ? ` after ${attempts} attempts` : ""}`);
+    super("failed", `${toolName} failed${attempts > 1 ? ` after ${attempts} attempts` : ""}`);
   }
 }
 
@@ -117,26 +110,24 @@ export class ToolFailed extends ToolCallError {
  * A failure a tool reports on purpose, with a message meant for the model ("order 12 not found").
  * Throw it from a handler; the executor returns it as a result, it does not end the run.
  */
-export class ToolError extends ToolCallError {
+export class ToolError extends ToolCallError<"tool_error"> {
   override readonly name = "ToolError";
-  readonly kind = "tool_error";
   constructor(
     message: string,
     readonly details?: Record<string, unknown>,
   ) {
-    super(message);
+    super("tool_error", message);
   }
 }
 
 /** The tool answered with a value its output schema refuses. */
-export class ToolOutputInvalid extends ToolCallError {
+export class ToolOutputInvalid extends ToolCallError<"invalid_output"> {
   override readonly name = "ToolOutputInvalid";
-  readonly kind = "invalid_output";
   constructor(
     readonly toolName: string,
-    readonly issues: SchemaIssue[],
+    issues: readonly Issue[],
   ) {
-    super(`${toolName} returned a value that does not match its output schema`);
+    super("invalid_output", `${toolName} returned a value that does not match its output schema`, { issues });
   }
 }
 

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import pLimit from "p-limit";
+import pRetry from "p-retry";
 import { isJsonObject, jsonDigest } from "../json/canonical";
 import { silentLogger, type Logger } from "../log";
 import type { ToolCallInfo, ToolHandler } from "../tools/handler";
@@ -9,7 +11,6 @@ import { allowAll, type ApprovalPort } from "./approval-port";
 import type { CallKey, CallRecord } from "./call-record";
 import { currentRunContext, newRunContext, type RunContext } from "./context";
 import {
-  ApprovalPending,
   isRetryable,
   ToolApprovalExpired,
   ToolArgsInvalid,
@@ -21,7 +22,7 @@ import {
   ToolOutputInvalid,
   ToolTimeout,
 } from "./errors";
-import { failure, success, type ToolResult } from "./result";
+import { failure, pendingCall, success, type CallOutcome, type ToolResult } from "./result";
 
 export interface ExecutorOptions {
   registry: ToolRegistry;
@@ -29,7 +30,7 @@ export interface ExecutorOptions {
   approvals?: ApprovalPort;
   /** The memo of completed calls; without one nothing is recorded or answered from a record. */
   record?: CallRecord;
-  /** Backoff between retries: base delay doubled per attempt, capped, with jitter. */
+  /** Backoff between retries: about `baseMs` before the first retry, doubled per attempt up to `maxMs`, with jitter. */
   backoff?: { baseMs: number; maxMs: number };
   logger?: Logger;
   /** Called after every call with its outcome (for run counters and live views). */
@@ -40,7 +41,7 @@ export interface CallEvent {
   tool: string;
   callId: string;
   ctx: RunContext;
-  result: ToolResult;
+  outcome: CallOutcome;
   durationMs: number;
   /** True when the result came from the call record, not from running the tool. */
   replayed: boolean;
@@ -64,7 +65,8 @@ const COMPLETED = new Set(["tool_error", "failed", "timeout", "invalid_output"])
 
 /**
  * Runs tools: lookup, argument checks, approval, timeout, retries, output checks and the call record.
- * Every outcome is a ToolResult; only programming errors throw.
+ * Every outcome is data (a ToolResult, or a PendingCall while a person decides); only programming
+ * errors throw.
  */
 export class Executor {
   readonly registry: ToolRegistry;
@@ -73,7 +75,7 @@ export class Executor {
   private readonly backoff: { baseMs: number; maxMs: number };
   private readonly logger: Logger;
   private readonly onCall?: (event: CallEvent) => void;
-  private readonly inflight = new Map<string, Promise<ToolResult>>();
+  private readonly inflight = new Map<string, Promise<CallOutcome>>();
 
   constructor(options: ExecutorOptions) {
     this.registry = options.registry;
@@ -85,7 +87,7 @@ export class Executor {
   }
 
   /** Run one call. Resolves with the outcome as data; never rejects for a tool's failure. */
-  async call(name: string, args: unknown, options: CallOptions = {}): Promise<ToolResult> {
+  async call(name: string, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
     const ctx = resolveContext(options.ctx);
     const callId = options.callId ?? randomUUID();
     const started = performance.now();
@@ -109,35 +111,31 @@ export class Executor {
   }
 
   /**
-   * Run several calls concurrently, at most `concurrency` at once; results in call order.
-   * `onResult` hears each result as soon as its call ends (to stream it).
+   * Run several calls concurrently, at most `concurrency` at once; outcomes in call order.
+   * `onResult` hears each outcome as soon as its call ends (to stream it).
    */
   async callMany(
     calls: ToolCallRequest[],
-    options: { ctx?: Partial<RunContext>; concurrency?: number; onResult?: (index: number, result: ToolResult) => void } = {},
-  ): Promise<ToolResult[]> {
+    options: { ctx?: Partial<RunContext>; concurrency?: number; onResult?: (index: number, outcome: CallOutcome) => void } = {},
+  ): Promise<CallOutcome[]> {
     const ctx = resolveContext(options.ctx);
-    const limit = Math.max(1, options.concurrency ?? 4);
-    const results = new Array<ToolResult>(calls.length);
-    let next = 0;
-    const worker = async (): Promise<void> => {
-      while (next < calls.length) {
-        const index = next++;
-        const call = calls[index]!;
-        const result = await this.call(call.name, call.args, { callId: call.callId, ctx });
-        results[index] = result;
-        options.onResult?.(index, result);
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(limit, calls.length) }, worker));
-    return results;
+    const limit = pLimit(Math.max(1, options.concurrency ?? 4));
+    return Promise.all(
+      calls.map((call, index) =>
+        limit(async () => {
+          const outcome = await this.call(call.name, call.args, { callId: call.callId, ctx });
+          options.onResult?.(index, outcome);
+          return outcome;
+        }),
+      ),
+    );
   }
 
-  private async execute(tool: RegisteredTool, args: Record<string, unknown>, key: CallKey, ctx: RunContext, started: number): Promise<ToolResult> {
+  private async execute(tool: RegisteredTool, args: Record<string, unknown>, key: CallKey, ctx: RunContext, started: number): Promise<CallOutcome> {
     const verdict = this.approvals.check({ tool, args, argsDigest: key.argsDigest, callId: key.callId, ctx });
     switch (verdict.status) {
       case "pending":
-        return this.finish(tool.name, key.callId, ctx, failure(new ApprovalPending(tool.name, verdict.approvalId, verdict.expiresAt)), started, false);
+        return this.finish(tool.name, key.callId, ctx, pendingCall({ approvalId: verdict.approvalId, expiresAt: verdict.expiresAt, message: verdict.message }), started, false);
       case "denied":
         return this.finish(tool.name, key.callId, ctx, failure(new ToolDenied(tool.name, verdict.reason)), started, false);
       case "expired":
@@ -158,110 +156,81 @@ export class Executor {
     return this.finish(tool.name, key.callId, ctx, result, started, false);
   }
 
+  /** The handler's answer, after the retries the tool's policy allows for a retryable failure. */
   private async run(tool: RegisteredTool, args: Record<string, unknown>, callId: string, ctx: RunContext): Promise<ToolResult> {
     const handler = this.registry.handlerFor(tool);
     if (!handler) {
       this.logger.error("tool has no handler in this process", { tool: tool.name });
       return failure(new ToolFailed(tool.name, 0));
     }
-    const attempts = tool.policy.retries + 1;
-    for (let attempt = 1; ; attempt++) {
-      if (ctx.signal?.aborted) return failure(new ToolCancelled(tool.name));
-      const outcome = await attemptCall(handler, args, { runId: ctx.runId, threadId: ctx.threadId, principal: ctx.principal, callId, toolName: tool.name, attempt }, tool.policy.timeoutMs, ctx.signal);
-      if (outcome.ok) {
-        const value = outcome.value === undefined ? null : outcome.value;
-        if (tool.outputSchema) {
-          const issues = validateAgainst(tool.outputSchema, value);
-          if (issues.length) {
-            this.logger.warn("tool output does not match its schema", { tool: tool.name, callId, issues });
-            return failure(new ToolOutputInvalid(tool.name, issues));
-          }
-        }
-        return success(value);
-      }
-      const error = outcome.error;
-      if (error === TIMED_OUT) return failure(new ToolTimeout(tool.name, tool.policy.timeoutMs));
-      if (error === CANCELLED) return failure(new ToolCancelled(tool.name));
-      if (error instanceof ToolCallError) return failure(error);
-      if (isRetryable(error) && attempt < attempts) {
-        this.logger.info("retrying tool call", { tool: tool.name, callId, attempt, error: describe(error) });
-        if (!(await sleep(this.delayBefore(attempt + 1), ctx.signal))) return failure(new ToolCancelled(tool.name));
-        continue;
-      }
-      this.logger.error("tool call failed", { tool: tool.name, callId, attempt, error });
-      return failure(new ToolFailed(tool.name, attempt));
-    }
-  }
-
-  /** Exponential backoff with full jitter in its upper half: attempt 2 waits about base, 3 about 2×base... */
-  private delayBefore(attempt: number): number {
-    const ceiling = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (attempt - 2));
-    return ceiling / 2 + Math.random() * (ceiling / 2);
-  }
-
-  private finish(tool: string, callId: string, ctx: RunContext, result: ToolResult, started: number, replayed: boolean): ToolResult {
-    this.onCall?.({ tool, callId, ctx, result, durationMs: performance.now() - started, replayed });
-    return result;
-  }
-}
-
-const TIMED_OUT = Symbol("timed out");
-const CANCELLED = Symbol("cancelled");
-
-type Attempt = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-async function attemptCall(
-  handler: ToolHandler,
-  args: Record<string, unknown>,
-  info: Omit<ToolCallInfo, "signal">,
-  timeoutMs: number,
-  runSignal: AbortSignal | undefined,
-): Promise<Attempt> {
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let onRunAbort: (() => void) | undefined;
-  const stop = new Promise<Attempt>((resolve) => {
-    timer = setTimeout(() => {
-      controller.abort(new Error("timeout"));
-      resolve({ ok: false, error: TIMED_OUT });
-    }, timeoutMs);
-    if (runSignal) {
-      onRunAbort = () => {
-        controller.abort(runSignal.reason);
-        resolve({ ok: false, error: CANCELLED });
-      };
-      if (runSignal.aborted) onRunAbort();
-      else runSignal.addEventListener("abort", onRunAbort, { once: true });
-    }
-  });
-  const work = (async (): Promise<Attempt> => {
+    let attempts = 0;
+    let value: unknown;
     try {
-      return { ok: true, value: await handler(structuredClone(args), { ...info, signal: controller.signal }) };
+      value = await pRetry(
+        (attempt) => {
+          attempts = attempt;
+          const info = { runId: ctx.runId, threadId: ctx.threadId, principal: ctx.principal, callId, toolName: tool.name, attempt };
+          return attemptCall(handler, args, info, tool.policy.timeoutMs, ctx.signal);
+        },
+        {
+          retries: tool.policy.retries,
+          factor: 2,
+          // randomize multiplies by 1 to 2: the first retry waits between baseMs/2 and baseMs.
+          minTimeout: this.backoff.baseMs / 2,
+          maxTimeout: this.backoff.maxMs,
+          randomize: true,
+          signal: ctx.signal,
+          shouldRetry: ({ error }) => isRetryable(error),
+          onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
+            if (retriesLeft > 0 && isRetryable(error)) this.logger.info("retrying tool call", { tool: tool.name, callId, attempt: attemptNumber, error: describe(error) });
+          },
+        },
+      );
     } catch (error) {
-      return { ok: false, error };
+      if (ctx.signal?.aborted) return failure(new ToolCancelled(tool.name));
+      if (error instanceof AttemptTimedOut) return failure(new ToolTimeout(tool.name, tool.policy.timeoutMs));
+      if (error instanceof ToolCallError) return failure(error);
+      this.logger.error("tool call failed", { tool: tool.name, callId, attempt: attempts, error });
+      return failure(new ToolFailed(tool.name, attempts));
     }
-  })();
-  try {
-    return await Promise.race([work, stop]);
-  } finally {
-    clearTimeout(timer);
-    if (onRunAbort) runSignal?.removeEventListener("abort", onRunAbort);
+    if (value === undefined) value = null;
+    if (tool.outputSchema) {
+      const issues = validateAgainst(tool.outputSchema, value);
+      if (issues.length) {
+        this.logger.warn("tool output does not match its schema", { tool: tool.name, callId, issues });
+        return failure(new ToolOutputInvalid(tool.name, issues));
+      }
+    }
+    return success(value);
+  }
+
+  private finish<T extends CallOutcome>(tool: string, callId: string, ctx: RunContext, outcome: T, started: number, replayed: boolean): T {
+    this.onCall?.({ tool, callId, ctx, outcome, durationMs: performance.now() - started, replayed });
+    return outcome;
   }
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve(false);
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve(true);
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
+/** An attempt that outlived the tool's timeout (never retried). */
+class AttemptTimedOut extends Error {}
+
+/**
+ * One attempt of a handler, cut off at `timeoutMs` or when the run stops. The handler's signal
+ * aborts then too; a handler that ignores it is left behind and its answer dropped.
+ */
+async function attemptCall(handler: ToolHandler, args: Record<string, unknown>, info: Omit<ToolCallInfo, "signal">, timeoutMs: number, runSignal: AbortSignal | undefined): Promise<unknown> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = runSignal ? AbortSignal.any([timeout, runSignal]) : timeout;
+  signal.throwIfAborted();
+  let onAbort: () => void = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () => reject(runSignal?.aborted ? signal.reason : new AttemptTimedOut());
+    signal.addEventListener("abort", onAbort, { once: true });
   });
+  try {
+    return await Promise.race([handler(structuredClone(args), { ...info, signal }), stopped]);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
 }
 
 function resolveContext(overrides?: Partial<RunContext>): RunContext {

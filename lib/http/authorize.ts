@@ -1,11 +1,20 @@
 import { authenticate, requireScope, type AccessPolicy } from "../auth/authenticate";
 import type { Principal } from "../auth/principal";
-import { errorResponse } from "./respond";
+import type { TokenScope } from "../auth/tokens";
+import type { Logger } from "../log";
+import { answerErrors, type Handler } from "./handler";
+import type { RouteContext } from "./request-input";
 
-/** Who calls, when they may use `scope`; otherwise the 401, 403 or 421 answer to send. */
-export function authorize(request: Request, access: AccessPolicy, scope: string): { ok: true; principal: Principal } | { ok: false; response: Response } {
-  const caller = authenticate(request, access);
-  const allowed = caller.ok ? requireScope(caller.principal, scope) : caller;
-  if (allowed.ok) return allowed;
-  return { ok: false, response: errorResponse(allowed.status, allowed.code, allowed.message) };
+/** A handler that runs for an authenticated caller holding the scope it was declared with. */
+export type ProtectedHandler = (request: Request, caller: Principal, context?: RouteContext) => Promise<Response>;
+
+/** Declares a handler's scope: `protect("tools", handler)` is the handler every caller without "tools" is refused. */
+export type Protect = (scope: TokenScope, handler: ProtectedHandler) => Handler;
+
+/**
+ * The `protect` of one access policy. Its handlers authenticate the caller (421 foreign Host,
+ * 401 no or bad token), check the scope (403), and answer what they throw with errorAnswer.
+ */
+export function protector(access: AccessPolicy, logger: Logger): Protect {
+  return (scope, handler) => answerErrors(async (request, context) => handler(request, requireScope(authenticate(request, access), scope), context), logger);
 }

@@ -1,17 +1,14 @@
 import type { z } from "zod";
-import type { ErrorBody } from "./respond";
+import { DomainError, type ErrorKind, type Issue } from "../errors";
 import { readCappedText } from "./read-capped";
-import { errorResponse } from "./respond";
 
 /** The second argument Next passes to a route handler: the dynamic segments of its path. */
 export interface RouteContext {
   params?: Promise<Record<string, string | string[]>>;
 }
 
-export type Issue = NonNullable<ErrorBody["error"]["issues"]>[number];
-
-/** A parsed input, or the 4xx answer to send instead. */
-export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response };
+/** Bodies larger than this are refused unless a handler sets its own limit. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** The value of a dynamic path segment ("" when absent). */
 export async function routeParam(context: RouteContext | undefined, name: string): Promise<string> {
@@ -26,40 +23,41 @@ export function toIssues(error: z.ZodError): Issue[] {
 }
 
 /**
- * Read a JSON body of at most `maxBytes` and parse it with `schema`: 413 when too large, 415 when
- * not JSON, 400 when it does not parse, 422 with the issues when it does not match.
+ * The request's JSON body, reading at most `maxBytes`. An empty body is `undefined`.
+ * Throws DomainError: unsupported_media_type (not `application/json`), payload_too_large,
+ * invalid_json (not UTF-8 or not JSON).
  */
-export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes = 1024 * 1024): Promise<Parsed<z.output<S>>> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\b/i.test(type)) return fail(415, "unsupported_media_type", "Send the body as JSON (content-type: application/json)");
+export async function readJson(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (type !== "application/json") throw new DomainError("unsupported_media_type", "Send the body as JSON (content-type: application/json)");
   const read = await readCappedText(request.body, maxBytes, request.headers.get("content-length"));
-  if (!read.ok)
-    return read.reason === "too_large" ? fail(413, "body_too_large", `The body is larger than ${maxBytes} bytes`) : fail(400, "invalid_json", "The body is not valid UTF-8");
-  let value: unknown;
-  try {
-    value = read.text.trim() ? JSON.parse(read.text) : undefined;
-  } catch {
-    return fail(400, "invalid_json", "The body is not valid JSON");
+  if (!read.ok) {
+    if (read.reason === "too_large") throw new DomainError("payload_too_large", `The body is larger than ${maxBytes} bytes`);
+    throw new DomainError("invalid_json", "The body is not valid UTF-8");
   }
-  return parseWith(schema, value, "invalid_body", "The body does not match what this endpoint takes");
+  if (!read.text.trim()) return undefined;
+  try {
+    return JSON.parse(read.text);
+  } catch {
+    throw new DomainError("invalid_json", "The body is not valid JSON");
+  }
 }
 
-/** Parse the URL's query parameters (first value of each) with `schema`; 400 with the issues when it does not match. */
-export function readQuery<S extends z.ZodType>(request: Request, schema: S): Parsed<z.output<S>> {
-  const params = new URL(request.url).searchParams;
+/** The request's JSON body parsed with `schema`. Throws what readJson throws, and invalid_body with the issues. */
+export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<z.output<S>> {
+  return parseWith(schema, await readJson(request, maxBytes), "invalid_body", "The body does not match what this endpoint takes");
+}
+
+/** The URL's query parameters (first value of each) parsed with `schema`. Throws invalid_query with the issues. */
+export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.output<S> {
   const value: Record<string, string> = {};
-  for (const [key, v] of params) if (!(key in value)) value[key] = v;
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return { ok: true, data: parsed.data };
-  return { ok: false, response: errorResponse(400, "invalid_query", "The query parameters are not valid", toIssues(parsed.error)) };
+  for (const [key, v] of new URL(request.url).searchParams) if (!(key in value)) value[key] = v;
+  return parseWith(schema, value, "invalid_query", "The query parameters are not valid");
 }
 
-function parseWith<S extends z.ZodType>(schema: S, value: unknown, code: string, message: string): Parsed<z.output<S>> {
+/** `value` parsed with `schema`. Throws DomainError of `kind` with the issues. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, kind: ErrorKind, message: string): z.output<S> {
   const parsed = schema.safeParse(value);
-  if (parsed.success) return { ok: true, data: parsed.data };
-  return { ok: false, response: errorResponse(422, code, message, toIssues(parsed.error)) };
-}
-
-function fail(status: number, code: string, message: string): { ok: false; response: Response } {
-  return { ok: false, response: errorResponse(status, code, message) };
+  if (parsed.success) return parsed.data;
+  throw new DomainError(kind, message, { issues: toIssues(parsed.error) });
 }

@@ -1,6 +1,8 @@
+import type { Issue } from "../errors";
+
 /** The body every 4xx and 5xx answer of the console's own API carries. */
 export interface ErrorBody {
-  error: { code: string; message: string; issues?: Array<{ path: string; message: string }> };
+  error: { code: string; message: string; issues?: Issue[] };
 }
 
 /** A JSON response with `no-store` caching. */
@@ -12,6 +14,6 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 }
 
 /** An error answer: `{ error: { code, message, issues } }` with the given status. */
-export function errorResponse(status: number, code: string, message: string, issues?: ErrorBody["error"]["issues"], headers?: HeadersInit): Response {
-  return json({ error: { code, message, ...(issues && issues.length ? { issues } : {}) } } satisfies ErrorBody, { status, headers });
+export function errorResponse(status: number, code: string, message: string, issues?: readonly Issue[], headers?: HeadersInit): Response {
+  return json({ error: { code, message, ...(issues && issues.length ? { issues: [...issues] } : {}) } } satisfies ErrorBody, { status, headers });
 }

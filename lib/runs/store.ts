@@ -3,6 +3,7 @@ import type { AGUIEvent, Message } from "@ag-ui/core";
 import { and, asc, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
 import { decodeCursor, encodeCursor } from "../db/cursor";
+import { DomainError } from "../errors";
 import { runEvents, runs, threads } from "../db/schema";
 import { RunEventWriter } from "./event-writer";
 import { expandRecord, RecordBatch } from "./record-batch";
@@ -44,11 +45,10 @@ export interface RunFilter {
 }
 
 /** Raised when a run id is reused: AG-UI run ids are unique, a retry is a new run. */
-export class RunIdTaken extends Error {
+export class RunIdTaken extends DomainError<"run_id_taken"> {
   override readonly name = "RunIdTaken";
-  readonly kind = "run_id_taken";
   constructor(readonly runId: string) {
-    super(`A run with id "${runId}" exists already; every run needs a new runId`);
+    super("run_id_taken", `A run with id "${runId}" exists already; every run needs a new runId`);
   }
 }
 

@@ -1,8 +1,9 @@
+import { DomainError } from "../errors";
+
 /** No source has this id. */
-export class SourceNotFound extends Error {
+export class SourceNotFound extends DomainError<"source_not_found"> {
   override readonly name = "SourceNotFound";
-  readonly kind = "source_not_found";
   constructor(readonly sourceId: string) {
-    super(`No source with id "${sourceId}"`);
+    super("source_not_found", `No source with id "${sourceId}"`);
   }
 }

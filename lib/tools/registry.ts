@@ -1,7 +1,5 @@
-import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db";
-import { decodeCursor, encodeCursor } from "../db/cursor";
-import { tools } from "../db/schema";
+import { ToolRows, type ToolRow } from "../db/tools";
 import { jsonDigest } from "../json/canonical";
 import { DuplicateTool, ToolDefinitionError, ToolUsageError } from "./errors";
 import type { ToolHandler } from "./handler";
@@ -59,15 +57,19 @@ export interface ToolInput {
 
 /**
  * The tool registry: definitions in SQLite, handlers in memory. Reads of a single tool come from
- * an in-memory copy kept in step with every write made through this registry.
+ * an in-memory copy kept in step with every write made through this registry; the copy changes
+ * only after the write committed.
  */
 export class ToolRegistry {
   private readonly handlers = new Map<string, ToolHandler>();
   private readonly binders = new Map<string, HandlerBinder>();
   private cache: Map<string, RegisteredTool> | undefined;
   private readonly listeners = new Set<(names: string[]) => void>();
+  private readonly rows: ToolRows;
 
-  constructor(private readonly db: Db) {}
+  constructor(db: Db) {
+    this.rows = new ToolRows(db);
+  }
 
   /** Register one tool. Throws DuplicateTool or ToolDefinitionError; nothing is written then. */
   add(spec: ToolSpecInput, handler?: ToolHandler): RegisteredTool {
@@ -84,9 +86,7 @@ export class ToolRegistry {
     }
     const now = Date.now();
     const rows = prepared.map((spec) => toRow(spec, now));
-    this.db.transaction((tx) => {
-      for (let i = 0; i < rows.length; i += 200) tx.insert(tools).values(rows.slice(i, i + 200)).run();
-    });
+    this.rows.insertMany(rows);
     const added = rows.map(fromRow);
     const cache = this.getCached();
     added.forEach((tool, i) => {
@@ -105,22 +105,25 @@ export class ToolRegistry {
   upsertBuiltins(inputs: Array<{ spec: ToolSpecInput; handler: ToolHandler }>): void {
     const now = Date.now();
     const cache = this.getCached();
-    this.db.transaction((tx) => {
-      for (const input of inputs) {
-        const spec = normalise(input.spec);
-        const existing = cache.get(spec.name);
-        const row = toRow(spec, now);
-        if (!existing) {
-          tx.insert(tools).values(row).run();
-          cache.set(spec.name, fromRow(row));
-        } else if (shipped(existing) !== shipped(spec)) {
-          const { name: _name, enabled: _e, approval: _a, timeoutMs: _t, retries: _r, targets: _tg, createdAt: _c, ...update } = row;
-          tx.update(tools).set(update).where(eq(tools.name, spec.name)).run();
-          cache.set(spec.name, { ...existing, ...fromRow({ ...row, ...pickSettings(existing) }), createdAt: existing.createdAt });
-        }
-        this.handlers.set(spec.name, input.handler);
+    const inserts: ToolRow[] = [];
+    const updates: ToolRow[] = [];
+    const cached: RegisteredTool[] = [];
+    for (const input of inputs) {
+      const spec = normalise(input.spec);
+      const existing = cache.get(spec.name);
+      const row = toRow(spec, now);
+      if (!existing) {
+        inserts.push(row);
+        cached.push(fromRow(row));
+      } else if (shipped(existing) !== shipped(spec)) {
+        updates.push(row);
+        cached.push({ ...existing, ...fromRow({ ...row, ...pickSettings(existing) }), createdAt: existing.createdAt });
       }
-    });
+    }
+    this.rows.upsertDefinitions(inserts, updates);
+    for (const tool of cached) cache.set(tool.name, tool);
+    for (const input of inputs) this.handlers.set(input.spec.name, input.handler);
+    if (updates.length) this.emit(updates.map((row) => row.name));
   }
 
   /** The tool with this name, or undefined. */
@@ -149,16 +152,10 @@ export class ToolRegistry {
     this.binders.set(kind, binder);
   }
 
-  /** A page of tools in name order, filtered. */
+  /** A page of tools in name order, filtered. Throws InvalidCursor. */
   list(filter: ToolListFilter = {}): ToolPage {
-    const limit = Math.min(Math.max(filter.limit ?? 100, 1), 1000);
-    const where = conditions(filter);
-    const total = this.db.select({ n: sql<number>`count(*)` }).from(tools).where(and(...where)).get()?.n ?? 0;
-    if (filter.cursor) where.push(gt(tools.name, decodeCursor(filter.cursor, ["string"])[0]));
-    const rows = this.db.select().from(tools).where(and(...where)).orderBy(asc(tools.name)).limit(limit + 1).all();
-    const items = rows.slice(0, limit).map(fromRow);
-    const last = items.at(-1);
-    return rows.length > limit && last ? { items, nextCursor: encodeCursor([last.name]), total } : { items, total };
+    const page = this.rows.page(filter);
+    return { items: page.items.map(fromRow), total: page.total, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
   }
 
   /** Every enabled tool exported to `target`, in name order. */
@@ -177,7 +174,7 @@ export class ToolRegistry {
 
   /** Remove a tool; returns whether it existed. */
   remove(name: string): boolean {
-    const removed = this.db.delete(tools).where(eq(tools.name, name)).run().changes > 0;
+    const removed = this.rows.delete(name);
     this.getCached().delete(name);
     this.handlers.delete(name);
     if (removed) this.emit([name]);
@@ -187,7 +184,7 @@ export class ToolRegistry {
   /** Remove every tool of a source (before a refresh re-imports them). */
   removeSource(sourceId: string): number {
     const names = [...this.getCached().values()].filter((t) => t.sourceId === sourceId).map((t) => t.name);
-    this.db.delete(tools).where(eq(tools.sourceId, sourceId)).run();
+    this.rows.deleteBySource(sourceId);
     for (const name of names) {
       this.getCached().delete(name);
       this.handlers.delete(name);
@@ -200,8 +197,20 @@ export class ToolRegistry {
     return this.update(name, { enabled });
   }
 
-  /** Change what operators control on a tool. Throws ToolUsageError for an unknown tool. */
+  /** Change what operators control on a tool, with no audit row (restoring settings, tests). Throws ToolUsageError for an unknown tool. */
   update(name: string, settings: ToolSettings): RegisteredTool {
+    return this.writeSettings(name, settings);
+  }
+
+  /**
+   * An operator's change of a tool's settings: written with a "settings_changed" row of its audit
+   * trail (before and after), in one transaction. Throws ToolUsageError for an unknown tool.
+   */
+  changeSettings(name: string, settings: ToolSettings, actor: string): RegisteredTool {
+    return this.writeSettings(name, settings, actor);
+  }
+
+  private writeSettings(name: string, settings: ToolSettings, actor?: string): RegisteredTool {
     const existing = this.get(name);
     if (!existing) throw new ToolUsageError(`No tool named "${name}" is registered`);
     const policy: ToolPolicy = {
@@ -217,18 +226,8 @@ export class ToolRegistry {
       policy,
       updatedAt: Date.now(),
     };
-    this.db
-      .update(tools)
-      .set({
-        enabled: next.enabled,
-        approval: next.approval,
-        timeoutMs: policy.timeoutMs,
-        retries: policy.retries,
-        targets: policy.targets,
-        updatedAt: next.updatedAt,
-      })
-      .where(eq(tools.name, name))
-      .run();
+    const audit = actor ? { type: "settings_changed" as const, actor, data: { before: settingsOf(existing), after: settingsOf(next) } } : undefined;
+    this.rows.updateSettings(name, { enabled: next.enabled, approval: next.approval, timeoutMs: policy.timeoutMs, retries: policy.retries, targets: policy.targets, updatedAt: next.updatedAt }, audit);
     this.getCached().set(name, next);
     this.emit([name]);
     return next;
@@ -241,16 +240,20 @@ export class ToolRegistry {
   }
 
   private emit(names: string[]): void {
-    for (const listener of this.listeners) listener(names);
+    for (const listener of this.listeners) {
+      try {
+        listener(names);
+      } catch {
+        // A listener's failure must not undo a committed change.
+      }
+    }
   }
 
   private getCached(): Map<string, RegisteredTool> {
-    if (!this.cache) this.cache = new Map(this.db.select().from(tools).all().map((row) => [row.name, fromRow(row)]));
+    if (!this.cache) this.cache = new Map(this.rows.all().map((row) => [row.name, fromRow(row)]));
     return this.cache;
   }
 }
-
-type ToolRow = typeof tools.$inferSelect;
 
 /** Validate a spec input and fill its defaults. Throws ToolDefinitionError. */
 export function normalise(input: ToolSpecInput): ToolSpec {
@@ -360,26 +363,9 @@ function pickSettings(tool: RegisteredTool): Pick<ToolRow, "enabled" | "approval
   return { enabled: tool.enabled, approval: tool.approval, timeoutMs: tool.policy.timeoutMs, retries: tool.policy.retries, targets: tool.policy.targets };
 }
 
-function conditions(filter: ToolListFilter): SQL[] {
-  const where: SQL[] = [];
-  if (filter.target) where.push(sql`exists (select 1 from json_each(${tools.targets}) where value = ${filter.target})`);
-  if (filter.tag) where.push(sql`exists (select 1 from json_each(${tools.tags}) where value = ${filter.tag})`);
-  if (filter.sourceId) where.push(eq(tools.sourceId, filter.sourceId));
-  if (filter.kind) where.push(eq(tools.kind, filter.kind));
-  if (filter.effects) where.push(eq(tools.effects, filter.effects));
-  if (filter.enabled !== undefined) where.push(eq(tools.enabled, filter.enabled));
-  if (filter.needsApproval !== undefined) {
-    const asks = sql`(${tools.approval} in ('always', 'once_per_thread') or (${tools.approval} = 'default' and ${tools.confirm} = 1))`;
-    where.push(filter.needsApproval ? asks : sql`not ${asks}`);
-  }
-  for (const word of (filter.text ?? "").toLowerCase().split(/\s+/).filter(Boolean).slice(0, 8)) {
-    const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    where.push(
-      // SQLite's LIKE already ignores ASCII case (as far as its lower() goes); calling lower() on four columns per row doubled the scan time.
-      sql`(${tools.name} like ${pattern} escape '\\' or ${tools.title} like ${pattern} escape '\\' or ${tools.description} like ${pattern} escape '\\' or ${tools.tags} like ${pattern} escape '\\')`,
-    );
-  }
-  return where;
+/** The operator-controlled settings of a tool, as its audit trail records them before and after a change. */
+export function settingsOf(tool: RegisteredTool): Required<ToolSettings> {
+  return { enabled: tool.enabled, approval: tool.approval, timeoutMs: tool.policy.timeoutMs, retries: tool.policy.retries, targets: [...tool.policy.targets] };
 }
 
 function byName(a: RegisteredTool, b: RegisteredTool): number {

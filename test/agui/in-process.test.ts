@@ -2,13 +2,12 @@ import { randomUUID } from "node:crypto";
 import { EventType } from "@ag-ui/core";
 import { afterAll, describe, expect, it } from "vitest";
 import { agentFunction } from "@/lib/agents";
-import { agui } from "@/lib/http/agui-routes";
-import { aguiEndpoint } from "@/lib/integrations/agui/endpoint";
+import { consoleApi, createConsoleApi } from "@/lib/api";
 import { parseFrames, userMessage } from "../support/agui-client";
 import { testServices } from "../support/services";
 
 const services = testServices({ AGENT_STREAM_DELAY_MS: "0" });
-const endpoint = agui(services);
+const endpoint = consoleApi(services).agui;
 afterAll(() => services.close());
 
 function post(agent: string | undefined, body: unknown, headers: Record<string, string> = {}) {
@@ -46,7 +45,7 @@ describe("the AG-UI endpoint in-process (web-standard handlers, no server)", () 
         await new Promise<void>((resolve) => (run.ctx.signal.aborted ? resolve() : run.ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
       }),
     );
-    const quick = aguiEndpoint({ bridge: services.bridge, catalog: services.agents, access: services.access, maxBodyBytes: 1 << 20, logger: services.logger, keepAliveMs: 20 });
+    const quick = createConsoleApi(services, { agui: { keepAliveMs: 20 } }).agui;
     const input = { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, protocolVersion: "1.0", messages: [userMessage("wait")] };
     const response = await quick.run(
       new Request("http://localhost/api/agui/idle", { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify(input) }),

@@ -101,9 +101,13 @@ describe("statuses before the stream, over real HTTP", () => {
     expect(await errorOf(response)).toMatchObject({ status: 415, error: { code: "unsupported_media_type" } });
   });
 
+  it("400 invalid_json for a body that is not JSON, as on every endpoint", async () => {
+    const error = await errorOf(await postRun(local.url, '{"threadId": "t1", '));
+    expect(error).toEqual({ status: 400, error: { code: "invalid_json", message: "The body is not valid JSON" } });
+  });
+
   it("422 for invalid input, with the issues listed", async () => {
     const cases: Array<[string, unknown, Array<{ path: string; message?: unknown }>]> = [
-      ["bad JSON", '{"threadId": "t1", ', [{ path: "", message: "is not valid JSON" }]],
       ["missing threadId", { ...input(), threadId: undefined }, [{ path: "/threadId" }]],
       ["too-long thread id", input({ threadId: "t".repeat(201) }), [{ path: "/threadId", message: "must be 1 to 200 characters" }]],
       ["too-long run id", input({ runId: "r".repeat(201) }), [{ path: "/runId", message: "must be 1 to 200 characters" }]],
@@ -121,7 +125,7 @@ describe("statuses before the stream, over real HTTP", () => {
       try {
         const response = await postRun(target.url, body);
         const error = await errorOf(response);
-        expect({ name, status: error.status, code: error.error.code }).toEqual({ name, status: 422, code: "invalid_input" });
+        expect({ name, status: error.status, code: error.error.code }).toEqual({ name, status: 422, code: "invalid_body" });
         expect(error.error.issues, name).toEqual(expect.arrayContaining(issues.map((i) => expect.objectContaining(i))));
       } finally {
         if (huge) await target.close();

@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTicket } from "@/lib/demo/tools";
-import { approvalsApi } from "@/lib/http/approvals-api";
+import { consoleApi, createConsoleApi } from "@/lib/api";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import type { Services } from "@/lib/services";
 import { testServices } from "../support/services";
+import { approvalIdOf } from "../support/outcomes";
 
 let services: Services;
-let api: ReturnType<typeof approvalsApi>;
+let api: ReturnType<typeof consoleApi>["approvals"];
 
 beforeAll(() => {
   services = testServices();
-  api = approvalsApi(services);
+  api = consoleApi(services).approvals;
 });
 afterAll(() => services.close());
 
@@ -19,12 +20,13 @@ const post = (body: unknown, headers: Record<string, string> = {}) =>
   new Request("http://127.0.0.1:3000/api/approvals/x/decision", { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://127.0.0.1:3000${path}`, { headers: { host: "127.0.0.1:3000", ...headers } });
 
+const errorOf = async (response: Response) => ({ status: response.status, ...((await response.json()) as { error: { code: string } }).error });
+
 let seq = 0;
 /** A pending approval asked by a real executor call of a confirm tool. */
 async function pendingRefund(threadId = `thread-${++seq}`, principal = "alice"): Promise<string> {
   const result = await services.executor.call("issue_refund", { orderId: `${1000 + seq}`, amount: 10 }, { callId: `call-${++seq}`, ctx: { principal, scope: `agui:${threadId}`, threadId, runId: `run-${seq}`, surface: "agui" } });
-  if (result.ok || result.error.kind !== "approval_pending") throw new Error("expected a pending approval");
-  return result.error.approvalId!;
+  return approvalIdOf(result);
 }
 
 describe("approvals REST", () => {
@@ -37,8 +39,9 @@ describe("approvals REST", () => {
     expect(body.items.map((i) => i.id).slice(0, 2)).toEqual([b, a]);
     expect(body.items[0]).not.toHaveProperty("key");
     expect(body.pending).toBeGreaterThanOrEqual(2);
-    expect((await api.list(get("/api/approvals?status=bogus"))).status).toBe(422);
-    expect((await api.list(get("/api/approvals?cursor=nonsense"))).status).toBe(422);
+    // A bad query or cursor is 400, as on every list.
+    expect(await errorOf(await api.list(get("/api/approvals?status=bogus")))).toMatchObject({ status: 400, code: "invalid_query" });
+    expect(await errorOf(await api.list(get("/api/approvals?cursor=nonsense")))).toMatchObject({ status: 400, code: "invalid_cursor" });
   });
 
   it("decides: 200 with the new state, then 409 for a second decision, 404 unknown, 422 bad edits", async () => {
@@ -73,7 +76,7 @@ describe("approvals REST", () => {
     const forbidden = await api.decide(post({ approved: true }, { authorization: `Bearer ${token}` }), ctx(id));
     expect(forbidden.status).toBe(403);
     expect((await api.decide(post({ approved: true }, { authorization: "Bearer aguic_wrong" }), ctx(id))).status).toBe(401);
-    const remote = approvalsApi({ ...services, access: { ...services.access, bindHost: "0.0.0.0" } });
+    const remote = createConsoleApi({ ...services, access: { ...services.access, bindHost: "0.0.0.0" } }).approvals;
     expect((await remote.decide(post({ approved: true }), ctx(id))).status).toBe(401);
     const { token: operatorToken } = services.tokens.create(`operator-${seq}`, ["approvals"]);
     const allowed = await remote.decide(post({ approved: true }, { authorization: `Bearer ${operatorToken}` }), ctx(id));
@@ -119,7 +122,7 @@ describe("approvals REST", () => {
     const callId = `call-audit-${seq}`;
     const call = { principal: "bob", scope: `agui:${threadId}`, threadId, runId: `run-${seq}`, surface: "agui" as const };
     const pending = await services.executor.call("issue_refund", { orderId: "555", amount: 90 }, { callId, ctx: call });
-    const id = !pending.ok ? pending.error.approvalId! : "";
+    const id = approvalIdOf(pending);
     await api.decide(post({ approved: true, reason: "half only", editedArgs: { orderId: "555", amount: 45 } }), ctx(id));
     const ran = await services.executor.call("issue_refund", { orderId: "555", amount: 90 }, { callId, ctx: call });
     expect(ran).toMatchObject({ ok: true, value: { amount: 45 } });
@@ -161,18 +164,18 @@ describe("once per thread", () => {
       services.executor.call("create_ticket", { title: "Printer on fire" }, { callId, ctx: { principal: "alice", scope: `agui:${threadId}`, threadId, runId: callId, surface: "agui" } });
 
     const first = await call("t-grant", "c1");
-    expect(first).toMatchObject({ ok: false, error: { kind: "approval_pending" } });
-    await api.decide(post({ approved: true }), ctx(!first.ok ? first.error.approvalId! : ""));
+    expect(first).toMatchObject({ pending: { approvalId: expect.any(String) } });
+    await api.decide(post({ approved: true }), ctx(approvalIdOf(first)));
     expect(await call("t-grant", "c1")).toMatchObject({ ok: true });
     // Honoured: a second call in the same thread runs without asking.
     expect(await call("t-grant", "c2")).toMatchObject({ ok: true });
     // Another thread still asks.
-    expect(await call("t-other", "c3")).toMatchObject({ ok: false, error: { kind: "approval_pending" } });
+    expect(await call("t-other", "c3")).toMatchObject({ pending: { approvalId: expect.any(String) } });
 
     // A new definition of the tool (a release that changes it) revokes the grant: the thread is asked again.
     services.registry.upsertBuiltins([{ spec: { ...createTicket.spec, description: `${createTicket.spec.description} Now with labels.` }, handler: createTicket.handler }]);
     expect(services.registry.get("create_ticket")?.approval).toBe("once_per_thread");
-    expect(await call("t-grant", "c4")).toMatchObject({ ok: false, error: { kind: "approval_pending" } });
+    expect(await call("t-grant", "c4")).toMatchObject({ pending: { approvalId: expect.any(String) } });
     const revoked = services.grants.forTool("create_ticket").filter((g) => g.threadId === "t-grant");
     expect(revoked).toHaveLength(1);
     expect(revoked[0]).toMatchObject({ revokedBy: "system" });
@@ -201,7 +204,7 @@ describe("expiry sweep", () => {
     const swept = testServices({ APPROVAL_SWEEP_SECONDS: "1", APPROVAL_TTL_SECONDS: "1" });
     try {
       const result = await swept.executor.call("issue_refund", { orderId: "9", amount: 1 }, { callId: "sweep-1", ctx: { principal: "p", scope: "s", runId: "r", surface: "rest" } });
-      const id = !result.ok ? result.error.approvalId! : "";
+      const id = approvalIdOf(result);
       const deadline = Date.now() + 5000;
       while (swept.approvals.get(id)?.status === "pending" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
       expect(swept.approvals.get(id)?.status).toBe("expired");

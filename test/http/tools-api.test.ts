@@ -2,9 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeServer, listenLocal } from "@/lib/http/node-adapter";
-import { sourceRoutes } from "@/lib/http/source-routes";
-import { toolCallRoutes } from "@/lib/http/tool-call-routes";
-import { toolRoutes } from "@/lib/http/tool-routes";
+import { consoleApi, type ConsoleApi } from "@/lib/api";
 import type { Services } from "@/lib/services";
 import { countRows } from "../support/database";
 import { testServices } from "../support/services";
@@ -15,17 +13,15 @@ const BASE = "http://127.0.0.1:3000";
 const SECRET = "sk-live-never-shown-7f3a9c";
 
 let services: Services;
-let tools: ReturnType<typeof toolRoutes>;
-let calls: ReturnType<typeof toolCallRoutes>;
-let sources: ReturnType<typeof sourceRoutes>;
+let tools: ConsoleApi["tools"];
+let calls: ConsoleApi["toolCalls"];
+let sources: ConsoleApi["sources"];
 let api: RecordingServer;
 let ticketRuns = 0;
 
 beforeAll(async () => {
   services = testServices();
-  tools = toolRoutes(services);
-  calls = toolCallRoutes(services);
-  sources = sourceRoutes(services);
+  ({ tools, toolCalls: calls, sources } = consoleApi(services));
   api = await startRecordingServer();
   api.respond = (request) => (request.path.startsWith("/pet/") ? { json: { id: Number(request.path.split("/")[2]), name: "doggie", photoUrls: [] } } : { status: 404, json: { message: "no" } });
   // A tool that asks for approval and counts its runs, to prove a repeat never runs it twice.
@@ -192,12 +188,12 @@ describe("POST and GET /api/tools/[name]/calls", () => {
   it("answers a call that needs approval as pending, then from the approval when asked again with the same id, running it once", async () => {
     const request = () => send("POST", "/api/tools/open_door/calls", { args: { door: "front" }, callId: "door-1" });
     const pending = await body(await calls.run(request(), params({ name: "open_door" })));
-    expect(pending).toMatchObject({ callId: "door-1", result: { ok: false, error: { kind: "approval_pending", approvalId: expect.any(String) } } });
+    expect(pending).toMatchObject({ callId: "door-1", result: { pending: { approvalId: expect.any(String), expiresAt: expect.any(Number) } } });
     const again = await body(await calls.run(request(), params({ name: "open_door" })));
-    expect(again.result.error.approvalId).toBe(pending.result.error.approvalId);
+    expect(again.result.pending.approvalId).toBe(pending.result.pending.approvalId);
     expect(ticketRuns).toBe(0);
 
-    services.approvals.decide(pending.result.error.approvalId, { approved: true, decidedBy: "local" });
+    services.approvals.decide(pending.result.pending.approvalId, { approved: true, decidedBy: "local" });
     const ran = await body(await calls.run(request(), params({ name: "open_door" })));
     expect(ran.result).toEqual({ ok: true, value: { opened: "front", run: 1 } });
     const replayed = await body(await calls.run(request(), params({ name: "open_door" })));

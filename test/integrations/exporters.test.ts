@@ -883,6 +883,6 @@ describe("targets", () => {
     expect(() => toA2ASkill(mcpOnly)).toThrow('Tool "mcp_only" is not exported to a2a (its targets are mcp)');
     expect(() => toMcpTool(registry.get("tree_walk")!)).not.toThrow();
     const agOnly = addTool("agui_only", { type: "object" }, { policy: { targets: ["agui"] } });
-    expect(() => toMcpTool(agOnly)).toThrow(expect.objectContaining({ name: "ToolUsageError", kind: "tool_usage_error" }));
+    expect(() => toMcpTool(agOnly)).toThrow(expect.objectContaining({ name: "ToolUsageError", kind: "tool_not_usable" }));
   });
 });

@@ -193,7 +193,7 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
 
   it("asks for approval before a DELETE", async () => {
     const result = await services.executor.call("deletePet", { petId: 1 });
-    expect(result).toMatchObject({ ok: false, error: { kind: "approval_pending" } });
+    expect(result).toMatchObject({ pending: { approvalId: expect.any(String) } });
     expect(server.requests).toHaveLength(0);
   });
 
@@ -385,7 +385,7 @@ describe("bad documents register nothing", () => {
     const before = snapshot();
     const error = await importOpenApi(services, input, { baseUrl: server.url, allowPrivate: true }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenApiDocumentError);
-    expect(error).toMatchObject({ name: "OpenApiDocumentError", kind: "openapi_document_error", message: expect.stringMatching(message) });
+    expect(error).toMatchObject({ name: "OpenApiDocumentError", kind: "invalid_document", message: expect.stringMatching(message) });
     expect(snapshot()).toEqual(before);
   });
 
@@ -393,7 +393,10 @@ describe("bad documents register nothing", () => {
     const doc = petstore();
     doc.paths!["/pet"]!.post!.requestBody = { $ref: "#/components/requestBodies/Nope" };
     const before = snapshot();
-    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "br_" })).rejects.toThrow(/Missing \$ref pointer "#\/components\/requestBodies\/Nope"/);
+    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "br_" })).rejects.toMatchObject({
+      kind: "invalid_document",
+      issues: [expect.objectContaining({ message: expect.stringMatching(/Missing \$ref pointer "#\/components\/requestBodies\/Nope"/) })],
+    });
     expect(snapshot()).toEqual(before);
   });
 
@@ -411,7 +414,10 @@ describe("bad documents register nothing", () => {
     const doc = petstore();
     doc.paths!["/pet"]!.post!.responses = 5 as unknown as Record<string, unknown>;
     const before = snapshot();
-    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "iv_" })).rejects.toThrow(/not valid OpenAPI:\n- TYPE must be object/);
+    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "iv_" })).rejects.toMatchObject({
+      message: "The document is not valid OpenAPI",
+      issues: expect.arrayContaining([expect.objectContaining({ message: expect.stringMatching(/^TYPE must be object/) })]),
+    });
     expect(snapshot()).toEqual(before);
   });
 });

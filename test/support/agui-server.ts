@@ -1,5 +1,5 @@
 import type http from "node:http";
-import { agui, history } from "@/lib/http/agui-routes";
+import { consoleApi } from "@/lib/api";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import type { Services } from "@/lib/services";
 import { testServices } from "./services";
@@ -14,8 +14,7 @@ export interface AguiTestServer {
 /** The console's AG-UI and history handlers over real HTTP on 127.0.0.1, on a real SQLite file. */
 export async function startAguiServer(env: Record<string, string> = {}, existing?: Services): Promise<AguiTestServer> {
   const services = existing ?? testServices({ AGENT_STREAM_DELAY_MS: "0", ...env });
-  const endpoint = agui(services);
-  const past = history(services);
+  const { agui: endpoint, threads: past } = consoleApi(services);
   const server = createNodeServer([
     { method: "GET", path: "/api/agui", handler: endpoint.listAgents as WebHandler },
     { method: "POST", path: "/api/agui", handler: endpoint.run as WebHandler },

@@ -1,5 +1,5 @@
 import { ApprovalsInbox } from "@/components/approvals/approvals-inbox";
-import { approvalView } from "@/lib/http/approvals-api";
+import { approvalView } from "@/lib/api/approvals";
 import { getServices } from "@/lib/services";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,6 @@
-import { agui } from "@/lib/http/agui-routes";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const GET = route((services) => agui(services).listAgents);
-export const POST = route((services) => agui(services).run);
+export const GET = route((api) => api.agui.listAgents);
+export const POST = route((api) => api.agui.run);

@@ -1,6 +1,5 @@
-import { healthHandler } from "@/lib/http/health";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const GET = route(healthHandler);
+export const GET = route((api) => api.health.get);

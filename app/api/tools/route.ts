@@ -1,6 +1,5 @@
-import { route } from "@/lib/http/route";
-import { toolRoutes } from "@/lib/http/tool-routes";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const GET = route((services) => toolRoutes(services).list);
+export const GET = route((api) => api.tools.list);

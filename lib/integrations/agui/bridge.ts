@@ -2,15 +2,18 @@ import { EventType, type AGUIEvent, type Message, type RunAgentInput } from "@ag
 import fastJsonPatch, { type Operation } from "fast-json-patch";
 import type { Agent } from "../../agents/agent";
 import { AGENT_FAILED_MESSAGE } from "../../agents/agent-function";
-import { EventQueue } from "../../agents/event-queue";
+import { Conversation } from "../../agents/conversation";
+import { interruptFor } from "../../agents/interrupts";
+import { DomainError } from "../../errors";
 import type { ApprovalStore, GrantStore } from "../../approvals";
 import { mayActFor, type Principal } from "../../auth/principal";
 import type { Executor } from "../../execution";
 import type { Logger } from "../../log";
 import { RecordBatch } from "../../runs/record-batch";
 import type { RunStore } from "../../runs/store";
-import { needsDowngrade, toPre10 } from "./legacy";
-import { encodeFrame } from "./sse";
+import { EventQueue } from "../../streams/event-queue";
+import { encodeFrame, needsDowngrade, toPre10 } from "./legacy";
+import { applyResume } from "./resume";
 
 export interface BridgeDeps {
   executor: Executor;
@@ -21,11 +24,10 @@ export interface BridgeDeps {
 }
 
 /** The caller may not run on this thread: it belongs to someone else. */
-export class ThreadForbidden extends Error {
+export class ThreadForbidden extends DomainError<"forbidden"> {
   override readonly name = "ThreadForbidden";
-  readonly kind = "thread_forbidden";
   constructor(readonly threadId: string) {
-    super(`Thread ${threadId} belongs to another caller`);
+    super("forbidden", `Thread ${threadId} belongs to another caller`);
   }
 }
 
@@ -100,7 +102,7 @@ export class BridgeRun {
 
   private async drive(signal: AbortSignal, out: EventQueue<string>, legacy: boolean): Promise<void> {
     const { executor, approvals, grants, runs, logger } = this.bridge.dependencies;
-    const { input } = this;
+    const { input, principal } = this;
     const controller = new AbortController();
     const stop = () => controller.abort(signal.reason);
     if (signal.aborted) stop();
@@ -108,6 +110,7 @@ export class BridgeRun {
     const untrack = this.bridge.track(input.runId, controller);
 
     let seq = 0;
+    let started = false;
     let terminal: AGUIEvent | undefined;
     let messages: Message[] | undefined;
     let messagesJson: string | undefined;
@@ -124,6 +127,11 @@ export class BridgeRun {
           continue;
         }
         switch (event.type) {
+          case EventType.RUN_STARTED:
+            // The bridge opened the run; the agent's own RUN_STARTED says it again.
+            if (started) continue;
+            started = true;
+            break;
           case EventType.MESSAGES_SNAPSHOT:
             messages = event.messages;
             break;
@@ -157,13 +165,34 @@ export class BridgeRun {
       out.push(frames);
     };
 
+    const stamp = (event: AGUIEvent): AGUIEvent => ({ ...event, timestamp: Date.now() }) as AGUIEvent;
     try {
-      const events = this.agent.run(input, { principal: this.principal, signal: controller.signal, executor, approvals, grants, logger });
-      if (events instanceof EventQueue) {
-        // Our own agents: take what is ready in one go rather than one await per event.
-        for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) send(batch);
+      const { threadId, runId } = input;
+      send([stamp({ type: EventType.RUN_STARTED, threadId, runId, protocolVersion: "1.0", ...(input.parentRunId ? { parentRunId: input.parentRunId } : {}) } as AGUIEvent)]);
+      // The console's own interrupts are answered here, so every agent gets resume for them.
+      const conversation = new Conversation(input.messages);
+      const resumed = await applyResume(
+        { executor, approvals, grants, logger },
+        { threadId, runId, principal, signal: controller.signal, entries: input.resume ?? [], conversation, emit: (event) => send([stamp(event)]) },
+      );
+      if (resumed.open.length) {
+        // An interrupt the resume left open keeps the thread paused: the agent is not run.
+        const interrupts = resumed.open.map((approval) => interruptFor(approval, executor.registry.get(approval.tool)));
+        send([
+          stamp({ type: EventType.STATE_SNAPSHOT, snapshot: input.state ?? {} }),
+          stamp({ type: EventType.MESSAGES_SNAPSHOT, messages: [...conversation.messages] }),
+          stamp({ type: EventType.RUN_FINISHED, threadId, runId, outcome: { type: "interrupt", interrupts } } as AGUIEvent),
+        ]);
       } else {
-        for await (const event of events) send([event]);
+        const { resume: _answered, ...rest } = input;
+        const agentInput: RunAgentInput = { ...rest, messages: [...conversation.messages], ...(resumed.foreign.length ? { resume: resumed.foreign } : {}) };
+        const events = this.agent.run(agentInput, { principal, signal: controller.signal, executor, logger });
+        if (events instanceof EventQueue) {
+          // Our own agents: take what is ready in one go rather than one await per event.
+          for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) send(batch);
+        } else {
+          for await (const event of events) send([event]);
+        }
       }
     } catch (error) {
       logger.error("agent stream failed", { runId: input.runId, error });

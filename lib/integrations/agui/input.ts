@@ -1,13 +1,6 @@
 import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
-import { readCappedText } from "../../http/read-capped";
-
-export interface InputIssue {
-  path: string;
-  message: string;
-}
-
-export type ParsedInput = { ok: true; input: RunAgentInput } | { ok: false; issues: InputIssue[] };
+import { DomainError, type Issue } from "../../errors";
 
 /** Bounds on what one run may carry, beyond the protocol's schema. */
 export const INPUT_LIMITS = {
@@ -21,16 +14,13 @@ export const INPUT_LIMITS = {
 /**
  * A validated RunAgentInput from request JSON: the protocol's own schema (@ag-ui/core/schemas),
  * then the console's bounds (id lengths, message, tool and resume counts, unique interrupt ids).
+ * Throws DomainError (invalid_body) with the issues.
  */
-export function parseRunInput(body: unknown): ParsedInput {
+export function parseRunInput(body: unknown): RunAgentInput {
   const parsed = RunAgentInputSchema.safeParse(body);
-  if (!parsed.success)
-    return {
-      ok: false,
-      issues: parsed.error.issues.slice(0, 20).map((issue) => ({ path: `/${issue.path.map(String).join("/")}`, message: issue.message })),
-    };
+  if (!parsed.success) throw invalid(parsed.error.issues.slice(0, 20).map((issue) => ({ path: `/${issue.path.map(String).join("/")}`, message: issue.message })));
   const input = parsed.data as RunAgentInput;
-  const issues: InputIssue[] = [];
+  const issues: Issue[] = [];
   for (const key of ["threadId", "runId", "parentRunId"] as const) {
     const id = input[key];
     if (id !== undefined && (id.length === 0 || id.length > INPUT_LIMITS.idLength)) issues.push({ path: `/${key}`, message: `must be 1 to ${INPUT_LIMITS.idLength} characters` });
@@ -46,16 +36,10 @@ export function parseRunInput(body: unknown): ParsedInput {
     seen.add(entry.interruptId);
     if (entry.interruptId.length > INPUT_LIMITS.idLength) issues.push({ path: `/resume/${i}/interruptId`, message: "is too long" });
   });
-  return issues.length ? { ok: false, issues } : { ok: true, input };
+  if (issues.length) throw invalid(issues);
+  return input;
 }
 
-export type BodyRead = { ok: true; text: string } | { ok: false; status: 413 | 422; message: string };
-
-/** The request body as text, refusing more than `maxBytes` without reading it all. */
-export async function readBoundedBody(request: Request, maxBytes: number): Promise<BodyRead> {
-  const read = await readCappedText(request.body, maxBytes, request.headers.get("content-length"));
-  if (read.ok) return read;
-  return read.reason === "too_large"
-    ? { ok: false, status: 413, message: `The body is larger than ${maxBytes} bytes` }
-    : { ok: false, status: 422, message: "The body is not valid UTF-8" };
+function invalid(issues: Issue[]): DomainError {
+  return new DomainError("invalid_body", "The body is not a valid AG-UI RunAgentInput", { issues });
 }

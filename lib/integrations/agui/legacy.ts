@@ -1,4 +1,13 @@
 import { EventType, type AGUIEvent } from "@ag-ui/core";
+import { EventEncoder } from "@ag-ui/encoder";
+
+// Built with no Accept: given `*/*` it would pick protobuf while encodeSSE still writes text.
+const encoder = new EventEncoder();
+
+/** One SSE frame (`data: <json>\n\n`, LF only) for an event, as the protocol's own encoder writes it. */
+export function encodeFrame(event: AGUIEvent): string {
+  return encoder.encodeSSE(event);
+}
 
 /**
  * True when the request comes from a client older than AG-UI 1.0: such clients (for example

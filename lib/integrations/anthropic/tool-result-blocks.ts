@@ -1,4 +1,4 @@
-import type { ToolResult } from "../../execution/result";
+import type { CallOutcome } from "../../execution/result";
 import { assertAnswered } from "../pending-call";
 import { resultText } from "../result-text";
 
@@ -7,7 +7,7 @@ export interface AnsweredToolUse {
   /** The `id` of the model's `tool_use` block. */
   toolUseId: string;
   toolName: string;
-  result: ToolResult;
+  result: CallOutcome;
 }
 
 /** A `tool_result` content block (`ToolResultBlockParam` in `@anthropic-ai/sdk`). */
@@ -24,11 +24,8 @@ export interface AnthropicToolResultBlock {
  * still waits for a person: it has no result to send yet.
  */
 export function toAnthropicToolResults(answers: AnsweredToolUse[]): AnthropicToolResultBlock[] {
-  for (const answer of answers) assertAnswered(answer.result, answer.toolName);
-  return answers.map(({ toolUseId, result }) => ({
-    type: "tool_result",
-    tool_use_id: toolUseId,
-    content: resultText(result),
-    ...(!result.ok && { is_error: true }),
-  }));
+  return answers.map(({ toolUseId, toolName, result }): AnthropicToolResultBlock => {
+    assertAnswered(result, toolName);
+    return { type: "tool_result", tool_use_id: toolUseId, content: resultText(result), ...(!result.ok && { is_error: true }) };
+  });
 }

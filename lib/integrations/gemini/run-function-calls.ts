@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { RunContext } from "../../execution/context";
 import { ToolNotFound } from "../../execution/errors";
 import type { Executor } from "../../execution/executor";
-import { failure, type ToolResult } from "../../execution/result";
+import { failure, type CallOutcome } from "../../execution/result";
 import { canonicalJson, isJsonObject } from "../../json/canonical";
 import { ToolUsageError } from "../../tools/errors";
 import { assertAnswered } from "../pending-call";
@@ -42,7 +42,7 @@ export async function runFunctionCalls(calls: GeminiFunctionCall[], executor: Ex
     runnable.map((index) => ({ name: normalised[index]!.name, args: normalised[index]!.args, callId: normalised[index]!.id })),
     { ctx: { surface: "gemini", ...ctx } },
   );
-  const byIndex = new Map<number, ToolResult>(runnable.map((index, i) => [index, ran[i]!]));
+  const byIndex = new Map<number, CallOutcome>(runnable.map((index, i) => [index, ran[i]!]));
   return normalised.map((call, index) => {
     const result = byIndex.get(index) ?? failure(new ToolNotFound(call.name));
     assertAnswered(result, call.name);

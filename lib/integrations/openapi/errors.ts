@@ -1,24 +1,29 @@
+import { DomainError } from "../../errors";
+
 /** A document that cannot become tools: invalid JSON or YAML, not OpenAPI 3.x, broken or remote $refs, no operations. */
-export class OpenApiDocumentError extends Error {
+export class OpenApiDocumentError extends DomainError<"invalid_document"> {
   override readonly name = "OpenApiDocumentError";
-  readonly kind = "openapi_document_error";
   constructor(
     message: string,
-    /** Each problem found, for a list in the import dialog. */
+    /** Each problem found, for a list in the import dialog (the error's issues). */
     readonly problems: string[] = [],
   ) {
-    super(problems.length ? `${message}:\n- ${problems.join("\n- ")}` : message);
+    super("invalid_document", message, { issues: problems.map((problem) => ({ path: "", message: problem })) });
   }
 }
 
 /** Import options the console refuses: a base URL that is not http(s) or points at a private address, unknown operations, a bad prefix. */
-export class OpenApiOptionsError extends Error {
+export class OpenApiOptionsError extends DomainError<"invalid_options"> {
   override readonly name = "OpenApiOptionsError";
-  readonly kind = "openapi_options_error";
+  constructor(message: string) {
+    super("invalid_options", message);
+  }
 }
 
 /** The document's URL could not be read: refused address, timeout, HTTP error or too large. */
-export class OpenApiFetchError extends Error {
+export class OpenApiFetchError extends DomainError<"document_unreachable"> {
   override readonly name = "OpenApiFetchError";
-  readonly kind = "openapi_fetch_error";
+  constructor(message: string) {
+    super("document_unreachable", message);
+  }
 }

@@ -1,7 +1,6 @@
 import { validate } from "@readme/openapi-parser";
-import type { Db } from "../../db";
 import type { Logger } from "../../log";
-import { SourceStore, type SourceSummary } from "../../sources/store";
+import type { SourceStore, SourceSummary } from "../../sources/store";
 import type { ToolRegistry } from "../../tools/registry";
 import type { RegisteredTool } from "../../tools/spec";
 import { refuseUrl } from "./address-policy";
@@ -20,7 +19,7 @@ export interface OpenApiImportOptions extends OpenApiPlanOptions, Omit<LoadOptio
 /** What an import needs from the console's services (`Services` fits). */
 export interface OpenApiImportDeps {
   registry: ToolRegistry;
-  database: { db: Db };
+  sources: SourceStore;
   logger: Logger;
 }
 
@@ -97,7 +96,7 @@ export async function importOpenApi(deps: OpenApiImportDeps, input: OpenApiInput
   const auth = parseAuth(options.auth);
   const { loaded, plan } = await prepare(input, options);
   await assertBaseUrls(plan, options.allowPrivate ?? false);
-  const sources = new SourceStore(deps.database.db);
+  const { sources } = deps;
   const split = auth && splitAuth(auth);
   const source = sources.create({
     kind: "openapi",

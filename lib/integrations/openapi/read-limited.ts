@@ -1,11 +1,11 @@
+import { DomainError } from "../../errors";
 import { readCappedText } from "../../http/read-capped";
 
 /** A body longer than the cap. */
-export class ResponseTooLarge extends Error {
+export class ResponseTooLarge extends DomainError<"response_too_large"> {
   override readonly name = "ResponseTooLarge";
-  readonly kind = "response_too_large";
   constructor(readonly limit: number) {
-    super(`the response is larger than ${limit} bytes`);
+    super("response_too_large", `the response is larger than ${limit} bytes`);
   }
 }
 

@@ -1,7 +1,6 @@
 import { SourceNotFound } from "../../sources/errors";
-import { SourceStore } from "../../sources/store";
 import { DuplicateTool } from "../../tools/errors";
-import { normalise, type ToolSettings } from "../../tools/registry";
+import { normalise, settingsOf } from "../../tools/registry";
 import type { RegisteredTool } from "../../tools/spec";
 import type { AuthRef } from "./auth";
 import { sourceCredentials } from "./credentials";
@@ -15,7 +14,7 @@ import { operationHandler } from "./operation-handler";
  * becomes "error" with the reason, and the error is thrown (as importOpenApi's, or SourceNotFound).
  */
 export async function refreshOpenApiSource(deps: OpenApiImportDeps, id: string, extra: Pick<OpenApiImportOptions, "onProgress"> = {}): Promise<OpenApiImportResult> {
-  const sources = new SourceStore(deps.database.db);
+  const { sources } = deps;
   const source = sources.get(id);
   if (!source || source.kind !== "openapi") throw new SourceNotFound(id);
   const options = { ...(source.options as OpenApiImportOptions), ...extra };
@@ -54,10 +53,6 @@ export async function refreshOpenApiSource(deps: OpenApiImportDeps, id: string, 
     sources.update(id, { status: "error", statusMessage: error instanceof Error ? error.message.slice(0, 1000) : String(error) });
     throw error;
   }
-}
-
-function settingsOf(tool: RegisteredTool): ToolSettings {
-  return { enabled: tool.enabled, approval: tool.approval, timeoutMs: tool.policy.timeoutMs, retries: tool.policy.retries, targets: tool.policy.targets };
 }
 
 function specInput(tool: RegisteredTool) {

@@ -1,6 +1,5 @@
-import { agui } from "@/lib/http/agui-routes";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const POST = route((services) => agui(services).run);
+export const POST = route((api) => api.agui.run);

@@ -1,6 +1,5 @@
-import { inbox } from "@/lib/http/inbox-routes";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const POST = route((services) => inbox(services).decideMany);
+export const POST = route((api) => api.approvals.decideMany);

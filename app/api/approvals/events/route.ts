@@ -1,6 +1,5 @@
-import { inbox } from "@/lib/http/inbox-routes";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const GET = route((services) => inbox(services).events);
+export const GET = route((api) => api.approvals.events);

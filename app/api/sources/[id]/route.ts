@@ -1,6 +1,5 @@
-import { route } from "@/lib/http/route";
-import { sourceRoutes } from "@/lib/http/source-routes";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const DELETE = route((services) => sourceRoutes(services).remove);
+export const DELETE = route((api) => api.sources.remove);

@@ -1,8 +1,7 @@
-import { route } from "@/lib/http/route";
-import { toolRoutes } from "@/lib/http/tool-routes";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const GET = route((services) => toolRoutes(services).get);
-export const PATCH = route((services) => toolRoutes(services).update);
-export const DELETE = route((services) => toolRoutes(services).remove);
+export const GET = route((api) => api.tools.get);
+export const PATCH = route((api) => api.tools.update);
+export const DELETE = route((api) => api.tools.remove);

@@ -1,6 +1,5 @@
-import { history } from "@/lib/http/agui-routes";
-import { route } from "@/lib/http/route";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const GET = route((services) => history(services).runEvents);
+export const GET = route((api) => api.threads.runEvents);

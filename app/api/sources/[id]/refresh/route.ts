@@ -1,6 +1,5 @@
-import { route } from "@/lib/http/route";
-import { sourceRoutes } from "@/lib/http/source-routes";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const POST = route((services) => sourceRoutes(services).refresh);
+export const POST = route((api) => api.sources.refresh);

@@ -1,7 +1,6 @@
-import { route } from "@/lib/http/route";
-import { toolCallRoutes } from "@/lib/http/tool-call-routes";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const GET = route((services) => toolCallRoutes(services).list);
-export const POST = route((services) => toolCallRoutes(services).run);
+export const GET = route((api) => api.toolCalls.list);
+export const POST = route((api) => api.toolCalls.run);

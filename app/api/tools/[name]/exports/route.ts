@@ -1,6 +1,5 @@
-import { route } from "@/lib/http/route";
-import { toolRoutes } from "@/lib/http/tool-routes";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const GET = route((services) => toolRoutes(services).exports);
+export const GET = route((api) => api.tools.exports);

@@ -1,6 +1,5 @@
-import { route } from "@/lib/http/route";
-import { toolCallRoutes } from "@/lib/http/tool-call-routes";
+import { route } from "@/lib/api";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
-export const POST = route((services) => toolCallRoutes(services).pin);
+export const POST = route((api) => api.toolCalls.pin);

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { and, desc, eq, isNull } from "drizzle-orm";
-import type { Db } from "../db";
-import { approvalGrants, toolEvents } from "../db/schema";
+import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import type { Db } from "./connection";
+import { approvalGrants, toolEvents } from "./schema";
 
 export type Grant = typeof approvalGrants.$inferSelect;
 
@@ -11,20 +11,25 @@ export type Grant = typeof approvalGrants.$inferSelect;
  * Every grant and revocation is written to the tool's audit trail (tool_events).
  */
 export class GrantStore {
+  private readonly active;
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    const p = (name: string) => sql.placeholder(name);
+    this.active = db
+      .select()
+      .from(approvalGrants)
+      .where(and(eq(approvalGrants.tool, p("tool")), eq(approvalGrants.threadId, p("threadId")), eq(approvalGrants.toolDigest, p("toolDigest")), isNull(approvalGrants.revokedAt)))
+      .prepare();
+  }
 
   /** Remember a grant for `tool` in `threadId` (once: an active grant for the same digest is returned as is). */
   grant(input: { tool: string; threadId: string; toolDigest: string; grantedBy: string; approvalId?: string }): Grant {
     return this.db.transaction(
       (tx) => {
-        const existing = tx
-          .select()
-          .from(approvalGrants)
-          .where(and(eq(approvalGrants.tool, input.tool), eq(approvalGrants.threadId, input.threadId), eq(approvalGrants.toolDigest, input.toolDigest), isNull(approvalGrants.revokedAt)))
-          .get();
+        const existing = this.active.get({ tool: input.tool, threadId: input.threadId, toolDigest: input.toolDigest });
         if (existing) return existing;
         const now = this.now();
         const row = tx
@@ -41,22 +46,40 @@ export class GrantStore {
     );
   }
 
-  /**
-   * The active grant for `tool` in `threadId` that still matches `toolDigest`. Grants made for an
-   * earlier definition of the tool are revoked on the way (by "system").
-   */
+  /** The active grant for `tool` in `threadId` made for the definition with `toolDigest`, if any. Reads only. */
   activeFor(tool: string, threadId: string, toolDigest: string): Grant | undefined {
-    const active = this.db
-      .select()
-      .from(approvalGrants)
-      .where(and(eq(approvalGrants.tool, tool), eq(approvalGrants.threadId, threadId), isNull(approvalGrants.revokedAt)))
-      .all();
-    let match: Grant | undefined;
-    for (const grant of active) {
-      if (grant.toolDigest === toolDigest) match = grant;
-      else this.revoke(grant.id, "system", "the tool's definition changed");
-    }
-    return match;
+    return this.active.get({ tool, threadId, toolDigest });
+  }
+
+  /**
+   * Revoke (by "system") the active grants of each tool made for another definition than its
+   * current digest, or all of them for a tool that is gone (digest undefined). Called when tools
+   * change. Returns how many grants it revoked.
+   */
+  revokeStale(tools: ReadonlyArray<{ name: string; digest: string | undefined }>): number {
+    if (!tools.length) return 0;
+    const now = this.now();
+    return this.db.transaction(
+      (tx) => {
+        let revoked = 0;
+        for (const { name, digest } of tools) {
+          const rows = tx
+            .update(approvalGrants)
+            .set({ revokedAt: now, revokedBy: "system", updatedAt: now })
+            .where(and(eq(approvalGrants.tool, name), isNull(approvalGrants.revokedAt), digest === undefined ? undefined : ne(approvalGrants.toolDigest, digest)))
+            .returning()
+            .all();
+          if (!rows.length) continue;
+          const reason = digest === undefined ? "the tool was removed" : "the tool's definition changed";
+          tx.insert(toolEvents)
+            .values(rows.map((row) => ({ tool: name, type: "grant_revoked" as const, actor: "system", data: { threadId: row.threadId, grantId: row.id, reason }, createdAt: now, updatedAt: now })))
+            .run();
+          revoked += rows.length;
+        }
+        return revoked;
+      },
+      { behavior: "immediate" },
+    );
   }
 
   /** Revoke a grant; returns whether it was active. */

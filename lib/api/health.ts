@@ -1,10 +1,10 @@
+import { answerErrors, type Handler } from "../http/handler";
+import { json } from "../http/respond";
 import type { Services } from "../services";
-import { json } from "./respond";
-import type { Handler } from "./route";
 
-/** GET /api/health: whether the console and its database answer. */
-export function healthHandler(services: Services): Handler {
-  return async () => {
+/** GET /api/health: whether the console and its database answer (503 when the database does not). Open to anyone. */
+export function healthApi(services: Pick<Services, "database" | "registry" | "logger" | "version">): { get: Handler } {
+  const get: Handler = async () => {
     let db: { ok: boolean; tools?: number; error?: string };
     try {
       services.database.sqlite.prepare("select 1").get();
@@ -15,4 +15,5 @@ export function healthHandler(services: Services): Handler {
     }
     return json({ ok: db.ok, version: services.version, db }, { status: db.ok ? 200 : 503 });
   };
+  return { get: answerErrors(get, services.logger) };
 }

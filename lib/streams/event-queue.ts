@@ -1,6 +1,6 @@
 /**
  * A single-consumer async queue: producers push synchronously, the consumer iterates. Used to turn
- * an agent function's calls (text(), call(), ...) into the agent's event stream.
+ * an agent function's calls into its event stream, or store changes into SSE frames.
  */
 export class EventQueue<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];

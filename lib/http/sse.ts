@@ -1,6 +1,3 @@
-import type { AGUIEvent } from "@ag-ui/core";
-import { EventEncoder } from "@ag-ui/encoder";
-
 /**
  * Headers of every event stream. `no-transform` keeps Next.js (and proxies) from compressing the
  * stream, which buffered it and measured about 40 times slower; `x-accel-buffering: no` does the
@@ -12,14 +9,6 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "x-accel-buffering": "no",
   connection: "keep-alive",
 });
-
-// Built with no Accept: given `*/*` it would pick protobuf while encodeSSE still writes text.
-const encoder = new EventEncoder();
-
-/** One SSE frame (`data: <json>\n\n`, LF only) for an event. */
-export function encodeFrame(event: AGUIEvent): string {
-  return encoder.encodeSSE(event);
-}
 
 export interface SseOptions {
   /** A `: keepalive` comment after this long without a frame. */

@@ -1,0 +1,43 @@
+import { DomainError } from "../errors";
+import type { Protect } from "../http/authorize";
+import { readJson, routeParam } from "../http/request-input";
+import { json } from "../http/respond";
+import { SSE_HEADERS, sseBody } from "../http/sse";
+import { isPre10Client, parseRunInput } from "../integrations/agui";
+import type { Services } from "../services";
+
+export interface AguiApiOptions {
+  /** A `: keepalive` comment after this long without an event (tests shorten it). */
+  keepAliveMs?: number;
+}
+
+/**
+ * The AG-UI endpoint (scope "agui"): GET lists agents; POST streams a run of the named agent (or
+ * the default one). Before the stream the answer is an HTTP status (see the README's table:
+ * 404 unknown agent, 403 another caller's thread, 409 reused run id, 413, 415, 400 bad JSON,
+ * 422 not a RunAgentInput); once it is open, failures travel as RUN_ERROR.
+ */
+export function aguiApi(services: Pick<Services, "bridge" | "agents" | "config" | "logger">, protect: Protect, options: AguiApiOptions = {}) {
+  const { bridge, agents, logger } = services;
+
+  const listAgents = protect("agui", async () => json({ default: agents.default.info.name, agents: agents.list() }));
+
+  const run = protect("agui", async (request, caller, context) => {
+    const name = await routeParam(context, "agent");
+    const agent = name ? agents.get(name) : agents.default;
+    if (!agent) throw new DomainError("agent_not_found", `No agent named "${name}"; GET /api/agui lists them`);
+    const raw = await readJson(request, services.config.AGUI_MAX_BODY_BYTES);
+    const input = parseRunInput(raw);
+    const opened = bridge.open(agent, input, caller);
+
+    const controller = new AbortController();
+    const stop = () => controller.abort(new Error("client disconnected"));
+    request.signal.addEventListener("abort", stop, { once: true });
+    const legacy = isPre10Client(raw);
+    logger.debug("agui run", { runId: input.runId, threadId: input.threadId, agent: agent.info.name, principal: caller.id, legacy });
+    const frames = opened.stream(controller.signal, { legacy });
+    return new Response(sseBody(frames, { keepAliveMs: options.keepAliveMs, onCancel: stop }), { status: 200, headers: SSE_HEADERS });
+  });
+
+  return { listAgents, run };
+}

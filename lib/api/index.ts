@@ -1,0 +1,57 @@
+import { protector } from "../http/authorize";
+import { errorResponse } from "../http/respond";
+import { INTERNAL_ERROR_MESSAGE, type Handler } from "../http/handler";
+import { getServices, type Services } from "../services";
+import { aguiApi, type AguiApiOptions } from "./agui";
+import { approvalsApi } from "./approvals";
+import { healthApi } from "./health";
+import { sourcesApi } from "./sources";
+import { threadsApi } from "./threads";
+import { toolCallsApi } from "./tool-calls";
+import { toolsApi } from "./tools";
+
+/** Every request handler of the console, by resource, over one set of services. */
+export function createConsoleApi(services: Services, options: { agui?: AguiApiOptions } = {}) {
+  const protect = protector(services.access, services.logger);
+  return {
+    agui: aguiApi(services, protect, options.agui),
+    approvals: approvalsApi(services, protect),
+    health: healthApi(services),
+    sources: sourcesApi(services, protect),
+    threads: threadsApi(services, protect),
+    toolCalls: toolCallsApi(services, protect),
+    tools: toolsApi(services, protect),
+  };
+}
+
+export type ConsoleApi = ReturnType<typeof createConsoleApi>;
+
+const apis = new WeakMap<Services, ConsoleApi>();
+
+/** The handlers over `services`, built once per services object (route modules share them). */
+export function consoleApi(services: Services): ConsoleApi {
+  let api = apis.get(services);
+  if (!api) {
+    api = createConsoleApi(services);
+    apis.set(services, api);
+  }
+  return api;
+}
+
+/**
+ * A Next.js route handler: `export const GET = route((api) => api.tools.list)`. The services
+ * are opened on the first request, so importing a route module (as `next build` does) opens no
+ * database; a failure to open them is a 500 with the reason in the server log.
+ */
+export function route(pick: (api: ConsoleApi) => Handler): Handler {
+  let handler: Handler | undefined;
+  return async (request, context) => {
+    try {
+      handler ??= pick(consoleApi(getServices()));
+    } catch (error) {
+      console.error(error);
+      return errorResponse(500, "internal_error", INTERNAL_ERROR_MESSAGE);
+    }
+    return handler(request, context);
+  };
+}

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { DomainError } from "../errors";
+import type { Protect } from "../http/authorize";
+import { readJsonBody, routeParam } from "../http/request-input";
+import { json } from "../http/respond";
+import { importOpenApi, previewOpenApi, refreshOpenApiSource, type OpenApiImportOptions, type OpenApiInput } from "../integrations/openapi";
+import type { OpenApiAuth } from "../integrations/openapi/auth";
+import type { Services } from "../services";
+import { SourceNotFound } from "../sources/errors";
+import { removeSource } from "../sources/remove-source";
+import type { SourceImportAnswer } from "./contracts";
+import { toolSummary } from "./tool-summary";
+
+/** Documents are read up to 10 MB; the JSON around them adds escaping. */
+const MAX_IMPORT_BODY_BYTES = 24 * 1024 * 1024;
+
+const names = z.array(z.string().trim().min(1).max(300)).max(500);
+
+const AuthInput = z
+  .object({
+    kind: z.enum(["bearer", "header", "query"]),
+    /** The header or query parameter that carries the secret (header and query kinds). */
+    name: z.string().trim().max(200).optional(),
+    secret: z.string().max(8192).optional(),
+  })
+  .strict()
+  .superRefine((auth, ctx) => {
+    if (auth.kind !== "bearer" && !auth.name) ctx.addIssue({ code: "custom", path: ["name"], message: `A ${auth.kind} credential needs the name of its ${auth.kind === "header" ? "header" : "query parameter"}` });
+  });
+
+const ImportOptions = z
+  .object({
+    operations: z.object({ tags: names.optional(), paths: names.optional(), operationIds: names.optional() }).strict().optional(),
+    prefix: z.string().trim().max(32).optional(),
+    baseUrl: z.string().trim().max(2000).optional(),
+    allowPrivate: z.boolean().optional(),
+    auth: AuthInput.optional(),
+  })
+  .strict();
+
+const DocumentInput = {
+  url: z.string().trim().min(1).max(2000).optional(),
+  text: z.string().min(1).optional(),
+  /** The uploaded file's name, shown as the source's location. */
+  filename: z.string().trim().max(200).optional(),
+  options: ImportOptions.default({}),
+};
+
+const oneDocument = (input: { url?: string; text?: string }) => (input.url === undefined) !== (input.text === undefined);
+const oneDocumentIssue = { message: "Send the document as exactly one of url or text" };
+
+const PreviewBody = z.object(DocumentInput).strict().refine(oneDocument, oneDocumentIssue);
+
+const ImportBody = z
+  .object({ ...DocumentInput, name: z.string().trim().min(1).max(200).optional() })
+  .strict()
+  .refine(oneDocument, oneDocumentIssue)
+  .superRefine((body, ctx) => {
+    if (body.options.auth && !body.options.auth.secret) ctx.addIssue({ code: "custom", path: ["options", "auth", "secret"], message: "The credential's secret is required" });
+  });
+
+type DocumentBody = z.output<typeof PreviewBody>;
+
+/**
+ * Imported sources over REST (scope "tools"): GET /api/sources (never the secret),
+ * POST /api/sources/openapi/preview, POST /api/sources/openapi (import, all or nothing),
+ * POST /api/sources/[id]/refresh and DELETE /api/sources/[id] (with its tools).
+ */
+export function sourcesApi(services: Pick<Services, "registry" | "sources" | "logger">, protect: Protect) {
+  const { registry, sources, logger } = services;
+  const deps = { registry, sources, logger };
+
+  const list = protect("tools", async () => json({ items: sources.list() }));
+
+  const preview = protect("tools", async (request) => {
+    const body = await readJsonBody(request, PreviewBody, MAX_IMPORT_BODY_BYTES);
+    const result = await previewOpenApi(documentOf(body), importOptions(body.options, true));
+    // An import is all or nothing: say now which names would collide with registered tools.
+    const taken = result.operations.filter((op) => registry.get(op.toolName)).map((op) => op.toolName);
+    const warnings = taken.length
+      ? [...result.warnings, `${taken.length === 1 ? "A tool" : `${taken.length} tools`} with ${taken.length === 1 ? "this name is" : "these names are"} already registered, so the import would fail: ${taken.slice(0, 5).join(", ")}${taken.length > 5 ? ", …" : ""}. Set a name prefix.`]
+      : result.warnings;
+    return json({ ...result, warnings });
+  });
+
+  const importDocument = protect("tools", async (request, caller) => {
+    const body = await readJsonBody(request, ImportBody, MAX_IMPORT_BODY_BYTES);
+    const result = await importOpenApi(deps, documentOf(body), { ...importOptions(body.options, false), name: body.name });
+    logger.info("openapi source imported over REST", { source: result.source.id, by: caller.id });
+    return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer, { status: 201 });
+  });
+
+  const refresh = protect("tools", async (_request, _caller, context) => {
+    const id = await routeParam(context, "id");
+    const source = sources.get(id);
+    if (!source) throw new SourceNotFound(id);
+    if (source.kind !== "openapi") throw new DomainError("not_refreshable", `A ${source.kind} source cannot be refreshed here`);
+    const result = await refreshOpenApiSource(deps, id);
+    return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer);
+  });
+
+  const remove = protect("tools", async (_request, caller, context) => {
+    const id = await routeParam(context, "id");
+    const tools = removeSource(deps, id);
+    logger.info("source removed over REST", { source: id, tools, by: caller.id });
+    return json({ removed: id, tools });
+  });
+
+  return { list, preview, importDocument, refresh, remove };
+}
+
+function documentOf(body: DocumentBody): OpenApiInput {
+  if (body.url !== undefined) return { url: body.url };
+  return { text: body.text!, ...(body.filename && { filename: body.filename }) };
+}
+
+function importOptions(options: DocumentBody["options"], preview: boolean): OpenApiImportOptions {
+  const { auth, operations, prefix, baseUrl, allowPrivate } = options;
+  return {
+    ...(operations && { operations }),
+    ...(prefix && { prefix }),
+    ...(baseUrl && { baseUrl }),
+    ...(allowPrivate !== undefined && { allowPrivate }),
+    // A preview only needs where the credential goes (that parameter is left out of the tools), not the secret.
+    ...(auth && { auth: toAuth(auth, preview ? auth.secret || "-" : auth.secret!) }),
+  };
+}
+
+function toAuth(auth: { kind: OpenApiAuth["kind"]; name?: string }, secret: string): OpenApiAuth {
+  return auth.kind === "bearer" ? { kind: "bearer", token: secret } : { kind: auth.kind, name: auth.name!, value: secret };
+}

@@ -1,0 +1,75 @@
+import type { Interrupt, Message } from "@ag-ui/core";
+import { z } from "zod";
+import { interruptFor } from "../agents/interrupts";
+import { mayActFor, type Principal } from "../auth/principal";
+import { DomainError } from "../errors";
+import type { Protect } from "../http/authorize";
+import { readQuery, routeParam } from "../http/request-input";
+import { json } from "../http/respond";
+import type { Run, Thread } from "../runs/store";
+import type { Services } from "../services";
+
+type ThreadDeps = Pick<Services, "runs" | "approvals" | "registry">;
+
+/** A thread as the chat reloads it: its messages, shared state and the interrupts still open. */
+export interface ThreadView {
+  thread: Pick<Thread, "id" | "agent" | "title" | "principal" | "createdAt" | "updatedAt">;
+  messages: Message[];
+  state: unknown;
+  interrupts: Interrupt[];
+  lastRun: Pick<Run, "id" | "status" | "outcome"> | null;
+}
+
+/** The thread with this id as `caller` may see it (theirs, or any for an operator); undefined otherwise. */
+export function loadThreadView(deps: ThreadDeps, id: string, caller: Principal): ThreadView | undefined {
+  const thread = deps.runs.getThread(id);
+  if (!thread || !mayActFor(caller, thread.principal)) return undefined;
+  const lastRun = deps.runs.listRuns({ threadId: id, limit: 1 }).items[0];
+  return {
+    thread: { id: thread.id, agent: thread.agent, title: thread.title, principal: thread.principal, createdAt: thread.createdAt, updatedAt: thread.updatedAt },
+    messages: thread.messages as Message[],
+    state: thread.state ?? {},
+    interrupts: deps.approvals.unansweredForThread(id).map((a) => interruptFor(a, deps.registry.get(a.tool))),
+    lastRun: lastRun ? { id: lastRun.id, status: lastRun.status, outcome: lastRun.outcome } : null,
+  };
+}
+
+const ThreadsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(30) }).strict();
+const EventsQuery = z.object({ format: z.enum(["json", "jsonl"]).default("json") }).strict();
+
+/**
+ * Thread and run history (scope "agui"; a token sees its own, an operator every caller's):
+ * GET /api/threads (recent threads), GET /api/threads/[id] (messages, state and open interrupts,
+ * so a page survives a reload), GET /api/runs/[id]/events (the recorded stream, as JSON or JSON Lines).
+ */
+export function threadsApi(services: ThreadDeps, protect: Protect) {
+  const { runs } = services;
+
+  const listThreads = protect("agui", async (request, caller) => {
+    const { limit } = readQuery(request, ThreadsQuery);
+    const threads = runs.listThreads({ principal: caller.operator ? undefined : caller.id, limit });
+    return json({ threads: threads.map(({ messages: _m, state: _s, ...summary }) => summary) });
+  });
+
+  const getThread = protect("agui", async (_request, caller, context) => {
+    const id = await routeParam(context, "id");
+    const view = loadThreadView(services, id, caller);
+    if (!view) throw new DomainError("thread_not_found", `No thread with id "${id}"`);
+    return json(view);
+  });
+
+  const runEvents = protect("agui", async (request, caller, context) => {
+    const id = await routeParam(context, "id");
+    const { format } = readQuery(request, EventsQuery);
+    const run = runs.getRun(id);
+    if (!run || !mayActFor(caller, run.principal)) throw new DomainError("run_not_found", `No run with id "${id}"`);
+    const events = runs.events(id);
+    if (format === "jsonl")
+      return new Response(events.map((e) => JSON.stringify(e)).join("\n") + (events.length ? "\n" : ""), {
+        headers: { "content-type": "application/x-ndjson", "content-disposition": `attachment; filename="run-${id}.jsonl"`, "cache-control": "no-store" },
+      });
+    return json({ run, events });
+  });
+
+  return { listThreads, getThread, runEvents };
+}

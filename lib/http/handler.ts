@@ -1,0 +1,31 @@
+import { isDomainError, statusOf } from "../errors";
+import type { Logger } from "../log";
+import type { RouteContext } from "./request-input";
+import { errorResponse } from "./respond";
+
+/** A web-standard request handler, as Next's route files and the node adapter mount it. */
+export type Handler = (request: Request, context?: RouteContext) => Promise<Response>;
+
+/** The message of every 500: the details go to the server log, never to the client. */
+export const INTERNAL_ERROR_MESSAGE = "The console could not answer this request; the server log has the details.";
+
+/**
+ * The answer for anything a handler threw: a DomainError gets its kind's status and its own
+ * message and issues; anything else is logged and answered 500 without details.
+ */
+export function errorAnswer(error: unknown, request: Request, logger: Logger): Response {
+  if (isDomainError(error)) return errorResponse(statusOf(error.kind), error.kind, error.message, error.issues);
+  logger.error("unhandled error in route", { url: request.url, method: request.method, error });
+  return errorResponse(500, "internal_error", INTERNAL_ERROR_MESSAGE);
+}
+
+/** `handler`, answering whatever it throws with errorAnswer. */
+export function answerErrors(handler: Handler, logger: Logger): Handler {
+  return async (request, context) => {
+    try {
+      return await handler(request, context);
+    } catch (error) {
+      return errorAnswer(error, request, logger);
+    }
+  };
+}
