@@ -1,10 +1,11 @@
 import path from "node:path";
 import { ApprovalStore } from "../lib/approvals";
 import { openDatabase } from "../lib/db";
-import { CallRecord, Executor } from "../lib/execution";
+import { Executor } from "../lib/execution";
 import { jsonDigest } from "../lib/json/canonical";
 import { ToolRegistry } from "../lib/tools";
 import { benchDir, type BenchResult, type Figure, median, sampleMicros } from "./support/measure";
+import { CallResults } from "../lib/db/call-results";
 
 const CALLS = 10_000;
 
@@ -23,12 +24,12 @@ export default async function executorBench(): Promise<BenchResult> {
     const bare = new Executor({ registry });
     const withoutRecord = median(await sampleMicros(CALLS, (i) => bare.call("noop", args, { callId: `a${i}`, ctx })));
 
-    const recorded = new Executor({ registry, record: new CallRecord(handle.db) });
+    const recorded = new Executor({ registry, record: new CallResults(handle.db) });
     const withRecord = median(await sampleMicros(CALLS, (i) => recorded.call("noop", args, { callId: `b${i}`, ctx })));
     const replayed = median(await sampleMicros(CALLS, (i) => recorded.call("noop", args, { callId: `b${i}`, ctx }), 0));
 
     // Where the record's cost goes: its lookup and insert alone, and the same insert without drizzle.
-    const record = new CallRecord(handle.db);
+    const record = new CallResults(handle.db);
     const recordAlone = median(
       await sampleMicros(CALLS, (i) => {
         const key = { principal: "bench", scope: "bench", callId: `d${i}`, tool: "noop", argsDigest: jsonDigest(args) };

@@ -4,13 +4,13 @@ import { TokenStore, type AccessPolicy } from "./auth";
 import { loadConfig, type Config } from "./config";
 import { openDatabase, type DatabaseHandle } from "./db";
 import { demoTools } from "./demo/tools";
-import { CallRecord, Executor } from "./execution";
-import { CallHistory } from "./execution/call-history";
+import { CallResults } from "./db/call-results";
+import { Executor } from "./execution";
 import { registerOpenApiBinder } from "./integrations/openapi/binder";
 import { AguiBridge } from "./integrations/agui/bridge";
 import { createLogger, type Logger } from "./log";
-import { RunStore } from "./runs/store";
-import { SourceStore } from "./sources/store";
+import { RunStore } from "./db/runs";
+import { SourceStore } from "./db/sources";
 import { ToolRegistry, validateAgainst } from "./tools";
 
 /** Everything the console's surfaces share: one registry, one executor, one approval store. */
@@ -24,7 +24,7 @@ export interface Services {
   grants: GrantStore;
   executor: Executor;
   /** The recorded calls of each tool, to list, pin and run again. */
-  callHistory: CallHistory;
+  callHistory: CallResults;
   sources: SourceStore;
   tokens: TokenStore;
   runs: RunStore;
@@ -61,9 +61,10 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   const sources = new SourceStore(database.db);
   registerOpenApiBinder(registry, sources, logger);
   const grants = new GrantStore(database.db);
+  const callResults = new CallResults(database.db);
   // A grant holds for the definition it was made for: a changed or removed tool revokes the others.
   registry.onChange((names) => grants.revokeStale(names.map((name) => ({ name, digest: registry.get(name)?.digest }))));
-  const executor = new Executor({ registry, approvals: new ApprovalGate(approvals, Date.now, grants), record: new CallRecord(database.db), logger });
+  const executor = new Executor({ registry, approvals: new ApprovalGate(approvals, Date.now, grants), record: callResults, logger });
   if (config.SEED_DEMO) registry.upsertBuiltins(demoTools);
   const tokens = new TokenStore(database.db);
   const runs = new RunStore(database.db, (error, runIds) => logger.error("could not record run events", { runIds, error }));
@@ -90,7 +91,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     approvals,
     grants,
     executor,
-    callHistory: new CallHistory(database.db),
+    callHistory: callResults,
     sources,
     tokens,
     runs,

@@ -12,13 +12,14 @@ import {
   ApprovalStore,
 } from "@/lib/approvals";
 import { type DatabaseHandle, InvalidCursor } from "@/lib/db";
-import { CallRecord, Executor } from "@/lib/execution";
+import { Executor } from "@/lib/execution";
 import { jsonDigest } from "@/lib/json/canonical";
 import { ToolRegistry, validateAgainst } from "@/lib/tools";
 import type { DecideAnswer, DecideRequest } from "./support/decide-worker";
 import { countRows, freshDatabase } from "./support/database";
 import { startTsWorker } from "./support/ts-worker";
 import { approvalIdOf } from "./support/outcomes";
+import { CallResults } from "@/lib/db/call-results";
 
 const open: DatabaseHandle[] = [];
 afterEach(() => {
@@ -342,7 +343,7 @@ describe("consume", () => {
 describe("the audit trail", () => {
   it("records requested, decided, consumed and ran, with actor and time, in order", async () => {
     const { store, registry, handle, advance, start } = setup();
-    const executor = new Executor({ registry, approvals: new ApprovalGate(store, () => start), record: new CallRecord(handle.db) });
+    const executor = new Executor({ registry, approvals: new ApprovalGate(store, () => start), record: new CallResults(handle.db) });
     const ctx = { principal: "alice", scope: "thread-1", runId: "run-1", surface: "agui" as const };
     const pending = await executor.call("issue_refund", args, { callId: "c1", ctx });
     const id = approvalIdOf(pending);
@@ -467,7 +468,7 @@ describe("the approval gate", () => {
     const { store, registry, handle } = setup();
     let runs = 0;
     registry.add({ name: "lookup", description: "read", inputSchema: { type: "object" } }, () => ++runs);
-    const executor = new Executor({ registry, approvals: new ApprovalGate(store), record: new CallRecord(handle.db) });
+    const executor = new Executor({ registry, approvals: new ApprovalGate(store), record: new CallResults(handle.db) });
     expect(await executor.call("lookup", {})).toMatchObject({ ok: true });
     registry.update("lookup", { approval: "always" });
     expect(await executor.call("lookup", {})).toMatchObject({ pending: { approvalId: expect.any(String) } });

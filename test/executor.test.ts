@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ApprovalGate, ApprovalStore } from "@/lib/approvals";
 import type { DatabaseHandle } from "@/lib/db";
 import {
-  CallRecord,
   type CallEvent,
   Executor,
   MODEL_VISIBLE_KINDS,
@@ -13,6 +12,7 @@ import {
 } from "@/lib/execution";
 import { type ToolCallInfo, type ToolPolicyInput, ToolRegistry, type ToolSpecInput, validateAgainst } from "@/lib/tools";
 import { countRows, freshDatabase } from "./support/database";
+import { CallResults } from "@/lib/db/call-results";
 
 const open: DatabaseHandle[] = [];
 afterEach(() => {
@@ -38,7 +38,7 @@ function setup() {
   const executor = new Executor({
     registry,
     approvals: new ApprovalGate(approvals, () => clock),
-    record: new CallRecord(handle.db),
+    record: new CallResults(handle.db),
     backoff: { baseMs: 1, maxMs: 5 },
     onCall: (event) => events.push(event),
   });
@@ -188,7 +188,7 @@ describe("error kinds", () => {
 
   it("cancelled while waiting to retry, without another attempt", async () => {
     const { handle, tool, registry } = setup();
-    const executor = new Executor({ registry, record: new CallRecord(handle.db), backoff: { baseMs: 10_000, maxMs: 10_000 } });
+    const executor = new Executor({ registry, record: new CallResults(handle.db), backoff: { baseMs: 10_000, maxMs: 10_000 } });
     const controller = new AbortController();
     const calls = tool("flaky", {
       policy: { retries: 3 },
@@ -362,7 +362,7 @@ describe("the call record", () => {
     const { executor, tool, registry, handle } = setup();
     const calls = tool("ticket", { policy: { effects: "write" }, impl: () => ({ id: "first" }) });
     await executor.call("ticket", { q: "a" }, { callId: "c1", ctx });
-    const restarted = new Executor({ registry, record: new CallRecord(handle.db) });
+    const restarted = new Executor({ registry, record: new CallResults(handle.db) });
     expect(await restarted.call("ticket", { q: "a" }, { callId: "c1", ctx })).toEqual({ ok: true, value: { id: "first" } });
     expect(calls).toHaveLength(1);
   });

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { AGUIEvent } from "@ag-ui/core";
 import { afterAll, expect, it, vi } from "vitest";
-import { RunStore } from "@/lib/runs/store";
+import { RunStore } from "@/lib/db/runs";
 import { tempDir, testServices } from "./support/services";
 
 const services = testServices();

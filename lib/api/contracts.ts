@@ -3,11 +3,11 @@
 // types only; the schemas are zod.
 import { z } from "zod";
 import type { Approval, ApprovalEvent } from "../approvals/store";
-import type { PastCall } from "../execution/call-history";
+import type { PastCall } from "../db/call-results";
 import type { CallOutcome } from "../execution/result";
 import type { OpenApiPreview } from "../integrations/openapi/import-openapi";
 import type { ToolExport } from "../integrations/tool-exports";
-import type { SourceSummary } from "../sources/store";
+import type { SourceSummary } from "../db/sources";
 import { APPROVAL_POLICIES, TARGETS, type ApprovalPolicy, type Effects, type RegisteredTool, type Target } from "../tools/spec";
 
 export { DecisionPayload } from "../approvals/decision-payload";

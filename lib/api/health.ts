@@ -7,7 +7,7 @@ export function healthApi(services: Pick<Services, "database" | "registry" | "lo
   const get: Handler = async () => {
     let db: { ok: boolean; tools?: number; error?: string };
     try {
-      services.database.sqlite.prepare("select 1").get();
+      services.database.ping();
       db = { ok: true, tools: services.registry.count() };
     } catch (error) {
       services.logger.error("health check: database does not answer", { error });

@@ -6,7 +6,7 @@ import { DomainError } from "../errors";
 import type { Protect } from "../http/authorize";
 import { readQuery, routeParam } from "../http/request-input";
 import { json } from "../http/respond";
-import type { Run, Thread } from "../runs/store";
+import type { Run, Thread } from "../db/runs";
 import type { Services } from "../services";
 
 type ThreadDeps = Pick<Services, "runs" | "approvals" | "registry">;

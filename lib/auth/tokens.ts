@@ -1,7 +1,6 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { desc, eq, isNull, and } from "drizzle-orm";
 import type { Db } from "../db";
-import { apiTokens } from "../db/schema";
+import { TokenRows, type TokenRow } from "../db/tokens";
 import { DomainError } from "../errors";
 import type { Principal } from "./principal";
 
@@ -30,7 +29,11 @@ const PREFIX = "aguic_";
 
 /** API tokens: stored as SHA-256 hashes; the token itself is shown once, at creation. */
 export class TokenStore {
-  constructor(private readonly db: Db) {}
+  private readonly rows: TokenRows;
+
+  constructor(db: Db) {
+    this.rows = new TokenRows(db);
+  }
 
   /** Create a token; returns it in clear (the only time it is available) with its record. */
   create(name: string, scopes: readonly string[] = ["agui"]): { token: string; info: TokenInfo } {
@@ -40,34 +43,27 @@ export class TokenStore {
     if (this.active().some((t) => t.name === name)) throw new TokenError(`An active token named "${name}" exists already; revoke it first`);
     const token = `${PREFIX}${randomBytes(32).toString("base64url")}`;
     const now = Date.now();
-    const row = this.db
-      .insert(apiTokens)
-      .values({ id: randomUUID(), name, hash: hash(token), scopes: [...new Set(scopes)], createdAt: now, updatedAt: now })
-      .returning()
-      .get();
+    const row = this.rows.insert({ id: randomUUID(), name, hash: hash(token), scopes: [...new Set(scopes)], createdAt: now, updatedAt: now });
     return { token, info: toInfo(row) };
   }
 
   list(): TokenInfo[] {
-    return this.db.select().from(apiTokens).orderBy(desc(apiTokens.createdAt)).all().map(toInfo);
+    return this.rows.list().map(toInfo);
   }
 
   /** Revoke by id or name; returns how many tokens it revoked. */
   revoke(idOrName: string): number {
-    const now = Date.now();
-    const byId = this.db.update(apiTokens).set({ revokedAt: now, updatedAt: now }).where(and(eq(apiTokens.id, idOrName), isNull(apiTokens.revokedAt))).run().changes;
-    if (byId) return byId;
-    return this.db.update(apiTokens).set({ revokedAt: now, updatedAt: now }).where(and(eq(apiTokens.name, idOrName), isNull(apiTokens.revokedAt))).run().changes;
+    return this.rows.revoke(idOrName, Date.now());
   }
 
   /** The principal a bearer token stands for, or undefined when it is unknown or revoked. */
   verify(token: string): Principal | undefined {
     if (!token.startsWith(PREFIX) || token.length > 200) return undefined;
-    const row = this.db.select().from(apiTokens).where(eq(apiTokens.hash, hash(token))).get();
+    const row = this.rows.byHash(hash(token));
     if (!row || row.revokedAt) return undefined;
     const now = Date.now();
     // Written at most once a minute per token: verification is on every request's path.
-    if (!row.lastUsedAt || now - row.lastUsedAt > 60_000) this.db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id)).run();
+    if (!row.lastUsedAt || now - row.lastUsedAt > 60_000) this.rows.touch(row.id, now);
     const scopes = row.scopes as TokenScope[];
     return { id: `token:${row.name}`, operator: scopes.includes("approvals"), scopes };
   }
@@ -81,6 +77,6 @@ function hash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-function toInfo(row: typeof apiTokens.$inferSelect): TokenInfo {
+function toInfo(row: TokenRow): TokenInfo {
   return { id: row.id, name: row.name, scopes: row.scopes as TokenScope[], createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
 }

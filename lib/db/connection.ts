@@ -13,6 +13,8 @@ export interface DatabaseHandle {
   db: Db;
   sqlite: Database.Database;
   path: string;
+  /** Throws when the database does not answer a trivial query. */
+  ping(): void;
   close(): void;
 }
 
@@ -58,7 +60,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     sqlite.pragma("foreign_keys = ON");
     const db = drizzle(sqlite, { schema });
     migrate(db, { migrationsFolder: options.migrationsFolder ?? defaultMigrationsFolder() });
-    return { db, sqlite, path: resolved, close: () => sqlite.close() };
+    const ping = sqlite.prepare("select 1");
+    return { db, sqlite, path: resolved, ping: () => void ping.get(), close: () => sqlite.close() };
   } catch (error) {
     sqlite.close();
     throw new DatabaseOpenError(`CONSOLE_DB: cannot prepare the database at ${resolved}: ${reason(error)}`, { cause: error });

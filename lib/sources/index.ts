@@ -1,3 +1,3 @@
-export { SourceStore, type SourceSummary, type NewSource, type SourceKind, type SourceStatus } from "./store";
+export { SourceStore, type SourceSummary, type NewSource, type SourceKind, type SourceStatus } from "../db/sources";
 export { removeSource } from "./remove-source";
 export { SourceNotFound } from "./errors";

@@ -1,6 +1,6 @@
 import type { ToolRegistry } from "../tools/registry";
 import { SourceNotFound } from "./errors";
-import type { SourceStore } from "./store";
+import type { SourceStore } from "../db/sources";
 
 /** Remove a source and every tool it brought. Throws SourceNotFound. Returns how many tools went. */
 export function removeSource(deps: { registry: ToolRegistry; sources: SourceStore }, id: string): number {

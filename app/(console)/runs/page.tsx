@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { getServices } from "@/lib/services";
-import type { RunStatus } from "@/lib/runs/store";
+import type { RunStatus } from "@/lib/db/runs";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Runs" };

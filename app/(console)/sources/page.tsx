@@ -1,13 +1,12 @@
 import { ImportOpenApiDialog } from "@/components/sources/import-openapi-dialog";
 import { SourceList } from "@/components/sources/source-list";
 import { getServices } from "@/lib/services";
-import { SourceStore } from "@/lib/sources";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sources" };
 
 export default function SourcesPage() {
-  const sources = new SourceStore(getServices().database.db).list();
+  const sources = getServices().sources.list();
   return (
     <div className="max-w-5xl space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-4">

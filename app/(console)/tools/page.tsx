@@ -1,7 +1,6 @@
 import { ToolBrowser } from "@/components/tools/tool-browser";
 import { filtersFrom } from "@/components/tools/tool-filters";
 import { getServices } from "@/lib/services";
-import { SourceStore } from "@/lib/sources";
 import { TARGETS } from "@/lib/tools";
 
 export const dynamic = "force-dynamic";
@@ -9,7 +8,7 @@ export const metadata = { title: "Tools" };
 
 export default async function ToolsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const services = getServices();
-  const sources = new SourceStore(services.database.db).list().map((s) => ({ id: s.id, name: s.name }));
+  const sources = services.sources.list().map((s) => ({ id: s.id, name: s.name }));
   const kinds = [...new Set(services.registry.all().map((t) => t.kind))].sort();
   return (
     <div className="max-w-5xl">

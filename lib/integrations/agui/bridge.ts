@@ -10,7 +10,7 @@ import { mayActFor, type Principal } from "../../auth/principal";
 import type { Executor } from "../../execution";
 import type { Logger } from "../../log";
 import { RecordBatch } from "../../runs/record-batch";
-import type { RunStore } from "../../runs/store";
+import type { RunStore } from "../../db/runs";
 import { EventQueue } from "../../streams/event-queue";
 import { encodeFrame, needsDowngrade, toPre10 } from "./legacy";
 import { applyResume } from "./resume";

@@ -1,5 +1,5 @@
 import type { Logger } from "../../log";
-import type { SourceStore } from "../../sources/store";
+import type { SourceStore } from "../../db/sources";
 import type { ToolRegistry } from "../../tools/registry";
 import { OpenApiBinding } from "./binding";
 import { sourceCredentials } from "./credentials";

@@ -1,4 +1,4 @@
-import type { SourceStore } from "../../sources/store";
+import type { SourceStore } from "../../db/sources";
 import type { AuthRef } from "./auth";
 import type { CredentialLookup } from "./operation-handler";
 

@@ -1,6 +1,6 @@
 import { validate } from "@readme/openapi-parser";
 import type { Logger } from "../../log";
-import type { SourceStore, SourceSummary } from "../../sources/store";
+import type { SourceStore, SourceSummary } from "../../db/sources";
 import type { ToolRegistry } from "../../tools/registry";
 import type { RegisteredTool } from "../../tools/spec";
 import { refuseUrl } from "./address-policy";

@@ -5,10 +5,8 @@ import { PolicyEditor } from "@/components/tools/policy-editor";
 import { SchemaView } from "@/components/tools/schema-view";
 import { TryTool } from "@/components/tools/try-tool";
 import { requiresApproval } from "@/lib/approvals";
-import { CallHistory } from "@/lib/execution/call-history";
 import { exportToolDefinitions } from "@/lib/integrations/tool-exports";
 import { getServices } from "@/lib/services";
-import { SourceStore } from "@/lib/sources";
 import { TARGETS } from "@/lib/tools";
 
 export const dynamic = "force-dynamic";
@@ -24,9 +22,9 @@ export default async function ToolPage({ params }: Props) {
   const services = getServices();
   const tool = services.registry.get(name);
   if (!tool) notFound();
-  const source = tool.sourceId ? new SourceStore(services.database.db).get(tool.sourceId) : undefined;
+  const source = tool.sourceId ? services.sources.get(tool.sourceId) : undefined;
   // The local operator sees every recent call, as GET /api/tools/[name]/calls answers an operator.
-  const calls = new CallHistory(services.database.db).recent(tool.name);
+  const calls = services.callHistory.recent(tool.name);
   const { policy } = tool;
 
   return (

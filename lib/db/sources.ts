@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { asc, eq, sql } from "drizzle-orm";
-import type { Db } from "../db";
-import { sources, tools } from "../db/schema";
+import type { Db } from "./connection";
+import { sources, tools } from "./schema";
 
 export type SourceKind = (typeof sources.$inferSelect)["kind"];
 export type SourceStatus = (typeof sources.$inferSelect)["status"];

@@ -1,12 +1,12 @@
 import { inflateRawSync } from "node:zlib";
 import type { AGUIEvent, Message } from "@ag-ui/core";
-import { and, asc, desc, eq, lt, or, sql, type SQL } from "drizzle-orm";
-import type { Db } from "../db";
-import { decodeCursor, encodeCursor } from "../db/cursor";
-import { DomainError } from "../errors";
-import { runEvents, runs, threads } from "../db/schema";
-import { RunEventWriter } from "./event-writer";
-import { expandRecord, RecordBatch } from "./record-batch";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { RunIdTaken } from "../runs/errors";
+import { expandRecord, RecordBatch } from "../runs/record-batch";
+import type { Db } from "./connection";
+import { afterDescending, pageSize, toPage, type Page } from "./paging";
+import { RunEventWriter } from "./run-event-writer";
+import { runEvents, runs, threads } from "./schema";
 
 export type Thread = typeof threads.$inferSelect;
 export type Run = typeof runs.$inferSelect;
@@ -44,15 +44,13 @@ export interface RunFilter {
   limit?: number;
 }
 
-/** Raised when a run id is reused: AG-UI run ids are unique, a retry is a new run. */
-export class RunIdTaken extends DomainError<"run_id_taken"> {
-  override readonly name = "RunIdTaken";
-  constructor(readonly runId: string) {
-    super("run_id_taken", `A run with id "${runId}" exists already; every run needs a new runId`);
-  }
-}
+export { RunIdTaken };
 
-/** Threads, runs and every run's events, in order, for reload, replay and history. */
+/**
+ * The threads, runs and run_events tables: threads, runs and every run's events, in order, for
+ * reload, replay and history. A run's start, its events and its end are on every run's path, so
+ * they use raw statements compiled once (measured by `npm run bench agui`).
+ */
 export class RunStore {
   private readonly writer: RunEventWriter;
   private readonly sql;
@@ -150,7 +148,7 @@ export class RunStore {
       .from(threads)
       .where(where)
       .orderBy(desc(threads.updatedAt))
-      .limit(Math.min(Math.max(filter.limit ?? 30, 1), 200))
+      .limit(pageSize(filter.limit, 30, 200))
       .all();
   }
 
@@ -158,18 +156,15 @@ export class RunStore {
     return this.db.select().from(runs).where(eq(runs.id, id)).get();
   }
 
-  /** Runs newest first, filtered, a page at a time. */
-  listRuns(filter: RunFilter = {}): { items: Run[]; nextCursor?: string } {
-    const limit = Math.min(Math.max(filter.limit ?? 50, 1), 500);
-    const where: SQL[] = [];
+  /** Runs newest first, filtered, a page at a time. Throws InvalidCursor. */
+  listRuns(filter: RunFilter = {}): Page<Run> {
+    const limit = pageSize(filter.limit, 50, 500);
+    const where: Array<SQL | undefined> = [];
     if (filter.agent) where.push(eq(runs.agent, filter.agent));
     if (filter.threadId) where.push(eq(runs.threadId, filter.threadId));
     if (filter.principal) where.push(eq(runs.principal, filter.principal));
     if (filter.status) where.push(eq(runs.status, filter.status));
-    if (filter.cursor) {
-      const [startedAt, id] = decodeCursor(filter.cursor, ["number", "string"]);
-      where.push(or(lt(runs.startedAt, startedAt), and(eq(runs.startedAt, startedAt), lt(runs.id, id)))!);
-    }
+    where.push(afterDescending(filter.cursor, runs.startedAt, runs.id));
     const rows = this.db
       .select()
       .from(runs)
@@ -177,9 +172,7 @@ export class RunStore {
       .orderBy(desc(runs.startedAt), desc(runs.id))
       .limit(limit + 1)
       .all();
-    const items = rows.slice(0, limit);
-    const last = items.at(-1);
-    return rows.length > limit && last ? { items, nextCursor: encodeCursor([last.startedAt, last.id]) } : { items };
+    return toPage(rows, limit, (row) => [row.startedAt, row.id]);
   }
 
   /** A run's recorded events in order (those after position `afterSeq` when given). */

@@ -1,7 +1,10 @@
+import type { Statement } from "better-sqlite3";
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Db } from "../db";
-import { callResults } from "../db/schema";
-import type { ToolResult } from "./result";
+import type { CallKey, CallRecord } from "../execution/call-record";
+import type { ToolResult } from "../execution/result";
+import type { Db } from "./connection";
+import { pageSize } from "./paging";
+import { callResults } from "./schema";
 
 /** A completed call of a tool as its history lists it. */
 export interface PastCall {
@@ -23,13 +26,37 @@ export interface PastCallFilter {
   limit?: number;
 }
 
-/** The recorded calls of each tool (from the call record), to list, pin and run again. */
-export class CallHistory {
-  constructor(private readonly db: Db) {}
+/**
+ * The call_results table: the executor's memo of completed calls (a call retried or replayed with
+ * the same key is answered from here and never runs twice), and each tool's recent calls to list,
+ * pin and run again.
+ */
+export class CallResults implements CallRecord {
+  // get and put sit on every call's path: raw statements compiled once, without the query builder
+  // (which cost as much as the insert itself, measured by `npm run bench executor`).
+  private readonly find: Statement<[string, string, string, string, string], { result: string }>;
+  private readonly insert: Statement<[string, string, string, string, string, string | null, string, number, number, number]>;
+
+  constructor(private readonly db: Db) {
+    this.find = db.$client.prepare("select result from call_results where principal = ? and scope = ? and call_id = ? and tool = ? and args_digest = ?");
+    this.insert = db.$client.prepare(
+      `insert into call_results (principal, scope, call_id, tool, args_digest, args, result, duration_ms, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
+    );
+  }
+
+  get(key: CallKey): ToolResult | undefined {
+    const row = this.find.get(key.principal, key.scope, key.callId, key.tool, key.argsDigest);
+    return row ? (JSON.parse(row.result) as ToolResult) : undefined;
+  }
+
+  put(key: CallKey, result: ToolResult, durationMs: number, args?: Record<string, unknown>): void {
+    const now = Date.now();
+    this.insert.run(key.principal, key.scope, key.callId, key.tool, key.argsDigest, args ? JSON.stringify(args) : null, JSON.stringify(result), Math.round(durationMs), now, now);
+  }
 
   /** Recent calls of `tool`: pinned ones first, then newest first. */
   recent(tool: string, filter: PastCallFilter = {}): PastCall[] {
-    const limit = Math.min(Math.max(filter.limit ?? 50, 1), 200);
     const where = [eq(callResults.tool, tool)];
     if (filter.principal !== undefined) where.push(eq(callResults.principal, filter.principal));
     return this.db
@@ -46,7 +73,7 @@ export class CallHistory {
       .from(callResults)
       .where(and(...where))
       .orderBy(desc(callResults.pinned), desc(callResults.createdAt), desc(sql`rowid`))
-      .limit(limit)
+      .limit(pageSize(filter.limit, 50, 200))
       .all()
       .map((row) => ({ ...row, result: row.result as ToolResult }));
   }
