@@ -1,6 +1,7 @@
 // The browser-safe AG-UI client. The React hook lives in ./use-agent-state so that importing
 // this module does not import React.
-export { AgentState, type AgentStateOptions, type ThreadData } from "./agent-state";
+export { AgentState, type AgentStateOptions } from "./agent-state";
+export { ThreadModel, type ThreadData } from "./thread-model";
 export { AgentHTTPError, AgentInputError, AgentStreamError, type AgentStreamErrorReason } from "./errors";
 export { HttpAGUIClient, type HeadersSource, type HttpAGUIClientOptions } from "./http-agui-client";
 export { InProcessAGUIClient } from "./in-process-agui-client";
