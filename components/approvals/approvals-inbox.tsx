@@ -2,8 +2,9 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import type { ApprovalView } from "@/lib/api/contracts";
+import type { ApprovalDetail, ApprovalPage, ApprovalView, BulkDecision, BulkDecisionAnswer, DecisionPayload } from "@/lib/api/contracts";
 import { JsonView } from "../common/json-view";
+import { errorMessage, requestJson } from "../common/request-json";
 import { TabList } from "../common/tab-list";
 import { useApprovalEvents } from "../common/use-approval-events";
 import { timeLeft, useNow } from "../common/use-now";
@@ -59,14 +60,12 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
   const load = useCallback(async () => {
     setLoading(true);
     try {
-      const response = await fetch(query());
-      if (!response.ok) throw new Error(await errorText(response));
-      const body = (await response.json()) as { items: ApprovalView[]; nextCursor?: string };
+      const body = await requestJson<ApprovalPage>(query());
       setItems(body.items);
       setNextCursor(body.nextCursor);
       setSelected((old) => new Set([...old].filter((id) => body.items.some((i) => i.id === id && i.status === "pending"))));
     } catch (error) {
-      setNotice(error instanceof Error ? error.message : String(error));
+      setNotice(errorMessage(error));
     } finally {
       setLoading(false);
     }
@@ -85,37 +84,40 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
 
   const more = async () => {
     if (!nextCursor) return;
-    const response = await fetch(query(nextCursor));
-    if (!response.ok) return setNotice(await errorText(response));
-    const body = (await response.json()) as { items: ApprovalView[]; nextCursor?: string };
-    setItems((old) => [...old, ...body.items]);
-    setNextCursor(body.nextCursor);
+    try {
+      const body = await requestJson<ApprovalPage>(query(nextCursor));
+      setItems((old) => [...old, ...body.items]);
+      setNextCursor(body.nextCursor);
+    } catch (error) {
+      setNotice(errorMessage(error));
+    }
   };
 
-  const decide = async (id: string, decision: { approved: boolean; reason?: string; editedArgs?: unknown; rememberForThread?: boolean }): Promise<boolean> => {
+  const decide = async (id: string, decision: DecisionPayload): Promise<boolean> => {
     setNotice(undefined);
-    const response = await fetch(`/api/approvals/${encodeURIComponent(id)}/decision`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(decision) });
-    if (!response.ok) {
-      setNotice(await errorText(response));
-      void load();
+    try {
+      await requestJson(`/api/approvals/${encodeURIComponent(id)}/decision`, { method: "POST", body: decision });
+      return true;
+    } catch (error) {
+      setNotice(errorMessage(error));
       return false;
+    } finally {
+      void load();
     }
-    void load();
-    return true;
   };
 
   const decideSelected = async (approved: boolean) => {
     const ids = [...selected];
     if (!ids.length) return;
-    const response = await fetch("/api/approvals/decisions", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ids, approved, ...(!approved && bulkReason.trim() ? { reason: bulkReason.trim() } : {}) }),
-    });
-    if (!response.ok) return setNotice(await errorText(response));
-    const { results } = (await response.json()) as { results: Array<{ id: string; ok: boolean; error?: { message: string } }> };
-    const failed = results.filter((r) => !r.ok);
-    setNotice(failed.length ? `${results.length - failed.length} decided; ${failed.length} not: ${failed.map((f) => f.error?.message).join("; ")}` : `${results.length} ${approved ? "approved" : "denied"}.`);
+    const body: BulkDecision = { ids, approved, ...(!approved && bulkReason.trim() ? { reason: bulkReason.trim() } : {}) };
+    let results: BulkDecisionAnswer["results"];
+    try {
+      ({ results } = await requestJson<BulkDecisionAnswer>("/api/approvals/decisions", { method: "POST", body }));
+    } catch (error) {
+      return setNotice(errorMessage(error));
+    }
+    const failed = results.flatMap((r) => (r.ok ? [] : [r.error.message]));
+    setNotice(failed.length ? `${results.length - failed.length} decided; ${failed.length} not: ${failed.join("; ")}` : `${results.length} ${approved ? "approved" : "denied"}.`);
     setSelected(new Set());
     setBulkReason("");
     void load();
@@ -249,7 +251,7 @@ function PendingRow({
   schema?: Record<string, unknown>;
   selected: boolean;
   onSelect: (on: boolean) => void;
-  decide: (id: string, decision: { approved: boolean; reason?: string; editedArgs?: unknown; rememberForThread?: boolean }) => Promise<boolean>;
+  decide: (id: string, decision: DecisionPayload) => Promise<boolean>;
 }) {
   const now = useNow();
   const [busy, setBusy] = useState(false);
@@ -304,16 +306,8 @@ function PendingRow({
   );
 }
 
-interface AuditEvent {
-  id: number;
-  type: string;
-  actor: string;
-  data: Record<string, unknown> | null;
-  createdAt: number;
-}
-
 function HistoryRow({ approval }: { approval: ApprovalView }) {
-  const [trail, setTrail] = useState<AuditEvent[]>();
+  const [trail, setTrail] = useState<ApprovalDetail["events"]>();
   const [open, setOpen] = useState(false);
   const titleId = `history-${approval.id}`;
   return (
@@ -354,8 +348,11 @@ function HistoryRow({ approval }: { approval: ApprovalView }) {
         onClick={async () => {
           setOpen(!open);
           if (!trail) {
-            const response = await fetch(`/api/approvals/${encodeURIComponent(approval.id)}`);
-            if (response.ok) setTrail(((await response.json()) as { events: AuditEvent[] }).events);
+            try {
+              setTrail((await requestJson<ApprovalDetail>(`/api/approvals/${encodeURIComponent(approval.id)}`)).events);
+            } catch {
+              // The trail stays closed; the row above already shows the decision.
+            }
           }
         }}
       >
@@ -382,15 +379,6 @@ function Labelled({ label, children }: { label: string; children: React.ReactNod
       {children}
     </label>
   );
-}
-
-async function errorText(response: Response): Promise<string> {
-  try {
-    const body = (await response.json()) as { error?: { message?: string } };
-    return body.error?.message ?? `HTTP ${response.status}`;
-  } catch {
-    return `HTTP ${response.status}`;
-  }
 }
 
 function ago(at: number, now: number): string {

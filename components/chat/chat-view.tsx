@@ -75,8 +75,8 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
     [act, store],
   );
   useApprovalEvents((message) => {
-    const approval = message.approval;
-    if (!approval || (message.type !== "decided" && message.type !== "cancelled")) return;
+    if (message.type !== "decided" && message.type !== "cancelled") return;
+    const { approval } = message;
     applyRemote(approval.id, { status: approval.status, decidedBy: approval.decidedBy ?? "someone", reason: approval.reason ?? undefined });
   }, threadId);
   // Decisions taken while this page was closed are in the interrupts' metadata: apply them on load.

@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { resolveRef } from "@/lib/json/pointer";
 
 type Schema = Record<string, unknown>;
 
@@ -300,12 +301,8 @@ function JsonField({ inputId, labelNode, hint, value, onChange }: { inputId: str
 
 function resolve(root: Schema, schema: Schema, seen = 0): Schema {
   const ref = schema.$ref;
-  if (typeof ref !== "string" || !ref.startsWith("#") || seen > 20) return schema;
-  const target = ref
-    .slice(1)
-    .split("/")
-    .filter(Boolean)
-    .reduce<unknown>((node, part) => (isRecord(node) ? node[part.replace(/~1/g, "/").replace(/~0/g, "~")] : undefined), root);
+  if (typeof ref !== "string" || seen > 20) return schema;
+  const target = resolveRef(root, ref);
   if (!isRecord(target)) return schema;
   const { $ref: _ref, ...rest } = schema;
   return resolve(root, { ...target, ...rest }, seen + 1);

@@ -1,21 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-
-/** One change from GET /api/approvals/events. */
-export interface ApprovalEventMessage {
-  type: string;
-  pending: number;
-  approval?: {
-    id: string;
-    status: string;
-    tool: string;
-    threadId: string | null;
-    decidedBy: string | null;
-    reason: string | null;
-    editedArgs: Record<string, unknown> | null;
-  };
-}
+import type { ApprovalEventMessage } from "@/lib/api/contracts";
 
 /**
  * Follow the live stream of approval changes (optionally of one thread). EventSource reconnects by

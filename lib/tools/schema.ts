@@ -1,5 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
+import { resolveRef } from "../json/pointer";
 import { ToolDefinitionError } from "./errors";
 import type { JsonSchema } from "./spec";
 
@@ -82,7 +83,7 @@ function brokenRef(node: unknown, root: JsonSchema, path: string): { ref: string
   }
   if (node === null || typeof node !== "object") return undefined;
   const record = node as Record<string, unknown>;
-  if (typeof record.$ref === "string" && resolvePointer(root, record.$ref) === undefined) return { ref: record.$ref, path };
+  if (typeof record.$ref === "string" && resolveRef(root, record.$ref) === undefined) return { ref: record.$ref, path };
   for (const [key, value] of Object.entries(record)) {
     // Values under these keys are data, not schemas: a "$ref" inside them is not a reference.
     if (key === "enum" || key === "const" || key === "default" || key === "examples") continue;
@@ -90,15 +91,4 @@ function brokenRef(node: unknown, root: JsonSchema, path: string): { ref: string
     if (found) return found;
   }
   return undefined;
-}
-
-function resolvePointer(root: JsonSchema, ref: string): unknown {
-  if (!ref.startsWith("#")) return undefined;
-  let node: unknown = root;
-  for (const part of ref.slice(1).split("/").filter(Boolean)) {
-    const key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
-    if (node === null || typeof node !== "object" || !Object.hasOwn(node, key)) return undefined;
-    node = (node as Record<string, unknown>)[key];
-  }
-  return node;
 }

@@ -1,3 +1,4 @@
+import { resolveRef } from "../../json/pointer";
 import { isJsonObject } from "../../json/canonical";
 import type { JsonSchema } from "../../tools/spec";
 
@@ -136,11 +137,6 @@ function convert(input: unknown, root: JsonSchema, stack: string[], path: string
 }
 
 function pointer(root: JsonSchema, ref: string): JsonSchema | undefined {
-  if (!ref.startsWith("#")) return undefined;
-  let node: unknown = root;
-  for (const part of ref.slice(1).split("/").filter(Boolean)) {
-    const key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
-    node = isJsonObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
-  }
+  const node = resolveRef(root, ref);
   return isJsonObject(node) ? node : undefined;
 }

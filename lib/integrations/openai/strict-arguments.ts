@@ -1,3 +1,4 @@
+import { resolveRef } from "../../json/pointer";
 import { isJsonObject } from "../../json/canonical";
 import type { JsonSchema } from "../../tools/spec";
 
@@ -29,12 +30,8 @@ function walk(schema: unknown, value: unknown, root: JsonSchema, depth: number):
 
 function resolve(schema: JsonSchema, root: JsonSchema): JsonSchema {
   const ref = schema.$ref;
-  if (typeof ref !== "string" || !ref.startsWith("#/")) return schema;
-  let node: unknown = root;
-  for (const part of ref.slice(2).split("/")) {
-    const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
-    node = isJsonObject(node) && Object.hasOwn(node, key) ? node[key] : undefined;
-  }
+  if (typeof ref !== "string") return schema;
+  const node = resolveRef(root, ref);
   return isJsonObject(node) ? node : schema;
 }
 

@@ -1,3 +1,4 @@
+import { decodeToken, encodeToken, resolveRef } from "../../json/pointer";
 import { isJsonObject } from "../../json/canonical";
 import type { JsonSchema } from "../../tools/spec";
 import { OpenApiDocumentError } from "./errors";
@@ -73,14 +74,8 @@ export class SchemaConverter {
 
   private pointer(ref: string, where: string): unknown {
     if (!ref.startsWith("#")) throw new OpenApiDocumentError(`Remote $ref "${ref}" at ${where} is not fetched: bundle the document into one file first`);
-    let node: unknown = this.document;
-    for (const part of ref.slice(1).split("/").filter(Boolean)) {
-      const key = decodeURIComponent(part).replace(/~1/g, "/").replace(/~0/g, "~");
-      if (!isJsonObject(node) && !Array.isArray(node)) return broken(ref, where);
-      if (!Object.hasOwn(node, key)) return broken(ref, where);
-      node = (node as Record<string, unknown>)[key];
-    }
-    return node;
+    const target = resolveRef(this.document, ref);
+    return target === undefined ? broken(ref, where) : target;
   }
 
   private walk(node: unknown, direction: SchemaDirection, refs: Set<string>, stack: string[], where: string): unknown {
@@ -92,10 +87,10 @@ export class SchemaConverter {
       const siblings = this.is30 ? {} : this.walkObject(Object.fromEntries(Object.entries(node).filter(([k]) => k !== "$ref")), direction, refs, stack, where);
       const component = COMPONENT_REF.exec(ref);
       if (component) {
-        const name = decodeURIComponent(component[1]!).replace(/~1/g, "/").replace(/~0/g, "~");
-        if (!Object.hasOwn(this.components, name)) broken(ref, where);
+        const name = decodeToken(component[1]!);
+        if (name === undefined || !Object.hasOwn(this.components, name)) return broken(ref, where);
         refs.add(name);
-        return { $ref: `#/$defs/${name.replace(/~/g, "~0").replace(/\//g, "~1")}`, ...siblings };
+        return { $ref: `#/$defs/${encodeToken(name)}`, ...siblings };
       }
       if (stack.includes(ref)) throw new OpenApiDocumentError(`Circular $ref "${ref}" at ${where} (only component schemas may refer to themselves)`);
       const target = this.walk(this.pointer(ref, where), direction, refs, [...stack, ref], where);

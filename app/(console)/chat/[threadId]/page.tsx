@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
-import { interruptFor } from "@/lib/agents";
+import { loadThreadView } from "@/lib/api/threads";
+import { LOCAL_PRINCIPAL } from "@/lib/auth";
 import { getServices } from "@/lib/services";
 
 export const dynamic = "force-dynamic";
@@ -10,17 +11,11 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   const { threadId } = await params;
   const { agent: requested } = await searchParams;
   const services = getServices();
-  const thread = services.runs.getThread(threadId);
-  const agent = services.agents.get(thread?.agent ?? requested ?? services.agents.default.info.name);
+  // Pages are served to the local operator only (proxy.ts), who sees every thread.
+  const view = loadThreadView(services, threadId, LOCAL_PRINCIPAL);
+  const agent = services.agents.get(view?.thread.agent ?? requested ?? services.agents.default.info.name);
   if (!agent) notFound();
-  const initial = thread
-    ? {
-        threadId,
-        messages: thread.messages as never[],
-        state: thread.state ?? {},
-        interrupts: services.approvals.unansweredForThread(threadId).map((a) => interruptFor(a, services.registry.get(a.tool))),
-      }
-    : null;
+  const initial = view ? { threadId, messages: view.messages, state: view.state, interrupts: view.interrupts } : null;
   const toolSchemas = Object.fromEntries(services.registry.forTarget("agui").map((t) => [t.name, t.inputSchema]));
   return <ChatView key={threadId} agent={{ name: agent.info.name, description: agent.info.description, model: agent.info.model }} threadId={threadId} initial={initial} toolSchemas={toolSchemas} />;
 }
