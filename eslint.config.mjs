@@ -7,7 +7,10 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   {
     rules: {
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
     },
   },
@@ -15,9 +18,15 @@ export default tseslint.config(
     files: ["lib/**/*.ts", "lib/**/*.tsx"],
     rules: {
       // lib/ is the domain: it must run without Next (tests, scripts, a bare node:http server).
-      "no-restricted-imports": ["error", { patterns: [{ regex: "^next(/|$)", message: "lib/ never imports next/*: keep Next in app/ and components/." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^next(/|$)", message: "lib/ never imports next/*: keep Next in app/ and components/." }] },
+      ],
       // Configuration is read once, in lib/config.ts.
-      "no-restricted-properties": ["error", { object: "process", property: "env", message: "Read settings through lib/config.ts (loadConfig)." }],
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read settings through lib/config.ts (loadConfig)." },
+      ],
     },
   },
   {
@@ -30,7 +39,11 @@ export default tseslint.config(
       // lib/client runs in a browser: only @ag-ui/* and itself.
       "no-restricted-imports": [
         "error",
-        { patterns: [{ regex: "^(next(/|$)|node:|\\.\\./(?!client/))", message: "lib/client is browser-safe: it imports only @ag-ui/* and itself." }] },
+        {
+          patterns: [
+            { regex: "^(next(/|$)|node:|\\.\\./(?!client/))", message: "lib/client is browser-safe: it imports only @ag-ui/* and itself." },
+          ],
+        },
       ],
     },
   },

@@ -40,7 +40,14 @@ function body(text: string, agent = "demo"): { path: string; json: string } {
   seq++;
   return {
     path: `/api/agui/${agent}`,
-    json: JSON.stringify({ threadId: `bench-t${seq}`, runId: `bench-r${seq}`, protocolVersion: "1.0", messages: [{ id: `u${seq}`, role: "user", content: text }], tools: [], context: [] }),
+    json: JSON.stringify({
+      threadId: `bench-t${seq}`,
+      runId: `bench-r${seq}`,
+      protocolVersion: "1.0",
+      messages: [{ id: `u${seq}`, role: "user", content: text }],
+      tools: [],
+      context: [],
+    }),
   };
 }
 
@@ -54,7 +61,11 @@ interface Read {
 /** POST and read the whole response, timing the first chunk that holds RUN_STARTED and the end. */
 async function post(base: string, request: { path: string; json: string }, keepText = false): Promise<Read> {
   const started = performance.now();
-  const response = await fetch(`${base}${request.path}`, { method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream" }, body: request.json });
+  const response = await fetch(`${base}${request.path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: request.json,
+  });
   if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
   const reader = response.body!.getReader();
   const decoder = new TextDecoder();
@@ -81,20 +92,41 @@ async function post(base: string, request: { path: string; json: string }, keepT
  */
 function replayAgent(deltas: number): Agent {
   return {
-    info: { name: "replay", description: "bench", model: "none", capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false } },
+    info: {
+      name: "replay",
+      description: "bench",
+      model: "none",
+      capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false },
+    },
     run(input) {
       const queue = new EventQueue<AGUIEvent>();
       void (async () => {
         const at = Date.now();
-        queue.push({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId, protocolVersion: "1.0", timestamp: at } as AGUIEvent);
+        queue.push({
+          type: EventType.RUN_STARTED,
+          threadId: input.threadId,
+          runId: input.runId,
+          protocolVersion: "1.0",
+          timestamp: at,
+        } as AGUIEvent);
         queue.push({ type: EventType.TEXT_MESSAGE_START, messageId: "m1", role: "assistant", timestamp: at } as AGUIEvent);
         for (let i = 0; i < deltas; i++) {
           queue.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "word ", timestamp: at } as AGUIEvent);
           if (i % 256 === 255) await new Promise((resolve) => setImmediate(resolve));
         }
         queue.push({ type: EventType.TEXT_MESSAGE_END, messageId: "m1", timestamp: at } as AGUIEvent);
-        queue.push({ type: EventType.MESSAGES_SNAPSHOT, messages: [...input.messages, { id: "m1", role: "assistant", content: "word ".repeat(deltas) }], timestamp: at } as AGUIEvent);
-        queue.push({ type: EventType.RUN_FINISHED, threadId: input.threadId, runId: input.runId, outcome: { type: "success" }, timestamp: at } as AGUIEvent);
+        queue.push({
+          type: EventType.MESSAGES_SNAPSHOT,
+          messages: [...input.messages, { id: "m1", role: "assistant", content: "word ".repeat(deltas) }],
+          timestamp: at,
+        } as AGUIEvent);
+        queue.push({
+          type: EventType.RUN_FINISHED,
+          threadId: input.threadId,
+          runId: input.runId,
+          outcome: { type: "success" },
+          timestamp: at,
+        } as AGUIEvent);
         queue.close();
       })();
       return queue;
@@ -106,7 +138,11 @@ function replayAgent(deltas: number): Agent {
 async function captureChunks(services: Services, agent = "replay"): Promise<string[]> {
   const request = body(`/stream ${DELTAS}`, agent);
   const response = await consoleApi(services).agui.run(
-    new Request(`http://127.0.0.1${request.path}`, { method: "POST", headers: { host: "127.0.0.1", "content-type": "application/json" }, body: request.json }),
+    new Request(`http://127.0.0.1${request.path}`, {
+      method: "POST",
+      headers: { host: "127.0.0.1", "content-type": "application/json" },
+      body: request.json,
+    }),
     { params: Promise.resolve({ agent }) },
   );
   const reader = response.body!.getReader();
@@ -133,7 +169,12 @@ function bareServer(agent: Agent, services: Services): http.Server {
       res.writeHead(200, SSE_HEADERS);
       const json = new EventJsonEncoder();
       const signal = new AbortController().signal;
-      const events = agent.run(input, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, logger: services.logger }) as EventQueue<AGUIEvent>;
+      const events = agent.run(input, {
+        principal: LOCAL_PRINCIPAL,
+        signal,
+        executor: services.executor,
+        logger: services.logger,
+      }) as EventQueue<AGUIEvent>;
       for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
         let frames = "";
         for (const event of batch) frames += `data: ${json.encode(event)}\n\n`;
@@ -182,7 +223,13 @@ async function sampleParts(services: Services, events: AGUIEvent[], parts: Parts
   const request = JSON.parse(body(`/stream ${DELTAS}`).json);
   const signal = new AbortController().signal;
   started = performance.now();
-  for await (const _event of agent.run(request, { principal: LOCAL_PRINCIPAL, signal, executor: services.executor, logger: services.logger })) void _event;
+  for await (const _event of agent.run(request, {
+    principal: LOCAL_PRINCIPAL,
+    signal,
+    executor: services.executor,
+    logger: services.logger,
+  }))
+    void _event;
   parts.agentMs.push(performance.now() - started);
 
   started = performance.now();
@@ -290,7 +337,9 @@ export async function benchAgui(): Promise<void> {
     const endpointMedian = median(endpointMs);
     const bareMedian = median(bareMs);
     const ratio = endpointMedian / bareMedian;
-    console.log(`agui: ${count} events per run (${DELTAS} text deltas), ${chunks.length} chunks (${(count / chunks.length).toFixed(1)} events/chunk), median of ${THROUGHPUT_ROUNDS} rounds (demo agent: ${DEMO_ROUNDS})`);
+    console.log(
+      `agui: ${count} events per run (${DELTAS} text deltas), ${chunks.length} chunks (${(count / chunks.length).toFixed(1)} events/chunk), median of ${THROUGHPUT_ROUNDS} rounds (demo agent: ${DEMO_ROUNDS})`,
+    );
     line("endpoint (node-adapter) run time", `${endpointMedian.toFixed(1)} ms`);
     line("  its first byte (RUN_STARTED) after", `${median(endpointTtfb).toFixed(1)} ms`);
     line("endpoint events per second", `${Math.round((count * 1000) / endpointMedian).toLocaleString("en")} /s`);
@@ -321,7 +370,12 @@ export async function benchAgui(): Promise<void> {
     const ttfb: number[] = [];
     for (let i = 0; i < TTFB_RUNS; i++) ttfb.push((await post(base, body("hello", "plain-chat"))).ttfbMs);
     const ttfbMedian = median(ttfb);
-    line(`median time to first byte of RUN_STARTED (${TTFB_RUNS} runs)`, `${ttfbMedian.toFixed(2)} ms`, `< ${TARGETS.ttfbMs} ms`, ttfbMedian < TARGETS.ttfbMs);
+    line(
+      `median time to first byte of RUN_STARTED (${TTFB_RUNS} runs)`,
+      `${ttfbMedian.toFixed(2)} ms`,
+      `< ${TARGETS.ttfbMs} ms`,
+      ttfbMedian < TARGETS.ttfbMs,
+    );
     line("  p90", `${[...ttfb].sort((a, b) => a - b)[Math.floor(TTFB_RUNS * 0.9)]!.toFixed(2)} ms`);
 
     // 3. 100 concurrent runs of every kind; resident memory sampled while they run.
@@ -332,12 +386,17 @@ export async function benchAgui(): Promise<void> {
     const texts = ["weather in Paris and Tokyo", "refund order 12 for 3 EUR", "calculate 6 * 7", "/stream 2000", "hello"];
     const started = performance.now();
     const outcomes = await Promise.allSettled(
-      Array.from({ length: CONCURRENT }, (_, i) => post(base, body(texts[i % texts.length]!, i % texts.length === 4 ? "plain-chat" : "demo"), true)),
+      Array.from({ length: CONCURRENT }, (_, i) =>
+        post(base, body(texts[i % texts.length]!, i % texts.length === 4 ? "plain-chat" : "demo"), true),
+      ),
     );
     const wallMs = performance.now() - started;
     clearInterval(sampler);
     rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
-    const failures = outcomes.filter((o) => o.status === "rejected" || !/"type":"RUN_FINISHED"[^\n]*\n\n$/.test(o.value.text ?? "") || o.value.text!.includes('"RUN_ERROR"'));
+    const failures = outcomes.filter(
+      (o) =>
+        o.status === "rejected" || !/"type":"RUN_FINISHED"[^\n]*\n\n$/.test(o.value.text ?? "") || o.value.text!.includes('"RUN_ERROR"'),
+    );
     const growthMb = (rssPeak - rssBefore) / 1024 / 1024;
     line(`${CONCURRENT} concurrent runs: failed or without RUN_FINISHED`, String(failures.length), "0", failures.length === 0);
     line(`${CONCURRENT} concurrent runs: wall time`, `${wallMs.toFixed(0)} ms`);

@@ -32,22 +32,36 @@ export default async function benchBrowser(): Promise<BenchResult | void> {
   const listMs: number[] = [];
   for (let i = 0; i < 25; i++) {
     const started = performance.now();
-    const response = await api.list(new Request("http://127.0.0.1/api/approvals?status=pending&limit=50", { headers: { host: "127.0.0.1" } }));
+    const response = await api.list(
+      new Request("http://127.0.0.1/api/approvals?status=pending&limit=50", { headers: { host: "127.0.0.1" } }),
+    );
     await response.json();
     listMs.push(performance.now() - started);
   }
   services.close();
 
   const port = await freePort();
-  const server = spawn(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-H", "127.0.0.1", "-p", String(port)], {
-    cwd: root,
-    env: { ...process.env, CONSOLE_DB: dbFile, LOG_LEVEL: "error", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
-    stdio: "ignore",
-  });
+  const server = spawn(
+    process.execPath,
+    [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-H", "127.0.0.1", "-p", String(port)],
+    {
+      cwd: root,
+      env: { ...process.env, CONSOLE_DB: dbFile, LOG_LEVEL: "error", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
+      stdio: "ignore",
+    },
+  );
   const base = `http://127.0.0.1:${port}`;
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      "--no-first-run",
+    ],
   });
   try {
     await waitForHealth(base);
@@ -73,9 +87,27 @@ export default async function benchBrowser(): Promise<BenchResult | void> {
     return {
       title: `browser: Chromium against the production build (thread: ${counted} messages and tool-call entries on screen)`,
       figures: [
-        { label: "thread of 1,000 messages, 500 tool calls rendered", value: median(threadMs), unit: "ms", target: { max: 1500 }, note: "performance mark after first render, median of 3" },
-        { label: "GET /api/approvals first page, 10,000 in DB", value: median(listMs), unit: "ms", target: { max: 50 }, note: "in-process, median of 25" },
-        { label: "approvals inbox rendered, 10,000 in DB", value: median(inboxMs), unit: "ms", target: { max: 1000 }, note: "performance mark, median of 3" },
+        {
+          label: "thread of 1,000 messages, 500 tool calls rendered",
+          value: median(threadMs),
+          unit: "ms",
+          target: { max: 1500 },
+          note: "performance mark after first render, median of 3",
+        },
+        {
+          label: "GET /api/approvals first page, 10,000 in DB",
+          value: median(listMs),
+          unit: "ms",
+          target: { max: 50 },
+          note: "in-process, median of 25",
+        },
+        {
+          label: "approvals inbox rendered, 10,000 in DB",
+          value: median(inboxMs),
+          unit: "ms",
+          target: { max: 1000 },
+          note: "performance mark, median of 3",
+        },
       ],
     };
   } finally {
@@ -99,11 +131,26 @@ function seedThread(services: ReturnType<typeof createServices>, messageCount: n
       id: `a${i}`,
       role: "assistant",
       content: `Answer ${i}: here is a *short* reply with a [link](https://example.com) and some \`code\`.`,
-      ...(withCall ? { toolCalls: [{ id: callId, type: "function" as const, function: { name: "get_weather", arguments: JSON.stringify({ city: `City ${i}` }) } }] } : {}),
+      ...(withCall
+        ? {
+            toolCalls: [
+              {
+                id: callId,
+                type: "function" as const,
+                function: { name: "get_weather", arguments: JSON.stringify({ city: `City ${i}` }) },
+              },
+            ],
+          }
+        : {}),
     });
     if (withCall) {
       calls++;
-      messages.push({ id: `t${i}`, role: "tool", toolCallId: callId, content: JSON.stringify({ ok: true, value: { city: `City ${i}`, temperature: i % 30, conditions: "sunny" } }) });
+      messages.push({
+        id: `t${i}`,
+        role: "tool",
+        toolCallId: callId,
+        content: JSON.stringify({ ok: true, value: { city: `City ${i}`, temperature: i % 30, conditions: "sunny" } }),
+      });
     }
   }
   const runId = `bench-run-${Date.now()}`;
@@ -115,7 +162,15 @@ function seedThread(services: ReturnType<typeof createServices>, messageCount: n
 function seedApprovals(services: ReturnType<typeof createServices>, count: number): void {
   const write = services.database.sqlite.transaction(() => {
     for (let i = 0; i < count; i++)
-      services.approvals.request({ principal: "bench", scope: "bench", callId: `c${i}`, tool: "issue_refund", args: { orderId: `${i}`, amount: (i % 90) + 1 }, surface: i % 3 ? "agui" : "mcp", threadId: `t${i % 50}` });
+      services.approvals.request({
+        principal: "bench",
+        scope: "bench",
+        callId: `c${i}`,
+        tool: "issue_refund",
+        args: { orderId: `${i}`, amount: (i % 90) + 1 },
+        surface: i % 3 ? "agui" : "mcp",
+        threadId: `t${i % 50}`,
+      });
   });
   write();
 }

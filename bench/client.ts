@@ -20,7 +20,12 @@ function runEvents(total: number, toolCalls: number): BaseEvent[] {
     events.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: '{"query":' } as BaseEvent);
     events.push({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta: `"item ${turn}"}` } as BaseEvent);
     events.push({ type: EventType.TOOL_CALL_END, toolCallId } as BaseEvent);
-    events.push({ type: EventType.TOOL_CALL_RESULT, messageId: `t${turn}`, toolCallId, content: JSON.stringify({ ok: true, value: { n: turn } }) } as BaseEvent);
+    events.push({
+      type: EventType.TOOL_CALL_RESULT,
+      messageId: `t${turn}`,
+      toolCallId,
+      content: JSON.stringify({ ok: true, value: { n: turn } }),
+    } as BaseEvent);
   }
   events.push({ type: EventType.RUN_FINISHED, threadId: "bench", runId: "r1" } as BaseEvent);
   return events;

@@ -15,7 +15,10 @@ export default async function executorBench(): Promise<BenchResult> {
   try {
     const registry = new ToolRegistry(handle.db);
     const noop = (args: Record<string, unknown>) => ({ n: args.n ?? null });
-    registry.add({ name: "noop", description: "Does nothing", inputSchema: { type: "object", properties: { n: { type: "integer" } } } }, noop);
+    registry.add(
+      { name: "noop", description: "Does nothing", inputSchema: { type: "object", properties: { n: { type: "integer" } } } },
+      noop,
+    );
     const args = { n: 1 };
     const ctx = { principal: "bench", scope: "bench", runId: "bench", surface: "script" as const };
 
@@ -40,7 +43,11 @@ export default async function executorBench(): Promise<BenchResult> {
       "insert into call_results (principal, scope, call_id, tool, args_digest, result, duration_ms, created_at, updated_at) values (?, ?, ?, ?, ?, ?, 0, ?, ?) on conflict do nothing",
     );
     const digest = jsonDigest(args);
-    const sqliteAlone = median(await sampleMicros(CALLS, (i) => rawInsert.run("bench", "bench", `e${i}`, "noop", digest, '{"ok":true,"value":{"n":1}}', Date.now(), Date.now())));
+    const sqliteAlone = median(
+      await sampleMicros(CALLS, (i) =>
+        rawInsert.run("bench", "bench", `e${i}`, "noop", digest, '{"ok":true,"value":{"n":1}}', Date.now(), Date.now()),
+      ),
+    );
 
     const store = new ApprovalStore(handle.db);
     const tool = "noop";

@@ -56,7 +56,10 @@ async function runOne(dir: string, name: string): Promise<void> {
  */
 function runInChild(name: string): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ["--import", "tsx", __filename, name], { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, BENCH_CHILD: "1" } });
+    const child = spawn(process.execPath, ["--import", "tsx", __filename, name], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, BENCH_CHILD: "1" },
+    });
     let misses = 0;
     let pending = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -87,8 +90,13 @@ async function main(): Promise<void> {
     return;
   }
   // Timings swing with whatever else the machine runs; the load average says how busy it was.
-  const load = os.loadavg().map((n) => n.toFixed(2)).join(" ");
-  console.log(`Node ${process.version} on ${process.platform}/${process.arch}, ${os.cpus().length} CPUs, load average ${load}; each bench in its own process`);
+  const load = os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ");
+  console.log(
+    `Node ${process.version} on ${process.platform}/${process.arch}, ${os.cpus().length} CPUs, load average ${load}; each bench in its own process`,
+  );
   let misses = 0;
   for (const name of names) misses += await runInChild(name);
   console.log(misses ? `\n${misses} figure(s) missed their target (MISS or SLOW above).` : "\nEvery figure with a target met it.");

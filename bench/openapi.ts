@@ -44,8 +44,23 @@ function generatedDocument(operations: number): Record<string, unknown> {
     paths,
     components: {
       schemas: {
-        ResourceInput: { type: "object", required: ["name"], properties: { name: { type: "string" }, note: { type: "string", nullable: true }, owner: { $ref: "#/components/schemas/Owner" } } },
-        Resource: { allOf: [{ $ref: "#/components/schemas/ResourceInput" }, { type: "object", properties: { id: { type: "string", readOnly: true }, children: { type: "array", items: { $ref: "#/components/schemas/Resource" } } } }] },
+        ResourceInput: {
+          type: "object",
+          required: ["name"],
+          properties: { name: { type: "string" }, note: { type: "string", nullable: true }, owner: { $ref: "#/components/schemas/Owner" } },
+        },
+        Resource: {
+          allOf: [
+            { $ref: "#/components/schemas/ResourceInput" },
+            {
+              type: "object",
+              properties: {
+                id: { type: "string", readOnly: true },
+                children: { type: "array", items: { $ref: "#/components/schemas/Resource" } },
+              },
+            },
+          ],
+        },
         Owner: { type: "object", properties: { id: { type: "integer" }, email: { type: "string", format: "email" } } },
       },
     },
@@ -54,7 +69,9 @@ function generatedDocument(operations: number): Record<string, unknown> {
 
 function freshServices(): { services: Services; dir: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-openapi-"));
-  const services = createServices(loadConfig({ LOG_LEVEL: "silent", CONSOLE_DB: path.join(dir, "console.db"), SEED_DEMO: "0" }), { logger: silentLogger });
+  const services = createServices(loadConfig({ LOG_LEVEL: "silent", CONSOLE_DB: path.join(dir, "console.db"), SEED_DEMO: "0" }), {
+    logger: silentLogger,
+  });
   return { services, dir };
 }
 
@@ -74,7 +91,12 @@ async function benchImport(): Promise<void> {
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
     const mb = peak / 1024 / 1024;
-    line(`import ${result.tools.length} operations (${(text.length / 1024).toFixed(0)} KB)`, `${ms.toFixed(0)} ms`, `< ${IMPORT_BUDGET_MS} ms`, ms < IMPORT_BUDGET_MS);
+    line(
+      `import ${result.tools.length} operations (${(text.length / 1024).toFixed(0)} KB)`,
+      `${ms.toFixed(0)} ms`,
+      `< ${IMPORT_BUDGET_MS} ms`,
+      ms < IMPORT_BUDGET_MS,
+    );
     line("peak resident memory during the import", `${mb.toFixed(0)} MB`, `< ${IMPORT_BUDGET_RSS_MB} MB`, mb < IMPORT_BUDGET_RSS_MB);
   } finally {
     services.close();
@@ -108,8 +130,18 @@ async function benchSearch(): Promise<void> {
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
     const worst = times.at(-1)!;
-    line(`registry.list({text}) over ${SEARCH_TOOLS} tools, median`, `${median.toFixed(1)} ms`, `< ${SEARCH_BUDGET_MS} ms`, median < SEARCH_BUDGET_MS);
-    line(`registry.list({text}) over ${SEARCH_TOOLS} tools, worst`, `${worst.toFixed(1)} ms`, `< ${SEARCH_BUDGET_MS} ms`, worst < SEARCH_BUDGET_MS);
+    line(
+      `registry.list({text}) over ${SEARCH_TOOLS} tools, median`,
+      `${median.toFixed(1)} ms`,
+      `< ${SEARCH_BUDGET_MS} ms`,
+      median < SEARCH_BUDGET_MS,
+    );
+    line(
+      `registry.list({text}) over ${SEARCH_TOOLS} tools, worst`,
+      `${worst.toFixed(1)} ms`,
+      `< ${SEARCH_BUDGET_MS} ms`,
+      worst < SEARCH_BUDGET_MS,
+    );
   } finally {
     services.close();
     fs.rmSync(dir, { recursive: true, force: true });

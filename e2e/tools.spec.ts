@@ -34,7 +34,11 @@ test.afterAll(async () => {
   await new Promise((resolve) => api.close(resolve));
 });
 
-test("imports the pasted Petstore document, finds and tries a tool, and copies its OpenAI definition", async ({ page, context, baseURL }) => {
+test("imports the pasted Petstore document, finds and tries a tool, and copies its OpenAI definition", async ({
+  page,
+  context,
+  baseURL,
+}) => {
   // A prefix of its own, so the spec can run again against the same database.
   const prefix = `e2e${Date.now().toString(36)}_`;
   const tool = `${prefix}getPetById`;
@@ -89,7 +93,10 @@ test("imports the pasted Petstore document, finds and tries a tool, and copies i
   await expect(sources.row("Swagger Petstore")).toHaveCount(0);
 });
 
-test("previews an uploaded YAML file, and shows a clear error for a broken document without registering anything", async ({ page, request }) => {
+test("previews an uploaded YAML file, and shows a clear error for a broken document without registering anything", async ({
+  page,
+  request,
+}) => {
   const before = (await (await request.get("/api/tools?limit=1")).json()).total;
   const sources = new SourcesPage(page);
   await sources.open();
@@ -114,7 +121,8 @@ test("a try that needs approval waits, and Check again answers the same call onc
   const title = `Printer on fire ${Date.now()}`;
   await toolPage.open("create_ticket");
   await toolPage.fillArgument("create_ticket", "title", title);
-  const calls = (response: { url(): string; request(): { method(): string } }) => response.url().endsWith("/api/tools/create_ticket/calls") && response.request().method() === "POST";
+  const calls = (response: { url(): string; request(): { method(): string } }) =>
+    response.url().endsWith("/api/tools/create_ticket/calls") && response.request().method() === "POST";
   const first = page.waitForResponse(calls);
   await toolPage.run("create_ticket");
   const pending = await (await first).json();
@@ -166,10 +174,20 @@ test("pins a past call and runs it again with its arguments", async ({ page }) =
 test("the tool list stays virtualised with thousands of tools and loads more as it scrolls", async ({ page, request }) => {
   const count = 3000;
   const paths: Record<string, unknown> = {};
-  for (let i = 0; i < count; i++) paths[`/items/${i}`] = { get: { operationId: `item${String(i).padStart(4, "0")}`, summary: `Read item ${i}`, tags: ["bulk"], responses: { "200": { description: "ok" } } } };
+  for (let i = 0; i < count; i++)
+    paths[`/items/${i}`] = {
+      get: {
+        operationId: `item${String(i).padStart(4, "0")}`,
+        summary: `Read item ${i}`,
+        tags: ["bulk"],
+        responses: { "200": { description: "ok" } },
+      },
+    };
   const document = { openapi: "3.0.3", info: { title: "Bulk items", version: "1" }, servers: [{ url: "http://127.0.0.1:9" }], paths };
   const prefix = `bulk${Date.now().toString(36)}_`;
-  const imported = await request.post("/api/sources/openapi", { data: { text: JSON.stringify(document), options: { prefix, allowPrivate: true } } });
+  const imported = await request.post("/api/sources/openapi", {
+    data: { text: JSON.stringify(document), options: { prefix, allowPrivate: true } },
+  });
   expect(imported.status()).toBe(201);
   const sourceId = (await imported.json()).source.id as string;
   try {
@@ -196,8 +214,15 @@ test("the tool list stays virtualised with thousands of tools and loads more as 
 
 test("the policy editor saves approval, timeout and targets, and the exports follow the targets", async ({ page, request }) => {
   const name = `policy${Date.now().toString(36)}_ping`;
-  const document = { openapi: "3.1.0", info: { title: "Ping", version: "1" }, servers: [{ url: "http://127.0.0.1:9" }], paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } } };
-  const imported = await request.post("/api/sources/openapi", { data: { text: JSON.stringify(document), options: { prefix: name.replace(/ping$/, ""), allowPrivate: true } } });
+  const document = {
+    openapi: "3.1.0",
+    info: { title: "Ping", version: "1" },
+    servers: [{ url: "http://127.0.0.1:9" }],
+    paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } },
+  };
+  const imported = await request.post("/api/sources/openapi", {
+    data: { text: JSON.stringify(document), options: { prefix: name.replace(/ping$/, ""), allowPrivate: true } },
+  });
   expect(imported.status()).toBe(201);
   const sourceId = (await imported.json()).source.id as string;
   try {

@@ -19,16 +19,18 @@ const port = z.coerce
   .max(65535, "must be at most 65535");
 
 const positiveInt = (max: number) =>
-  z.coerce.number({ message: "must be a number" }).int("must be an integer").min(1, "must be at least 1").max(max, `must be at most ${max}`);
+  z.coerce
+    .number({ message: "must be a number" })
+    .int("must be an integer")
+    .min(1, "must be at least 1")
+    .max(max, `must be at most ${max}`);
 
-const hostList = z
-  .string()
-  .transform((value) =>
-    value
-      .split(",")
-      .map((h) => h.trim().toLowerCase())
-      .filter(Boolean),
-  );
+const hostList = z.string().transform((value) =>
+  value
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean),
+);
 
 const EnvSchema = z.object({
   HOST: z.string().trim().min(1, "must not be empty").default("127.0.0.1"),
@@ -42,11 +44,21 @@ const EnvSchema = z.object({
   AGUI_MAX_BODY_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
   /** Host names served besides the local ones (comma separated; "*" serves any). */
   ALLOWED_HOSTS: hostList.default([]),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { message: "must be one of debug, info, warn, error, silent" }).default("info"),
+  LOG_LEVEL: z
+    .enum(["debug", "info", "warn", "error", "silent"], { message: "must be one of debug, info, warn, error, silent" })
+    .default("info"),
   /** Pause between streamed deltas of the demo agents, for a readable typing effect (0: as fast as possible). */
-  AGENT_STREAM_DELAY_MS: z.coerce.number({ message: "must be a number" }).int("must be an integer").min(0, "must be at least 0").max(1000, "must be at most 1000").default(12),
+  AGENT_STREAM_DELAY_MS: z.coerce
+    .number({ message: "must be a number" })
+    .int("must be an integer")
+    .min(0, "must be at least 0")
+    .max(1000, "must be at most 1000")
+    .default(12),
   /** Seed the demo tools on start ("0" to skip). */
-  SEED_DEMO: z.enum(["0", "1"], { message: 'must be "0" or "1"' }).default("1").transform((v) => v === "1"),
+  SEED_DEMO: z
+    .enum(["0", "1"], { message: 'must be "0" or "1"' })
+    .default("1")
+    .transform((v) => v === "1"),
 });
 
 export type Config = z.output<typeof EnvSchema>;

@@ -11,7 +11,10 @@ export interface Logger {
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /** A logger writing lines at `level` and above. */
-export function createLogger(level: LogLevel = "info", write: (line: string) => void = (line) => process.stderr.write(`${line}\n`)): Logger {
+export function createLogger(
+  level: LogLevel = "info",
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Logger {
   const at =
     (lineLevel: Exclude<LogLevel, "silent">) =>
     (message: string, fields?: Record<string, unknown>): void => {

@@ -35,7 +35,18 @@ export function ensureDependencies() {
   run(npm, lock ? ["ci", "--no-audit", "--no-fund"] : ["install", "--no-audit", "--no-fund"]);
 }
 
-const BUILD_INPUTS = ["app", "components", "lib", "public", "proxy.ts", "next.config.ts", "postcss.config.mjs", "tsconfig.json", "tsconfig.build.json", "package-lock.json"];
+const BUILD_INPUTS = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "proxy.ts",
+  "next.config.ts",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "tsconfig.build.json",
+  "package-lock.json",
+];
 
 function newest(entry) {
   const full = path.join(root, entry);
@@ -57,7 +68,9 @@ export function ensureBuild() {
   const sources = Math.max(...BUILD_INPUTS.map(newest));
   if (built && built >= sources) return;
   console.log(built ? "Sources changed since the last build: building..." : "Building the console (first run)...");
-  run(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], { env: { NEXT_TELEMETRY_DISABLED: "1" } });
+  run(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "build"], {
+    env: { NEXT_TELEMETRY_DISABLED: "1" },
+  });
 }
 
 /** Apply migrations, check the configuration and seed the demo tools; exits with a clear line on failure. */

@@ -11,7 +11,11 @@ prepareDatabase();
 const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
 console.log(`AG-UI Console on http://${host.includes(":") ? `[${host}]` : host}:${port}`);
-const code = await startChild(process.execPath, [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-H", host, "-p", port], {
-  env: { NEXT_TELEMETRY_DISABLED: "1" },
-});
+const code = await startChild(
+  process.execPath,
+  [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-H", host, "-p", port],
+  {
+    env: { NEXT_TELEMETRY_DISABLED: "1" },
+  },
+);
 process.exit(code);

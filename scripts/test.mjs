@@ -18,6 +18,7 @@ if (!flags.has("--e2e-only")) {
   // Types and lint first: they are the cheapest failures to find.
   run(process.execPath, [path.join(root, "node_modules", "typescript", "bin", "tsc"), "--noEmit", "-p", "."]);
   run(process.execPath, [path.join(root, "node_modules", "eslint", "bin", "eslint.js"), "."]);
+  run(process.execPath, [path.join(root, "node_modules", "prettier", "bin", "prettier.cjs"), "--check", "--log-level", "warn", "."]);
   run(process.execPath, [path.join(root, "node_modules", "vitest", "vitest.mjs"), "run"]);
 }
 

@@ -26,7 +26,13 @@ function main(argv: string[]): number {
           return 1;
         }
         const scopesFlag = rest.indexOf("--scopes");
-        const scopes = scopesFlag === -1 ? ["agui"] : (rest[scopesFlag + 1] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+        const scopes =
+          scopesFlag === -1
+            ? ["agui"]
+            : (rest[scopesFlag + 1] ?? "")
+                .split(",")
+                .map((s) => s.trim())
+                .filter(Boolean);
         const { token, info } = tokens.create(name, scopes);
         console.log(token);
         console.error(`Created token "${info.name}" (${info.scopes.join(", ")}). It is shown only now: keep it somewhere safe.`);

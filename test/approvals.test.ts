@@ -39,7 +39,10 @@ function setup(ttlMs = 60_000) {
   const start = 1_700_000_000_000;
   let clock = start;
   const registry = new ToolRegistry(handle.db);
-  registry.add({ name: "issue_refund", description: "Refund an order", inputSchema: refundSchema, policy: { confirm: true, effects: "destructive" } }, () => ({ refundId: "rf_1" }));
+  registry.add(
+    { name: "issue_refund", description: "Refund an order", inputSchema: refundSchema, policy: { confirm: true, effects: "destructive" } },
+    () => ({ refundId: "rf_1" }),
+  );
   const store = new ApprovalStore(handle.db, {
     ttlMs,
     now: () => clock,
@@ -54,10 +57,25 @@ function setup(ttlMs = 60_000) {
 const args = { orderId: "1234", amount: 20 };
 
 function request(store: ApprovalStore, overrides: Partial<ApprovalRequest> = {}): Approval {
-  return store.request({ principal: "alice", scope: "thread-1", callId: "c1", tool: "issue_refund", args, runId: "run-1", threadId: "thread-1", surface: "agui", ...overrides });
+  return store.request({
+    principal: "alice",
+    scope: "thread-1",
+    callId: "c1",
+    tool: "issue_refund",
+    args,
+    runId: "run-1",
+    threadId: "thread-1",
+    surface: "agui",
+    ...overrides,
+  });
 }
 
-const binding = (approval: Approval) => ({ scope: approval.scope, callId: approval.callId, tool: approval.tool, argsDigest: approval.argsDigest });
+const binding = (approval: Approval) => ({
+  scope: approval.scope,
+  callId: approval.callId,
+  tool: approval.tool,
+  argsDigest: approval.argsDigest,
+});
 
 function thrown<T extends Error>(fn: () => unknown, type: new (...a: never[]) => T): T {
   try {
@@ -139,9 +157,21 @@ describe("decide", () => {
     const approval = request(store);
     advance(10);
     const decided = store.decide(approval.id, { approved: true, reason: "  fine  ", decidedBy: "bob" });
-    expect(decided).toMatchObject({ status: "approved", decidedBy: "bob", decidedAt: now(), reason: "fine", editedArgs: null, updatedAt: now() });
+    expect(decided).toMatchObject({
+      status: "approved",
+      decidedBy: "bob",
+      decidedAt: now(),
+      reason: "fine",
+      editedArgs: null,
+      updatedAt: now(),
+    });
     const error = thrown(() => store.decide(approval.id, { approved: false, decidedBy: "carol" }), ApprovalAlreadyDecided);
-    expect(error).toMatchObject({ name: "ApprovalAlreadyDecided", kind: "approval_already_decided", status: "approved", approvalId: approval.id });
+    expect(error).toMatchObject({
+      name: "ApprovalAlreadyDecided",
+      kind: "approval_already_decided",
+      status: "approved",
+      approvalId: approval.id,
+    });
     expect(store.get(approval.id)).toMatchObject({ status: "approved", decidedBy: "bob" });
     expect(store.events(approval.id).filter((e) => e.type === "decided")).toHaveLength(1);
   });
@@ -151,7 +181,9 @@ describe("decide", () => {
     const approval = request(store);
     store.decide(approval.id, { approved: true, decidedBy: "bob" });
     store.consume(approval.id, binding(approval));
-    expect(countRows(handle, "approvals", "edited_args is null and reason is null and result is null and message is null and run_id = 'run-1'")).toBe(1);
+    expect(
+      countRows(handle, "approvals", "edited_args is null and reason is null and result is null and message is null and run_id = 'run-1'"),
+    ).toBe(1);
     expect(countRows(handle, "approval_events", "type = 'consumed' and data is null")).toBe(1);
     expect(countRows(handle, "approval_events", "type = 'decided' and json_extract(data, '$.approved') = 1")).toBe(1);
   });
@@ -159,7 +191,10 @@ describe("decide", () => {
   it("denies once with a reason", () => {
     const { store } = setup();
     const approval = request(store);
-    expect(store.decide(approval.id, { approved: false, reason: "Too large", decidedBy: "bob" })).toMatchObject({ status: "denied", reason: "Too large" });
+    expect(store.decide(approval.id, { approved: false, reason: "Too large", decidedBy: "bob" })).toMatchObject({
+      status: "denied",
+      reason: "Too large",
+    });
     expect(thrown(() => store.decide(approval.id, { approved: true, decidedBy: "bob" }), ApprovalAlreadyDecided).status).toBe("denied");
   });
 
@@ -190,7 +225,10 @@ describe("decide", () => {
   it("validates edited arguments against the tool's schema, with issues", () => {
     const { store } = setup();
     const approval = request(store);
-    const error = thrown(() => store.decide(approval.id, { approved: true, editedArgs: { orderId: "1234", amount: -5, note: "x" }, decidedBy: "bob" }), ApprovalDecisionInvalid);
+    const error = thrown(
+      () => store.decide(approval.id, { approved: true, editedArgs: { orderId: "1234", amount: -5, note: "x" }, decidedBy: "bob" }),
+      ApprovalDecisionInvalid,
+    );
     expect(error.kind).toBe("approval_decision_invalid");
     expect(error.issues).toEqual(
       expect.arrayContaining([
@@ -209,14 +247,26 @@ describe("decide", () => {
   it("refuses edited arguments with a denial, non-object edits, an unknown tool, a missing decider and a long reason", () => {
     const { store, registry } = setup();
     const approval = request(store);
-    expect(thrown(() => store.decide(approval.id, { approved: false, editedArgs: { orderId: "1", amount: 1 }, decidedBy: "bob" }), ApprovalDecisionInvalid).message).toMatch(/not a denial/);
-    expect(thrown(() => store.decide(approval.id, { approved: true, editedArgs: [1] as unknown as Record<string, unknown>, decidedBy: "bob" }), ApprovalDecisionInvalid).issues).toEqual([
-      { path: "", message: "must be an object" },
-    ]);
+    expect(
+      thrown(
+        () => store.decide(approval.id, { approved: false, editedArgs: { orderId: "1", amount: 1 }, decidedBy: "bob" }),
+        ApprovalDecisionInvalid,
+      ).message,
+    ).toMatch(/not a denial/);
+    expect(
+      thrown(
+        () => store.decide(approval.id, { approved: true, editedArgs: [1] as unknown as Record<string, unknown>, decidedBy: "bob" }),
+        ApprovalDecisionInvalid,
+      ).issues,
+    ).toEqual([{ path: "", message: "must be an object" }]);
     expect(() => store.decide(approval.id, { approved: true, decidedBy: "" })).toThrow(ApprovalDecisionInvalid);
-    expect(() => store.decide(approval.id, { approved: false, reason: "x".repeat(2001), decidedBy: "bob" })).toThrow(ApprovalDecisionInvalid);
+    expect(() => store.decide(approval.id, { approved: false, reason: "x".repeat(2001), decidedBy: "bob" })).toThrow(
+      ApprovalDecisionInvalid,
+    );
     registry.remove("issue_refund");
-    expect(thrown(() => store.decide(approval.id, { approved: true, editedArgs: args, decidedBy: "bob" }), ApprovalDecisionInvalid).message).toMatch(/no longer registered/);
+    expect(
+      thrown(() => store.decide(approval.id, { approved: true, editedArgs: args, decidedBy: "bob" }), ApprovalDecisionInvalid).message,
+    ).toMatch(/no longer registered/);
     expect(store.get(approval.id)?.status).toBe("pending");
     expect(store.events(approval.id)).toHaveLength(1);
   });
@@ -269,7 +319,12 @@ describe("cancel", () => {
     const { store, now } = setup();
     const pending = request(store, { callId: "a" });
     expect(store.cancel(pending.id, "operator", "run stopped")).toMatchObject({ status: "cancelled", reason: "run stopped" });
-    expect(store.events(pending.id).at(-1)).toMatchObject({ type: "cancelled", actor: "operator", data: { reason: "run stopped" }, createdAt: now() });
+    expect(store.events(pending.id).at(-1)).toMatchObject({
+      type: "cancelled",
+      actor: "operator",
+      data: { reason: "run stopped" },
+      createdAt: now(),
+    });
     const approved = request(store, { callId: "b" });
     store.decide(approved.id, { approved: true, decidedBy: "bob" });
     expect(store.cancel(approved.id, "operator").status).toBe("cancelled");
@@ -321,7 +376,9 @@ describe("consume", () => {
     const { store } = setup();
     const approval = request(store);
     store.decide(approval.id, { approved: true, decidedBy: "bob" });
-    expect(thrown(() => store.consume(approval.id, { ...binding(approval), ...change }), ApprovalNotUsable).message).toMatch(/another call/);
+    expect(thrown(() => store.consume(approval.id, { ...binding(approval), ...change }), ApprovalNotUsable).message).toMatch(
+      /another call/,
+    );
     expect(store.get(approval.id)?.status).toBe("approved");
     expect(store.consume(approval.id, binding(approval)).status).toBe("consumed");
   });
@@ -334,7 +391,12 @@ describe("consume", () => {
     advance(5);
     store.recordOutcome(approval.id, { ok: true, value: { refundId: "rf_1" } });
     expect(store.get(approval.id)).toMatchObject({ result: { ok: true, value: { refundId: "rf_1" } }, ranAt: now() });
-    expect(store.events(approval.id).at(-1)).toMatchObject({ type: "ran", actor: "executor", data: { ok: true, value: { refundId: "rf_1" } }, createdAt: now() });
+    expect(store.events(approval.id).at(-1)).toMatchObject({
+      type: "ran",
+      actor: "executor",
+      data: { ok: true, value: { refundId: "rf_1" } },
+      createdAt: now(),
+    });
     store.recordOutcome(approval.id, "plain");
     expect(store.get(approval.id)?.result).toEqual({ value: "plain" });
   });

@@ -111,9 +111,12 @@ describe("an unusable CONSOLE_DB", () => {
     expect(error.message).toContain(path.join(file, "console.db"));
   });
 
-  it.each(["/proc/agui-console-test.db", "/proc/agui-console-test/console.db"])("at %s stops with DatabaseOpenError naming CONSOLE_DB", (file) => {
-    expect(openError(file).message).toMatch(/^CONSOLE_DB: /);
-  });
+  it.each(["/proc/agui-console-test.db", "/proc/agui-console-test/console.db"])(
+    "at %s stops with DatabaseOpenError naming CONSOLE_DB",
+    (file) => {
+      expect(openError(file).message).toMatch(/^CONSOLE_DB: /);
+    },
+  );
 
   it("that is not a SQLite database stops with DatabaseOpenError naming CONSOLE_DB", () => {
     const file = path.join(tempDir(), "garbage.db");

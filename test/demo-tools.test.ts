@@ -51,12 +51,21 @@ describe("demo tools", () => {
   it("calculate reports a bad expression as a tool error", async () => {
     const result = await services.executor.call("calculate", { expression: "2 * (3" });
     expect(result).toMatchObject({ ok: false, error: { kind: "tool_error" } });
-    expect(await services.executor.call("calculate", { expression: "6 * 7" })).toEqual({ ok: true, value: { expression: "6 * 7", result: 42 } });
+    expect(await services.executor.call("calculate", { expression: "6 * 7" })).toEqual({
+      ok: true,
+      value: { expression: "6 * 7", result: 42 },
+    });
   });
 
   it("current_time refuses an unknown time zone", async () => {
-    expect(await services.executor.call("current_time", { timezone: "Mars/Olympus" })).toMatchObject({ ok: false, error: { kind: "tool_error" } });
-    expect(await services.executor.call("current_time", { timezone: "Europe/Paris" })).toMatchObject({ ok: true, value: { timezone: "Europe/Paris" } });
+    expect(await services.executor.call("current_time", { timezone: "Mars/Olympus" })).toMatchObject({
+      ok: false,
+      error: { kind: "tool_error" },
+    });
+    expect(await services.executor.call("current_time", { timezone: "Europe/Paris" })).toMatchObject({
+      ok: true,
+      value: { timezone: "Europe/Paris" },
+    });
   });
 
   it("issue_refund waits for approval, runs once approved, and the approval keeps the outcome", async () => {

@@ -44,7 +44,13 @@ function setup() {
   });
 
   /** Register a tool whose handler counts its calls and keeps what it was given. */
-  function tool(name: string, options: { policy?: ToolPolicyInput; impl?: (args: Record<string, unknown>, info: ToolCallInfo) => unknown } & Partial<ToolSpecInput> = {}) {
+  function tool(
+    name: string,
+    options: {
+      policy?: ToolPolicyInput;
+      impl?: (args: Record<string, unknown>, info: ToolCallInfo) => unknown;
+    } & Partial<ToolSpecInput> = {},
+  ) {
     const { impl, policy, ...rest } = options;
     const calls: Array<{ args: Record<string, unknown>; info: ToolCallInfo }> = [];
     registry.add({ name, description: `${name} for tests`, inputSchema: querySchema, policy, ...rest }, async (args, info) => {
@@ -75,13 +81,26 @@ const summary = (outcome: CallOutcome) => ("pending" in outcome ? "pending" : ou
 describe("error kinds", () => {
   it("lists the model-visible kinds in one place", () => {
     expect([...MODEL_VISIBLE_KINDS].sort()).toEqual(
-      ["approval_expired", "cancelled", "denied", "failed", "invalid_arguments", "invalid_output", "timeout", "tool_error", "tool_not_found"].sort(),
+      [
+        "approval_expired",
+        "cancelled",
+        "denied",
+        "failed",
+        "invalid_arguments",
+        "invalid_output",
+        "timeout",
+        "tool_error",
+        "tool_not_found",
+      ].sort(),
     );
   });
 
   it("tool_not_found for an unknown name", async () => {
     const { executor } = setup();
-    expect(await executor.call("nope", { q: "x" })).toEqual({ ok: false, error: { kind: "tool_not_found", message: 'No tool named "nope" is available' } });
+    expect(await executor.call("nope", { q: "x" })).toEqual({
+      ok: false,
+      error: { kind: "tool_not_found", message: 'No tool named "nope" is available' },
+    });
     expect(errorOf(await executor.call("__proto__", {})).kind).toBe("tool_not_found");
     expect(errorOf(await executor.call("constructor", {})).kind).toBe("tool_not_found");
   });
@@ -100,11 +119,25 @@ describe("error kinds", () => {
   it("invalid_arguments with the path of each issue, and the tool does not run", async () => {
     const { executor, tool } = setup();
     const calls = tool("lookup");
-    expect(errorOf(await executor.call("lookup", { q: 5 }))).toMatchObject({ kind: "invalid_arguments", issues: [{ path: "/q", message: "must be string" }] });
-    expect(errorOf(await executor.call("lookup", {}))).toMatchObject({ kind: "invalid_arguments", issues: [{ path: "/q", message: "is required" }] });
-    expect(errorOf(await executor.call("lookup", null))).toMatchObject({ kind: "invalid_arguments", issues: [{ path: "/q", message: "is required" }] });
-    expect(errorOf(await executor.call("lookup", { q: "x", extra: 1 }))).toMatchObject({ issues: [{ path: "/extra", message: "is not allowed" }] });
-    expect(errorOf(await executor.call("lookup", [1]))).toMatchObject({ kind: "invalid_arguments", issues: [{ path: "", message: "must be an object" }] });
+    expect(errorOf(await executor.call("lookup", { q: 5 }))).toMatchObject({
+      kind: "invalid_arguments",
+      issues: [{ path: "/q", message: "must be string" }],
+    });
+    expect(errorOf(await executor.call("lookup", {}))).toMatchObject({
+      kind: "invalid_arguments",
+      issues: [{ path: "/q", message: "is required" }],
+    });
+    expect(errorOf(await executor.call("lookup", null))).toMatchObject({
+      kind: "invalid_arguments",
+      issues: [{ path: "/q", message: "is required" }],
+    });
+    expect(errorOf(await executor.call("lookup", { q: "x", extra: 1 }))).toMatchObject({
+      issues: [{ path: "/extra", message: "is not allowed" }],
+    });
+    expect(errorOf(await executor.call("lookup", [1]))).toMatchObject({
+      kind: "invalid_arguments",
+      issues: [{ path: "", message: "must be an object" }],
+    });
     expect(errorOf(await executor.call("lookup", "q=x"))).toMatchObject({ kind: "invalid_arguments" });
     const both = errorOf(await executor.call("lookup", { extra: true }));
     expect(both.issues?.map((i) => i.path).sort()).toEqual(["/extra", "/q"]);
@@ -116,9 +149,21 @@ describe("error kinds", () => {
     const { executor, approvals, tool } = setup();
     const calls = tool("refund", { policy: { confirm: true, effects: "destructive" } });
     const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
-    expect(pending).toEqual({ approvalId: expect.stringMatching(/^apr_/), expiresAt: expect.any(Number), message: "refund wants to run with these arguments. Approve?" });
+    expect(pending).toEqual({
+      approvalId: expect.stringMatching(/^apr_/),
+      expiresAt: expect.any(Number),
+      message: "refund wants to run with these arguments. Approve?",
+    });
     const approval = approvals.get(pending.approvalId)!;
-    expect(approval).toMatchObject({ status: "pending", tool: "refund", callId: "c1", scope: "thread-1", principal: "alice", args: { q: "order-1" }, expiresAt: pending.expiresAt });
+    expect(approval).toMatchObject({
+      status: "pending",
+      tool: "refund",
+      callId: "c1",
+      scope: "thread-1",
+      principal: "alice",
+      args: { q: "order-1" },
+      expiresAt: pending.expiresAt,
+    });
     const again = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
     expect(again.approvalId).toBe(pending.approvalId);
     expect(approvals.countPending()).toBe(1);
@@ -207,7 +252,10 @@ describe("error kinds", () => {
     const { executor, tool } = setup();
     const calls = tool("stuck", { policy: { timeoutMs: 30 }, impl: () => new Promise(() => {}) });
     const started = performance.now();
-    expect(await executor.call("stuck", { q: "x" })).toEqual({ ok: false, error: { kind: "timeout", message: "stuck did not answer within 30 ms" } });
+    expect(await executor.call("stuck", { q: "x" })).toEqual({
+      ok: false,
+      error: { kind: "timeout", message: "stuck did not answer within 30 ms" },
+    });
     expect(performance.now() - started).toBeGreaterThanOrEqual(25);
     expect(calls).toHaveLength(1);
     expect(calls[0]!.info.signal.aborted).toBe(true);
@@ -221,15 +269,24 @@ describe("error kinds", () => {
         throw new ToolError("Order 12 not found", { orderId: 12 });
       },
     });
-    expect(await executor.call("orders", { q: "12" })).toEqual({ ok: false, error: { kind: "tool_error", message: "Order 12 not found", details: { orderId: 12 } } });
+    expect(await executor.call("orders", { q: "12" })).toEqual({
+      ok: false,
+      error: { kind: "tool_error", message: "Order 12 not found", details: { orderId: 12 } },
+    });
     expect(calls).toHaveLength(1);
   });
 
   it("invalid_output when the value breaks the output schema", async () => {
     const { executor, tool } = setup();
-    tool("shaped", { outputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] }, impl: (args) => (args.q === "good" ? { id: 1 } : { id: "one" }) });
+    tool("shaped", {
+      outputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },
+      impl: (args) => (args.q === "good" ? { id: 1 } : { id: "one" }),
+    });
     expect(await executor.call("shaped", { q: "good" })).toEqual({ ok: true, value: { id: 1 } });
-    expect(errorOf(await executor.call("shaped", { q: "bad" }))).toMatchObject({ kind: "invalid_output", issues: [{ path: "/id", message: "must be integer" }] });
+    expect(errorOf(await executor.call("shaped", { q: "bad" }))).toMatchObject({
+      kind: "invalid_output",
+      issues: [{ path: "/id", message: "must be integer" }],
+    });
   });
 
   it("a handler returning nothing answers null", async () => {
@@ -248,7 +305,10 @@ describe("retries", () => {
         throw new RetryableError("connection reset");
       },
     });
-    expect(await executor.call("flaky", { q: "x" })).toEqual({ ok: false, error: { kind: "failed", message: "flaky failed after 3 attempts" } });
+    expect(await executor.call("flaky", { q: "x" })).toEqual({
+      ok: false,
+      error: { kind: "failed", message: "flaky failed after 3 attempts" },
+    });
     expect(calls.map((c) => c.info.attempt)).toEqual([1, 2, 3]);
   });
 
@@ -316,7 +376,10 @@ describe("retries", () => {
 describe("the call record", () => {
   it("answers a batch retried after an approval without running any call twice", async () => {
     const { executor, approvals, tool, handle, events } = setup();
-    const refunds = tool("refund", { policy: { confirm: true, effects: "destructive" }, impl: () => ({ refundId: `rf_${Math.random()}` }) });
+    const refunds = tool("refund", {
+      policy: { confirm: true, effects: "destructive" },
+      impl: () => ({ refundId: `rf_${Math.random()}` }),
+    });
     const lookups = tool("lookup");
     const tickets = tool("ticket", { policy: { effects: "write" }, impl: () => ({ ticketId: `tk_${Math.random()}` }) });
     const batch = [
@@ -454,7 +517,12 @@ describe("callMany", () => {
       { name: "lookup", args: { q: 2 } },
       { name: "lookup", args: { q: "d" } },
     ]);
-    expect(results.map((r) => ("pending" in r ? "pending" : r.ok ? r.value : r.error.kind))).toEqual([{ echo: "a" }, "tool_not_found", "invalid_arguments", { echo: "d" }]);
+    expect(results.map((r) => ("pending" in r ? "pending" : r.ok ? r.value : r.error.kind))).toEqual([
+      { echo: "a" },
+      "tool_not_found",
+      "invalid_arguments",
+      { echo: "d" },
+    ]);
     expect(await executor.callMany([])).toEqual([]);
   });
 });
@@ -470,8 +538,22 @@ describe("the run context", () => {
       return Promise.all([executor.call("lookup", { q: "x" }, { callId: "c9" }), executor.call("refund", { q: "x" }, { callId: "c10" })]);
     });
     expect(summary(result!)).toBe("ok");
-    expect(calls[0]!.info).toMatchObject({ runId: "run-9", threadId: "thread-9", principal: "token:ci", callId: "c9", toolName: "lookup", attempt: 1 });
-    expect(approvals.get(pendingOf(pending!).approvalId)).toMatchObject({ runId: "run-9", threadId: "thread-9", principal: "token:ci", scope: "thread-9", surface: "mcp", callId: "c10" });
+    expect(calls[0]!.info).toMatchObject({
+      runId: "run-9",
+      threadId: "thread-9",
+      principal: "token:ci",
+      callId: "c9",
+      toolName: "lookup",
+      attempt: 1,
+    });
+    expect(approvals.get(pendingOf(pending!).approvalId)).toMatchObject({
+      runId: "run-9",
+      threadId: "thread-9",
+      principal: "token:ci",
+      scope: "thread-9",
+      surface: "mcp",
+      callId: "c10",
+    });
     expect(confirm).toHaveLength(0);
   });
 
@@ -513,7 +595,10 @@ describe("edited arguments", () => {
     approvals.decide(pending.approvalId, { approved: true, editedArgs: { q: "far too long" }, decidedBy: "bob" });
     // The tool is re-imported with a stricter schema between the decision and the run.
     registry.remove("refund");
-    const calls = tool("refund", { policy: { confirm: true }, inputSchema: { ...querySchema, properties: { q: { type: "string", maxLength: 3 } } } });
+    const calls = tool("refund", {
+      policy: { confirm: true },
+      inputSchema: { ...querySchema, properties: { q: { type: "string", maxLength: 3 } } },
+    });
     expect(errorOf(await executor.call("refund", { q: "" }, { callId: "c1", ctx }))).toMatchObject({
       kind: "invalid_arguments",
       issues: [{ path: "/q", message: "must NOT have more than 3 characters" }],

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { decodeToken, encodeToken, refTokens, resolveRef } from "@/lib/json/pointer";
 
 describe("JSON Pointer in $ref", () => {
-  const root = { $defs: { "a/b": { type: "string" }, "m~n": { type: "number" }, "with space": { type: "boolean" }, "": { const: 1 } }, list: [{ x: 1 }] };
+  const root = {
+    $defs: { "a/b": { type: "string" }, "m~n": { type: "number" }, "with space": { type: "boolean" }, "": { const: 1 } },
+    list: [{ x: 1 }],
+  };
 
   it("decodes percent-escapes, then ~1 and ~0, in that order", () => {
     expect(decodeToken("a~1b")).toBe("a/b");

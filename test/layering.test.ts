@@ -15,7 +15,9 @@ function sourceFiles(dir: string): string[] {
 function imports(file: string): string[] {
   const text = fs.readFileSync(file, "utf8");
   const found: string[] = [];
-  for (const match of text.matchAll(/(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g)) {
+  for (const match of text.matchAll(
+    /(?:import|export)\s[^"'`;]*?from\s*["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)|require\(\s*["']([^"']+)["']\s*\)/g,
+  )) {
     found.push((match[1] ?? match[2] ?? match[3])!);
   }
   return found;
@@ -29,14 +31,22 @@ describe("layering", () => {
   });
 
   it("lib/ never imports next/*", () => {
-    const offenders = libFiles.flatMap((file) => imports(file).filter((spec) => spec === "next" || spec.startsWith("next/")).map((spec) => `${path.relative(root, file)}: ${spec}`));
+    const offenders = libFiles.flatMap((file) =>
+      imports(file)
+        .filter((spec) => spec === "next" || spec.startsWith("next/"))
+        .map((spec) => `${path.relative(root, file)}: ${spec}`),
+    );
     expect(offenders).toEqual([]);
   });
 
   it("lib/ never imports app/ or components/", () => {
     const offenders = libFiles.flatMap((file) =>
       imports(file)
-        .filter((spec) => /^@\/(app|components)\//.test(spec) || (spec.startsWith(".") && /^(app|components)\//.test(path.relative(root, path.resolve(path.dirname(file), spec)))))
+        .filter(
+          (spec) =>
+            /^@\/(app|components)\//.test(spec) ||
+            (spec.startsWith(".") && /^(app|components)\//.test(path.relative(root, path.resolve(path.dirname(file), spec)))),
+        )
         .map((spec) => `${path.relative(root, file)}: ${spec}`),
     );
     expect(offenders).toEqual([]);

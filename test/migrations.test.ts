@@ -12,15 +12,29 @@ const expectedTables = Object.values(schema)
   .sort();
 
 function tablesIn(sqlite: ReturnType<typeof openDatabase>["sqlite"]): string[] {
-  return (sqlite.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name").all() as Array<{ name: string }>).map(
-    (row) => row.name,
-  );
+  return (
+    sqlite
+      .prepare(
+        "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '__drizzle%' order by name",
+      )
+      .all() as Array<{ name: string }>
+  ).map((row) => row.name);
 }
 
 describe("migrations on a fresh file", () => {
   it("the schema declares the tables of the design", () => {
     expect(expectedTables).toEqual(
-      expect.arrayContaining(["tools", "sources", "threads", "runs", "run_events", "approvals", "approval_events", "call_results", "api_tokens"]),
+      expect.arrayContaining([
+        "tools",
+        "sources",
+        "threads",
+        "runs",
+        "run_events",
+        "approvals",
+        "approval_events",
+        "call_results",
+        "api_tokens",
+      ]),
     );
   });
 
@@ -36,7 +50,9 @@ describe("migrations on a fresh file", () => {
           .map((column) => column?.name)
           .filter((n): n is string => typeof n === "string")
           .sort();
-        const actual = (handle.sqlite.prepare(`select name from pragma_table_info(?)`).all(name) as Array<{ name: string }>).map((c) => c.name).sort();
+        const actual = (handle.sqlite.prepare(`select name from pragma_table_info(?)`).all(name) as Array<{ name: string }>)
+          .map((c) => c.name)
+          .sort();
         expect(declared.length, name).toBeGreaterThan(3);
         expect(actual, name).toEqual(declared);
       }
@@ -77,7 +93,9 @@ describe("migrations on a fresh file", () => {
     const file = path.join(tempDir(), "console.db");
     const first = openDatabase(file);
     const migrations = first.sqlite.prepare("select hash, created_at from __drizzle_migrations order by id").all();
-    const journal = JSON.parse(fs.readFileSync(path.resolve(__dirname, "..", "drizzle", "meta", "_journal.json"), "utf8")) as { entries: unknown[] };
+    const journal = JSON.parse(fs.readFileSync(path.resolve(__dirname, "..", "drizzle", "meta", "_journal.json"), "utf8")) as {
+      entries: unknown[];
+    };
     expect(migrations).toHaveLength(journal.entries.length);
     first.sqlite.prepare("insert into api_tokens (id, name, hash, scopes) values ('t1', 'ci', 'h1', '[]')").run();
     first.close();
@@ -98,7 +116,9 @@ describe("migrations on a fresh file", () => {
     const handle = openDatabase(path.join(tempDir(), "console.db"));
     try {
       for (const table of expectedTables) {
-        const columns = (handle.sqlite.prepare(`select name from pragma_table_info(?)`).all(table) as Array<{ name: string }>).map((c) => c.name);
+        const columns = (handle.sqlite.prepare(`select name from pragma_table_info(?)`).all(table) as Array<{ name: string }>).map(
+          (c) => c.name,
+        );
         expect(columns, table).toEqual(expect.arrayContaining(["created_at", "updated_at"]));
       }
     } finally {

@@ -5,7 +5,8 @@ const local = { bindHost: "127.0.0.1", allowedHosts: [] };
 
 describe("page access", () => {
   it("serves local Host names on a loopback bind", () => {
-    for (const host of ["127.0.0.1:3000", "localhost:3000", "[::1]:3000", "localhost"]) expect(pageAccess(host, local)).toEqual({ ok: true });
+    for (const host of ["127.0.0.1:3000", "localhost:3000", "[::1]:3000", "localhost"])
+      expect(pageAccess(host, local)).toEqual({ ok: true });
   });
 
   it("refuses other Host names (DNS rebinding) with 421, unless allowed", () => {

@@ -50,7 +50,12 @@ describe("EventJsonEncoder and MESSAGES_SNAPSHOT", () => {
     const encoder = new EventJsonEncoder();
     const messages = [
       { id: "u1", role: "user", content: 'say "hi"\n' },
-      { id: "a1", role: "assistant", content: "", toolCalls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }] },
+      {
+        id: "a1",
+        role: "assistant",
+        content: "",
+        toolCalls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } }],
+      },
     ];
     const plain = ev({ type: EventType.MESSAGES_SNAPSHOT, messages, timestamp: T });
     expect(encoder.encode(plain)).toBe(JSON.stringify(plain));
@@ -77,7 +82,9 @@ describe("RecordBatch", () => {
     expect(batch.take()).toBeUndefined();
 
     const stream = new RecordBatch();
-    const deltas = Array.from({ length: 500 }, (_, i) => ev({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "msg_7f3a9c2e", delta: `word${i} `, timestamp: T + i * 12 }));
+    const deltas = Array.from({ length: 500 }, (_, i) =>
+      ev({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "msg_7f3a9c2e", delta: `word${i} `, timestamp: T + i * 12 }),
+    );
     for (const event of deltas) stream.add(event);
     const long = stream.take()!;
     expect(expandRecord(long.json)).toEqual(deltas);

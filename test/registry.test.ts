@@ -43,13 +43,16 @@ describe("tool names", () => {
     expect(registry.get(name)?.name).toBe(name);
   });
 
-  it.each(["", "9lives", "-dash", "has space", "dot.ted", "slash/ed", "café", "a" + "b".repeat(64), "__proto__!"])("refuses %j naming the name", (name) => {
-    const { handle, registry } = setup();
-    const error = definitionError(() => registry.add(spec(name)));
-    expect(error.path).toBe("name");
-    expect(error.kind).toBe("invalid_tool_definition");
-    expect(countRows(handle, "tools")).toBe(0);
-  });
+  it.each(["", "9lives", "-dash", "has space", "dot.ted", "slash/ed", "café", "a" + "b".repeat(64), "__proto__!"])(
+    "refuses %j naming the name",
+    (name) => {
+      const { handle, registry } = setup();
+      const error = definitionError(() => registry.add(spec(name)));
+      expect(error.path).toBe("name");
+      expect(error.kind).toBe("invalid_tool_definition");
+      expect(countRows(handle, "tools")).toBe(0);
+    },
+  );
 
   it("takes 64 characters and refuses 65", () => {
     const { registry } = setup();
@@ -73,7 +76,9 @@ describe("tool schemas", () => {
 
   it("an input schema that is not a JSON object is refused at inputSchema", () => {
     const { registry } = setup();
-    expect(definitionError(() => registry.add(spec("t", { inputSchema: [] as unknown as Record<string, unknown> }))).path).toBe("inputSchema");
+    expect(definitionError(() => registry.add(spec("t", { inputSchema: [] as unknown as Record<string, unknown> }))).path).toBe(
+      "inputSchema",
+    );
   });
 
   it("a bad schema names its path", () => {
@@ -100,7 +105,9 @@ describe("tool schemas", () => {
 
   it("refuses an unresolvable $ref", () => {
     const { handle, registry } = setup();
-    const error = definitionError(() => registry.add(spec("t", { inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/missing" } } } })));
+    const error = definitionError(() =>
+      registry.add(spec("t", { inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/missing" } } } })),
+    );
     expect(error.path).toBe("inputSchema");
     expect(error.message).toMatch(/cannot be compiled/);
     expect(countRows(handle, "tools")).toBe(0);
@@ -108,7 +115,9 @@ describe("tool schemas", () => {
 
   it("accepts a resolvable $ref", () => {
     const { registry } = setup();
-    const tool = registry.add(spec("t", { inputSchema: { type: "object", $defs: { s: { type: "string" } }, properties: { x: { $ref: "#/$defs/s" } } } }));
+    const tool = registry.add(
+      spec("t", { inputSchema: { type: "object", $defs: { s: { type: "string" } }, properties: { x: { $ref: "#/$defs/s" } } } }),
+    );
     expect(tool.name).toBe("t");
   });
 
@@ -157,7 +166,11 @@ describe("adding tools", () => {
     it("one bad schema writes nothing", () => {
       const { handle, registry } = setup();
       const error = definitionError(() =>
-        registry.addMany([{ spec: spec("a") }, { spec: spec("b") }, { spec: spec("c", { inputSchema: { type: "object", properties: { n: { type: 5 } } } }) }]),
+        registry.addMany([
+          { spec: spec("a") },
+          { spec: spec("b") },
+          { spec: spec("c", { inputSchema: { type: "object", properties: { n: { type: 5 } } } }) },
+        ]),
       );
       expect(error.path).toBe("inputSchema/properties/n/type");
       expect(countRows(handle, "tools")).toBe(0);
@@ -175,7 +188,12 @@ describe("adding tools", () => {
       const { handle, registry } = setup();
       registry.add(spec("b"));
       const handler = () => "new";
-      expect(() => registry.addMany([{ spec: spec("a"), handler }, { spec: spec("b"), handler }])).toThrow(DuplicateTool);
+      expect(() =>
+        registry.addMany([
+          { spec: spec("a"), handler },
+          { spec: spec("b"), handler },
+        ]),
+      ).toThrow(DuplicateTool);
       expect(countRows(handle, "tools")).toBe(1);
       expect(registry.get("a")).toBeUndefined();
     });
@@ -211,7 +229,9 @@ describe("adding tools", () => {
 });
 
 function insertSource(handle: DatabaseHandle, id: string): void {
-  handle.sqlite.prepare("insert into sources (id, kind, name, location) values (?, 'openapi', ?, 'https://example.test/openapi.json')").run(id, id);
+  handle.sqlite
+    .prepare("insert into sources (id, kind, name, location) values (?, 'openapi', ?, 'https://example.test/openapi.json')")
+    .run(id, id);
 }
 
 describe("listing", () => {
@@ -219,11 +239,36 @@ describe("listing", () => {
     const ctx = setup();
     insertSource(ctx.handle, "petstore");
     ctx.registry.addMany([
-      { spec: spec("get_weather", { title: "Weather", description: "Current weather for a city", policy: { tags: ["demo", "weather"], targets: ["agui", "mcp"] } }) },
-      { spec: spec("create_ticket", { description: "Open a support ticket", policy: { confirm: true, effects: "write", tags: ["demo", "support"] } }) },
-      { spec: spec("delete_pet", { description: "Delete a pet", kind: "openapi", sourceId: "petstore", policy: { effects: "destructive", targets: ["mcp"] } }) },
+      {
+        spec: spec("get_weather", {
+          title: "Weather",
+          description: "Current weather for a city",
+          policy: { tags: ["demo", "weather"], targets: ["agui", "mcp"] },
+        }),
+      },
+      {
+        spec: spec("create_ticket", {
+          description: "Open a support ticket",
+          policy: { confirm: true, effects: "write", tags: ["demo", "support"] },
+        }),
+      },
+      {
+        spec: spec("delete_pet", {
+          description: "Delete a pet",
+          kind: "openapi",
+          sourceId: "petstore",
+          policy: { effects: "destructive", targets: ["mcp"] },
+        }),
+      },
       { spec: spec("list_pets", { description: "List 100% of pets", kind: "openapi", sourceId: "petstore", policy: { tags: ["pets"] } }) },
-      { spec: spec("search_docs", { title: "Search documentation", description: "Full-text search", kind: "mcp", policy: { targets: ["openai", "anthropic"] } }) },
+      {
+        spec: spec("search_docs", {
+          title: "Search documentation",
+          description: "Full-text search",
+          kind: "mcp",
+          policy: { targets: ["openai", "anthropic"] },
+        }),
+      },
     ]);
     return ctx;
   }
@@ -355,7 +400,11 @@ describe("changing tools", () => {
     const { handle, registry } = setup();
     insertSource(handle, "s1");
     insertSource(handle, "s2");
-    registry.addMany([{ spec: spec("a", { sourceId: "s1", kind: "openapi" }) }, { spec: spec("b", { sourceId: "s1", kind: "openapi" }) }, { spec: spec("c", { sourceId: "s2", kind: "openapi" }) }]);
+    registry.addMany([
+      { spec: spec("a", { sourceId: "s1", kind: "openapi" }) },
+      { spec: spec("b", { sourceId: "s1", kind: "openapi" }) },
+      { spec: spec("c", { sourceId: "s2", kind: "openapi" }) },
+    ]);
     expect(registry.removeSource("s1")).toBe(2);
     expect(registry.all().map((t) => t.name)).toEqual(["c"]);
     expect(countRows(handle, "tools")).toBe(1);
@@ -403,7 +452,13 @@ describe("persistence", () => {
     const { handle, registry } = setup();
     insertSource(handle, "petstore");
     registry.addMany([
-      { spec: spec("a", { title: "Alpha", outputSchema: { type: "object" }, policy: { confirm: true, effects: "destructive", tags: ["t"], openWorld: true } }) },
+      {
+        spec: spec("a", {
+          title: "Alpha",
+          outputSchema: { type: "object" },
+          policy: { confirm: true, effects: "destructive", tags: ["t"], openWorld: true },
+        }),
+      },
       { spec: spec("b", { kind: "openapi", sourceId: "petstore", binding: { method: "GET", path: "/pets" } }) },
     ]);
     registry.update("a", { approval: "never", retries: 2, timeoutMs: 999, targets: ["mcp"] });
@@ -437,7 +492,10 @@ describe("persistence", () => {
 
   it("upsertBuiltins inserts, then updates a changed definition and keeps what operators set", () => {
     const { handle, registry } = setup();
-    const v1 = { spec: { ...spec("builtin_tool", { policy: { effects: "write", tags: ["v1"] } }), kind: "builtin" as const }, handler: () => "v1" };
+    const v1 = {
+      spec: { ...spec("builtin_tool", { policy: { effects: "write", tags: ["v1"] } }), kind: "builtin" as const },
+      handler: () => "v1",
+    };
     registry.upsertBuiltins([v1]);
     const created = registry.get("builtin_tool")!;
     registry.update("builtin_tool", { enabled: false, approval: "always", timeoutMs: 4321, retries: 4, targets: ["a2a"] });
@@ -445,7 +503,10 @@ describe("persistence", () => {
     open.splice(open.indexOf(handle), 1);
 
     const { handle: h2, registry: again } = reopen(handle);
-    const v2 = { spec: { ...v1.spec, description: "Version two", policy: { effects: "write" as const, tags: ["v2"], timeoutMs: 10, retries: 0 } }, handler: () => "v2" };
+    const v2 = {
+      spec: { ...v1.spec, description: "Version two", policy: { effects: "write" as const, tags: ["v2"], timeoutMs: 10, retries: 0 } },
+      handler: () => "v2",
+    };
     again.upsertBuiltins([v2]);
     const check = (tool = again.get("builtin_tool")!) => {
       expect(tool.description).toBe("Version two");
@@ -462,7 +523,10 @@ describe("persistence", () => {
 
   it("upsertBuiltins of an unchanged definition writes nothing", () => {
     const { handle, registry } = setup();
-    const v1 = { spec: { ...spec("builtin_tool", { policy: { confirm: true, tags: ["v1"] } }), kind: "builtin" as const }, handler: () => 1 };
+    const v1 = {
+      spec: { ...spec("builtin_tool", { policy: { confirm: true, tags: ["v1"] } }), kind: "builtin" as const },
+      handler: () => 1,
+    };
     registry.upsertBuiltins([v1]);
     handle.sqlite.prepare("update tools set updated_at = 1 where name = 'builtin_tool'").run();
     const { handle: h2, registry: again } = reopen(handle);
@@ -472,7 +536,10 @@ describe("persistence", () => {
 
   it("upsertBuiltins applies a new built-in policy that the definition digest does not cover", () => {
     const { handle, registry } = setup();
-    const v1 = { spec: { ...spec("builtin_tool", { title: "One", policy: { tags: ["v1"] } }), kind: "builtin" as const }, handler: () => 1 };
+    const v1 = {
+      spec: { ...spec("builtin_tool", { title: "One", policy: { tags: ["v1"] } }), kind: "builtin" as const },
+      handler: () => 1,
+    };
     registry.upsertBuiltins([v1]);
     const { registry: again } = reopen(handle);
     again.upsertBuiltins([{ ...v1, spec: { ...v1.spec, title: "Two", policy: { confirm: true, tags: ["v2"] } } }]);

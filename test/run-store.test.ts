@@ -8,14 +8,19 @@ import { tempDir, testServices } from "./support/services";
 const services = testServices();
 afterAll(() => services.close());
 
-const event = (i: number) => ({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: `word ${i} `, timestamp: 1_800_000_000_000 + i }) as AGUIEvent;
+const event = (i: number) =>
+  ({ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: `word ${i} `, timestamp: 1_800_000_000_000 + i }) as AGUIEvent;
 const rows = (runId: string) =>
   services.database.sqlite.prepare("select seq, count, typeof(events) as kind from run_events where run_id = ? order by seq").all(runId);
 
 it("keeps every event of a run in order: batches wait in memory and a run's consecutive ones become one row", () => {
   services.runs.start({ runId: "r-store", threadId: "t-store", agent: "demo", principal: "local" });
   services.runs.append("r-store", 0, [0, 1, 2].map(event));
-  services.runs.append("r-store", 3, Array.from({ length: 500 }, (_, i) => event(3 + i)));
+  services.runs.append(
+    "r-store",
+    3,
+    Array.from({ length: 500 }, (_, i) => event(3 + i)),
+  );
   expect(rows("r-store")).toEqual([]);
 
   // A read writes what waits first.
@@ -24,7 +29,9 @@ it("keeps every event of a run in order: batches wait in memory and a run's cons
   expect(events.map((e) => (e as { delta: string }).delta)).toEqual(Array.from({ length: 503 }, (_, i) => `word ${i} `));
 
   services.runs.append("r-store", 503, [event(503)]);
-  expect(services.runs.events("r-store", 500).map((e) => (e as { timestamp: number }).timestamp - 1_800_000_000_000)).toEqual([501, 502, 503]);
+  expect(services.runs.events("r-store", 500).map((e) => (e as { timestamp: number }).timestamp - 1_800_000_000_000)).toEqual([
+    501, 502, 503,
+  ]);
   expect(rows("r-store")).toEqual([
     { seq: 0, count: 503, kind: "text" },
     { seq: 503, count: 1, kind: "text" },
@@ -36,7 +43,11 @@ it("deflates long rows, writes by itself after a moment, and before the run's en
   try {
     services.runs.start({ runId: "r-long", threadId: "t-store", agent: "demo", principal: "local" });
     // Distinct deltas: a record long enough to be deflated.
-    services.runs.append("r-long", 0, Array.from({ length: 3000 }, (_, i) => ({ ...event(i), delta: `${i.toString(36)} ` }) as AGUIEvent));
+    services.runs.append(
+      "r-long",
+      0,
+      Array.from({ length: 3000 }, (_, i) => ({ ...event(i), delta: `${i.toString(36)} ` }) as AGUIEvent),
+    );
     vi.advanceTimersByTime(150);
     expect(rows("r-long")).toEqual([{ seq: 0, count: 3000, kind: "blob" }]);
 
@@ -74,14 +85,24 @@ it("records the start and the end of a run, and refuses a reused run id without 
   expect(() => services.runs.start({ runId: "r-life", threadId: "t-other", agent: "demo", principal: "local" })).toThrow(/exists already/);
   expect(services.runs.getThread("t-other")).toBeUndefined();
 
-  services.runs.finish("r-life", { status: "interrupted", outcome: { type: "interrupt" }, messages: [{ id: "u", role: "user", content: "hi" }], state: { done: [] }, toolCallCount: 2 });
+  services.runs.finish("r-life", {
+    status: "interrupted",
+    outcome: { type: "interrupt" },
+    messages: [{ id: "u", role: "user", content: "hi" }],
+    state: { done: [] },
+    toolCallCount: 2,
+  });
   expect(services.runs.getRun("r-life")).toMatchObject({ status: "interrupted", toolCallCount: 2, finishedAt: expect.any(Number) });
   expect(services.runs.getThread("t-life")).toMatchObject({ messages: [{ id: "u", role: "user", content: "hi" }], state: { done: [] } });
 
   // A later run that reports neither keeps them; a thread keeps its first title.
   services.runs.start({ runId: "r-life-2", threadId: "t-life", agent: "demo", principal: "local", title: "Other words" });
   services.runs.finish("r-life-2", { status: "error", error: "boom" });
-  expect(services.runs.getThread("t-life")).toMatchObject({ title: "First words", messages: [{ id: "u", role: "user", content: "hi" }], state: { done: [] } });
+  expect(services.runs.getThread("t-life")).toMatchObject({
+    title: "First words",
+    messages: [{ id: "u", role: "user", content: "hi" }],
+    state: { done: [] },
+  });
   expect(services.runs.getRun("r-life-2")).toMatchObject({ status: "error", error: "boom", outcome: null });
 });
 

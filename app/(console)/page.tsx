@@ -10,7 +10,12 @@ export default function OverviewPage() {
   const pending = services.approvals.countPending();
   const cards = [
     { label: "Tools", value: tools.length, detail: `${enabled} enabled`, href: "/tools" },
-    { label: "Pending approvals", value: pending, detail: pending === 1 ? "call waits for a person" : "calls wait for a person", href: "/approvals" },
+    {
+      label: "Pending approvals",
+      value: pending,
+      detail: pending === 1 ? "call waits for a person" : "calls wait for a person",
+      href: "/approvals",
+    },
   ];
   return (
     <div className="max-w-4xl">
@@ -26,13 +31,18 @@ export default function OverviewPage() {
               {card.value}
             </dd>
             <dd className="mt-1 text-sm text-slate-500">
-              {card.detail} · <Link className="text-indigo-700 underline" href={card.href}>open</Link>
+              {card.detail} ·{" "}
+              <Link className="text-indigo-700 underline" href={card.href}>
+                open
+              </Link>
             </dd>
           </div>
         ))}
       </dl>
       <section className="mt-8" aria-labelledby="tools-heading">
-        <h2 id="tools-heading" className="text-lg font-semibold">Registered tools</h2>
+        <h2 id="tools-heading" className="text-lg font-semibold">
+          Registered tools
+        </h2>
         <ul className="mt-3 divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white">
           {tools.slice(0, 20).map((tool) => (
             <li key={tool.name} className="flex items-center justify-between px-4 py-3 text-sm">

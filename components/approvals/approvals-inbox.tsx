@@ -117,7 +117,11 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
       return setNotice(errorMessage(error));
     }
     const failed = results.flatMap((r) => (r.ok ? [] : [r.error.message]));
-    setNotice(failed.length ? `${results.length - failed.length} decided; ${failed.length} not: ${failed.join("; ")}` : `${results.length} ${approved ? "approved" : "denied"}.`);
+    setNotice(
+      failed.length
+        ? `${results.length - failed.length} decided; ${failed.length} not: ${failed.join("; ")}`
+        : `${results.length} ${approved ? "approved" : "denied"}.`,
+    );
     setSelected(new Set());
     setBulkReason("");
     void load();
@@ -142,99 +146,153 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
       />
 
       <div role="tabpanel" id={panelId} aria-labelledby={`${panelId}-tab-${tab}`} className="space-y-4">
-      <form className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter approvals" onSubmit={(e) => e.preventDefault()}>
-        <Labelled label="Search">
-          <input type="search" className="rounded-md border border-slate-300 px-2 py-1.5 text-sm" value={filters.q} onChange={(e) => setFilters({ ...filters, q: e.target.value })} placeholder="tool or argument" />
-        </Labelled>
-        {tab === "history" ? (
-          <Labelled label="Status">
-            <select className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm" value={filters.status} onChange={(e) => setFilters({ ...filters, status: e.target.value })}>
-              <option value="">All decided</option>
-              {HISTORY.split(",").map((s) => (
+        <form className="flex flex-wrap items-end gap-3" role="search" aria-label="Filter approvals" onSubmit={(e) => e.preventDefault()}>
+          <Labelled label="Search">
+            <input
+              type="search"
+              className="rounded-md border border-slate-300 px-2 py-1.5 text-sm"
+              value={filters.q}
+              onChange={(e) => setFilters({ ...filters, q: e.target.value })}
+              placeholder="tool or argument"
+            />
+          </Labelled>
+          {tab === "history" ? (
+            <Labelled label="Status">
+              <select
+                className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+                value={filters.status}
+                onChange={(e) => setFilters({ ...filters, status: e.target.value })}
+              >
+                <option value="">All decided</option>
+                {HISTORY.split(",").map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            </Labelled>
+          ) : null}
+          <Labelled label="Tool">
+            <select
+              className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+              value={filters.tool}
+              onChange={(e) => setFilters({ ...filters, tool: e.target.value })}
+            >
+              <option value="">All tools</option>
+              {tools.map((t) => (
+                <option key={t.name} value={t.name}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+          </Labelled>
+          <Labelled label="Surface">
+            <select
+              className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+              value={filters.surface}
+              onChange={(e) => setFilters({ ...filters, surface: e.target.value })}
+            >
+              <option value="">All surfaces</option>
+              {SURFACES.map((s) => (
                 <option key={s} value={s}>
                   {s}
                 </option>
               ))}
             </select>
           </Labelled>
-        ) : null}
-        <Labelled label="Tool">
-          <select className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm" value={filters.tool} onChange={(e) => setFilters({ ...filters, tool: e.target.value })}>
-            <option value="">All tools</option>
-            {tools.map((t) => (
-              <option key={t.name} value={t.name}>
-                {t.name}
-              </option>
-            ))}
-          </select>
-        </Labelled>
-        <Labelled label="Surface">
-          <select className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm" value={filters.surface} onChange={(e) => setFilters({ ...filters, surface: e.target.value })}>
-            <option value="">All surfaces</option>
-            {SURFACES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </Labelled>
-        <Labelled label="Asked by">
-          <input className="rounded-md border border-slate-300 px-2 py-1.5 text-sm" value={filters.principal} onChange={(e) => setFilters({ ...filters, principal: e.target.value })} placeholder="principal" />
-        </Labelled>
-      </form>
-
-      {notice ? (
-        <p role="status" className="rounded-md bg-slate-100 px-3 py-2 text-sm">
-          {notice}
-        </p>
-      ) : null}
-
-      {tab === "pending" && pendingIds.length ? (
-        <div className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-white p-2 text-sm" aria-label="Decide selected">
-          <label className="flex items-center gap-2">
+          <Labelled label="Asked by">
             <input
-              type="checkbox"
-              checked={selected.size > 0 && selected.size === pendingIds.length}
-              onChange={(e) => setSelected(e.target.checked ? new Set(pendingIds) : new Set())}
+              className="rounded-md border border-slate-300 px-2 py-1.5 text-sm"
+              value={filters.principal}
+              onChange={(e) => setFilters({ ...filters, principal: e.target.value })}
+              placeholder="principal"
             />
-            Select all
-          </label>
-          <span className="text-slate-500">{selected.size} selected</span>
-          <button type="button" disabled={!selected.size} className="rounded-md bg-emerald-700 px-3 py-1 font-medium text-white disabled:opacity-40" onClick={() => void decideSelected(true)}>
-            Approve selected
-          </button>
-          <label className="sr-only" htmlFor="bulk-reason">
-            Reason for denying the selected approvals
-          </label>
-          <input id="bulk-reason" className="rounded-md border border-slate-300 px-2 py-1" placeholder="reason (optional)" value={bulkReason} onChange={(e) => setBulkReason(e.target.value)} />
-          <button type="button" disabled={!selected.size} className="rounded-md bg-red-700 px-3 py-1 font-medium text-white disabled:opacity-40" onClick={() => void decideSelected(false)}>
-            Deny selected
-          </button>
-        </div>
-      ) : null}
+          </Labelled>
+        </form>
 
-      <ul className="space-y-3" aria-label={tab === "pending" ? "Pending approvals" : "Decided approvals"} aria-busy={loading || undefined}>
-        {items.length === 0 && !loading ? <li className="text-sm text-slate-500">{tab === "pending" ? "Nothing waits for a decision." : "No decided approvals match."}</li> : null}
-        {items.map((approval) =>
-          tab === "pending" ? (
-            <PendingRow
-              key={approval.id}
-              approval={approval}
-              schema={schemas.get(approval.tool)}
-              selected={selected.has(approval.id)}
-              onSelect={(on) => setSelected((old) => new Set(on ? [...old, approval.id] : [...old].filter((x) => x !== approval.id)))}
-              decide={decide}
+        {notice ? (
+          <p role="status" className="rounded-md bg-slate-100 px-3 py-2 text-sm">
+            {notice}
+          </p>
+        ) : null}
+
+        {tab === "pending" && pendingIds.length ? (
+          <div
+            className="flex flex-wrap items-center gap-2 rounded-md border border-slate-200 bg-white p-2 text-sm"
+            aria-label="Decide selected"
+          >
+            <label className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={selected.size > 0 && selected.size === pendingIds.length}
+                onChange={(e) => setSelected(e.target.checked ? new Set(pendingIds) : new Set())}
+              />
+              Select all
+            </label>
+            <span className="text-slate-500">{selected.size} selected</span>
+            <button
+              type="button"
+              disabled={!selected.size}
+              className="rounded-md bg-emerald-700 px-3 py-1 font-medium text-white disabled:opacity-40"
+              onClick={() => void decideSelected(true)}
+            >
+              Approve selected
+            </button>
+            <label className="sr-only" htmlFor="bulk-reason">
+              Reason for denying the selected approvals
+            </label>
+            <input
+              id="bulk-reason"
+              className="rounded-md border border-slate-300 px-2 py-1"
+              placeholder="reason (optional)"
+              value={bulkReason}
+              onChange={(e) => setBulkReason(e.target.value)}
             />
-          ) : (
-            <HistoryRow key={approval.id} approval={approval} />
-          ),
-        )}
-      </ul>
-      {nextCursor ? (
-        <button type="button" className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100" onClick={() => void more()}>
-          Load more
-        </button>
-      ) : null}
+            <button
+              type="button"
+              disabled={!selected.size}
+              className="rounded-md bg-red-700 px-3 py-1 font-medium text-white disabled:opacity-40"
+              onClick={() => void decideSelected(false)}
+            >
+              Deny selected
+            </button>
+          </div>
+        ) : null}
+
+        <ul
+          className="space-y-3"
+          aria-label={tab === "pending" ? "Pending approvals" : "Decided approvals"}
+          aria-busy={loading || undefined}
+        >
+          {items.length === 0 && !loading ? (
+            <li className="text-sm text-slate-500">
+              {tab === "pending" ? "Nothing waits for a decision." : "No decided approvals match."}
+            </li>
+          ) : null}
+          {items.map((approval) =>
+            tab === "pending" ? (
+              <PendingRow
+                key={approval.id}
+                approval={approval}
+                schema={schemas.get(approval.tool)}
+                selected={selected.has(approval.id)}
+                onSelect={(on) => setSelected((old) => new Set(on ? [...old, approval.id] : [...old].filter((x) => x !== approval.id)))}
+                decide={decide}
+              />
+            ) : (
+              <HistoryRow key={approval.id} approval={approval} />
+            ),
+          )}
+        </ul>
+        {nextCursor ? (
+          <button
+            type="button"
+            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100"
+            onClick={() => void more()}
+          >
+            Load more
+          </button>
+        ) : null}
       </div>
     </div>
   );
@@ -265,11 +323,19 @@ function PendingRow({
   return (
     <li aria-labelledby={titleId} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-approval-id={approval.id}>
       <div className="flex flex-wrap items-start gap-3">
-        <input type="checkbox" className="mt-1" aria-label={`Select ${approval.tool} ${approval.id}`} checked={selected} onChange={(e) => onSelect(e.target.checked)} />
+        <input
+          type="checkbox"
+          className="mt-1"
+          aria-label={`Select ${approval.tool} ${approval.id}`}
+          checked={selected}
+          onChange={(e) => onSelect(e.target.checked)}
+        />
         <div className="min-w-0 flex-1 space-y-1">
           <h3 id={titleId} className="font-semibold">
             <span className="font-mono">{approval.tool}</span>
-            {approval.toolTitle && approval.toolTitle !== approval.tool ? <span className="ml-2 font-normal text-slate-500">{approval.toolTitle}</span> : null}
+            {approval.toolTitle && approval.toolTitle !== approval.tool ? (
+              <span className="ml-2 font-normal text-slate-500">{approval.toolTitle}</span>
+            ) : null}
           </h3>
           <p className="text-xs text-slate-600">
             asked by <span className="font-medium">{approval.principal}</span> via {approval.surface} · {ago(approval.createdAt, now)} ·{" "}
@@ -277,13 +343,19 @@ function PendingRow({
             {approval.threadId && approval.surface === "agui" ? (
               <>
                 {" "}
-                · <Link className="text-indigo-700 underline" href={`/chat/${encodeURIComponent(approval.threadId)}`}>thread</Link>
+                ·{" "}
+                <Link className="text-indigo-700 underline" href={`/chat/${encodeURIComponent(approval.threadId)}`}>
+                  thread
+                </Link>
               </>
             ) : null}
             {approval.runId ? (
               <>
                 {" "}
-                · <Link className="text-indigo-700 underline" href={`/runs/${encodeURIComponent(approval.runId)}`}>run</Link>
+                ·{" "}
+                <Link className="text-indigo-700 underline" href={`/runs/${encodeURIComponent(approval.runId)}`}>
+                  run
+                </Link>
               </>
             ) : null}
           </p>
@@ -298,7 +370,9 @@ function PendingRow({
           handlers={{
             approve: (editedArgs) => void act(editedArgs ? { approved: true, editedArgs } : { approved: true }),
             deny: (reason) => void act(reason ? { approved: false, reason } : { approved: false }),
-            ...(approval.approvalPolicy === "once_per_thread" && approval.threadId ? { approveForThread: () => void act({ approved: true, rememberForThread: true }) } : {}),
+            ...(approval.approvalPolicy === "once_per_thread" && approval.threadId
+              ? { approveForThread: () => void act({ approved: true, rememberForThread: true }) }
+              : {}),
           }}
         />
       )}
@@ -332,12 +406,18 @@ function HistoryRow({ approval }: { approval: ApprovalView }) {
         </div>
         <div>
           <h4 className="text-xs font-medium text-slate-500">Edited arguments</h4>
-          {approval.editedArgs ? <JsonView value={approval.editedArgs} openDepth={1} label={`Edited arguments of ${approval.id}`} /> : <p className="text-xs text-slate-500">none: the call ran as proposed</p>}
+          {approval.editedArgs ? (
+            <JsonView value={approval.editedArgs} openDepth={1} label={`Edited arguments of ${approval.id}`} />
+          ) : (
+            <p className="text-xs text-slate-500">none: the call ran as proposed</p>
+          )}
         </div>
       </div>
       {approval.result ? (
         <div className="mt-2">
-          <h4 className="text-xs font-medium text-slate-500">Outcome of the call{approval.ranAt ? ` (ran ${when(approval.ranAt)})` : ""}</h4>
+          <h4 className="text-xs font-medium text-slate-500">
+            Outcome of the call{approval.ranAt ? ` (ran ${when(approval.ranAt)})` : ""}
+          </h4>
           <JsonView value={approval.result} openDepth={2} label={`Outcome of ${approval.id}`} />
         </div>
       ) : null}
@@ -363,7 +443,9 @@ function HistoryRow({ approval }: { approval: ApprovalView }) {
           {trail.map((event) => (
             <li key={event.id}>
               <span className="font-medium">{event.type}</span> by {event.actor} on {when(event.createdAt)}
-              {event.data && event.type === "decided" ? ` (${(event.data as { approved?: boolean }).approved ? "approved" : "denied"}${(event.data as { reason?: string }).reason ? `: ${(event.data as { reason?: string }).reason}` : ""})` : ""}
+              {event.data && event.type === "decided"
+                ? ` (${(event.data as { approved?: boolean }).approved ? "approved" : "denied"}${(event.data as { reason?: string }).reason ? `: ${(event.data as { reason?: string }).reason}` : ""})`
+                : ""}
             </li>
           ))}
         </ol>

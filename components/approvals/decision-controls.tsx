@@ -32,7 +32,11 @@ export function DecisionControls({
   const [edited, setEdited] = useState<unknown>(proposedArgs);
   const [editValid, setEditValid] = useState(true);
   const back = (
-    <button type="button" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-100" onClick={() => setMode("idle")}>
+    <button
+      type="button"
+      className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-100"
+      onClick={() => setMode("idle")}
+    >
       Back
     </button>
   );
@@ -49,9 +53,19 @@ export function DecisionControls({
         <label htmlFor={`${id}-reason`} className="block text-xs font-medium">
           Reason (optional, shown to the agent)
         </label>
-        <input id={`${id}-reason`} className="w-full rounded-md border border-slate-300 bg-white px-2 py-1.5" value={reason} onChange={(e) => setReason(e.target.value)} autoFocus />
+        <input
+          id={`${id}-reason`}
+          className="w-full rounded-md border border-slate-300 bg-white px-2 py-1.5"
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          autoFocus
+        />
         <div className="flex gap-2">
-          <button type="submit" disabled={busy} className="rounded-md bg-red-700 px-3 py-1.5 font-medium text-white hover:bg-red-800 disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={busy}
+            className="rounded-md bg-red-700 px-3 py-1.5 font-medium text-white hover:bg-red-800 disabled:opacity-50"
+          >
             Confirm deny
           </button>
           {back}
@@ -87,18 +101,38 @@ export function DecisionControls({
 
   return (
     <div className="mt-3 flex flex-wrap gap-2">
-      <button type="button" disabled={busy} className="rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white hover:bg-emerald-800 disabled:opacity-50" onClick={() => handlers.approve()}>
+      <button
+        type="button"
+        disabled={busy}
+        className="rounded-md bg-emerald-700 px-3 py-1.5 font-medium text-white hover:bg-emerald-800 disabled:opacity-50"
+        onClick={() => handlers.approve()}
+      >
         Approve
       </button>
       {handlers.approveForThread ? (
-        <button type="button" disabled={busy} className="rounded-md bg-emerald-50 px-3 py-1.5 font-medium text-emerald-900 ring-1 ring-emerald-300 disabled:opacity-50" onClick={handlers.approveForThread}>
+        <button
+          type="button"
+          disabled={busy}
+          className="rounded-md bg-emerald-50 px-3 py-1.5 font-medium text-emerald-900 ring-1 ring-emerald-300 disabled:opacity-50"
+          onClick={handlers.approveForThread}
+        >
           Approve for this thread
         </button>
       ) : null}
-      <button type="button" disabled={busy} className="rounded-md bg-white px-3 py-1.5 font-medium text-red-800 ring-1 ring-red-300 hover:bg-red-50 disabled:opacity-50" onClick={() => setMode("deny")}>
+      <button
+        type="button"
+        disabled={busy}
+        className="rounded-md bg-white px-3 py-1.5 font-medium text-red-800 ring-1 ring-red-300 hover:bg-red-50 disabled:opacity-50"
+        onClick={() => setMode("deny")}
+      >
         Deny…
       </button>
-      <button type="button" disabled={busy} className="rounded-md bg-white px-3 py-1.5 font-medium ring-1 ring-slate-300 hover:bg-slate-100 disabled:opacity-50" onClick={() => setMode("edit")}>
+      <button
+        type="button"
+        disabled={busy}
+        className="rounded-md bg-white px-3 py-1.5 font-medium ring-1 ring-slate-300 hover:bg-slate-100 disabled:opacity-50"
+        onClick={() => setMode("edit")}
+      >
         Edit arguments…
       </button>
     </div>

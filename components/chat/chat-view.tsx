@@ -20,7 +20,17 @@ export interface ChatAgent {
  * the shared state, Stop, and an error banner with Retry. History, state and open interrupts
  * come from the server on load, so the page survives a reload.
  */
-export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: ChatAgent; threadId: string; initial: ThreadData | null; toolSchemas: Record<string, Record<string, unknown>> }) {
+export function ChatView({
+  agent,
+  threadId,
+  initial,
+  toolSchemas,
+}: {
+  agent: ChatAgent;
+  threadId: string;
+  initial: ThreadData | null;
+  toolSchemas: Record<string, Record<string, unknown>>;
+}) {
   const router = useRouter();
   const [store] = useState(() => {
     const state = new AgentState({ client: new HttpAGUIClient(`/api/agui/${encodeURIComponent(agent.name)}`), threadId });
@@ -69,7 +79,8 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
       if (!open || !["approved", "denied", "cancelled"].includes(decision.status)) return;
       setRemote((old) => ({ ...old, [id]: decision }));
       if (decision.status === "approved") void act(() => store.resolve(id, { approved: true }));
-      else if (decision.status === "denied") void act(() => store.resolve(id, decision.reason ? { approved: false, reason: decision.reason } : { approved: false }));
+      else if (decision.status === "denied")
+        void act(() => store.resolve(id, decision.reason ? { approved: false, reason: decision.reason } : { approved: false }));
       else void act(() => store.cancel(id));
     },
     [act, store],
@@ -83,20 +94,22 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
   useEffect(() => {
     for (const { interrupt } of store.getSnapshot().interrupts) {
       const meta = (interrupt.metadata ?? {}) as { status?: string; decidedBy?: string };
-      if (meta.status && meta.status !== "pending" && meta.decidedBy) applyRemote(interrupt.id, { status: meta.status, decidedBy: meta.decidedBy });
+      if (meta.status && meta.status !== "pending" && meta.decidedBy)
+        applyRemote(interrupt.id, { status: meta.status, decidedBy: meta.decidedBy });
     }
   }, [store, applyRemote]);
 
   const actions: InterruptActions = useMemo(
     () => ({
       approve: (id, editedArgs, rememberForThread) =>
-        void act(() => store.resolve(id, { approved: true, ...(editedArgs && { editedArgs }), ...(rememberForThread && { rememberForThread }) })),
+        void act(() =>
+          store.resolve(id, { approved: true, ...(editedArgs && { editedArgs }), ...(rememberForThread && { rememberForThread }) }),
+        ),
       deny: (id, reason) => void act(() => store.resolve(id, reason ? { approved: false, reason } : { approved: false })),
       cancel: (id) => void act(() => store.cancel(id)),
     }),
     [act, store],
   );
-
 
   return (
     <div className="flex h-[calc(100vh-4rem)] min-h-[32rem] gap-4">
@@ -112,30 +125,55 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
             </p>
           </div>
           {running ? (
-            <button type="button" className="rounded-md bg-slate-800 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-900" onClick={() => store.stop()}>
+            <button
+              type="button"
+              className="rounded-md bg-slate-800 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-900"
+              onClick={() => store.stop()}
+            >
               Stop
             </button>
           ) : null}
         </header>
         <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
-          {snapshot.messages.length === 0 ? <p className="text-sm text-slate-500">{agent.description} Try “weather in Paris” or “refund order 1234 for 20 EUR”.</p> : null}
+          {snapshot.messages.length === 0 ? (
+            <p className="text-sm text-slate-500">{agent.description} Try “weather in Paris” or “refund order 1234 for 20 EUR”.</p>
+          ) : null}
           <MessageList snapshot={snapshot} scrollRef={scrollRef} />
           {snapshot.interrupts.length ? (
             <div className="mt-4 space-y-3" aria-label="Open approvals">
               {snapshot.interrupts.length > 1 ? (
-                <p className="text-xs text-slate-600">{snapshot.interrupts.length} calls wait for a decision; the agent goes on once all are answered.</p>
+                <p className="text-xs text-slate-600">
+                  {snapshot.interrupts.length} calls wait for a decision; the agent goes on once all are answered.
+                </p>
               ) : null}
               {snapshot.interrupts.map((open) => (
-                <InterruptCard key={open.interrupt.id} open={open} actions={actions} busy={running} remote={remote[open.interrupt.id]} schema={toolSchemas[String((open.interrupt.metadata as { toolName?: string } | undefined)?.toolName)]} />
+                <InterruptCard
+                  key={open.interrupt.id}
+                  open={open}
+                  actions={actions}
+                  busy={running}
+                  remote={remote[open.interrupt.id]}
+                  schema={toolSchemas[String((open.interrupt.metadata as { toolName?: string } | undefined)?.toolName)]}
+                />
               ))}
             </div>
           ) : null}
         </div>
         {snapshot.error || actionError ? (
-          <div role="alert" className="flex items-center justify-between gap-2 border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-900">
-            <span>{actionError ?? `${snapshot.error!.source === "run" ? "The run failed" : "The connection failed"}: ${snapshot.error!.message}`}</span>
+          <div
+            role="alert"
+            className="flex items-center justify-between gap-2 border-t border-red-200 bg-red-50 px-4 py-2 text-sm text-red-900"
+          >
+            <span>
+              {actionError ??
+                `${snapshot.error!.source === "run" ? "The run failed" : "The connection failed"}: ${snapshot.error!.message}`}
+            </span>
             {snapshot.error && !running ? (
-              <button type="button" className="rounded-md border border-red-300 bg-white px-3 py-1 font-medium hover:bg-red-100" onClick={() => void act(() => store.retry())}>
+              <button
+                type="button"
+                className="rounded-md border border-red-300 bg-white px-3 py-1 font-medium hover:bg-red-100"
+                onClick={() => void act(() => store.retry())}
+              >
                 Retry
               </button>
             ) : null}
@@ -168,12 +206,19 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
               }
             }}
           />
-          <button type="submit" disabled={running || unanswered > 0 || !draft.trim()} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50">
+          <button
+            type="submit"
+            disabled={running || unanswered > 0 || !draft.trim()}
+            className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
+          >
             Send
           </button>
         </form>
       </section>
-      <aside className="hidden w-72 shrink-0 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 lg:block" aria-labelledby="state-heading">
+      <aside
+        className="hidden w-72 shrink-0 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 lg:block"
+        aria-labelledby="state-heading"
+      >
         <h2 id="state-heading" className="text-sm font-semibold">
           Shared state
         </h2>
@@ -186,6 +231,15 @@ export function ChatView({ agent, threadId, initial, toolSchemas }: { agent: Cha
 
 function label(status: string): string {
   return (
-    { idle: "ready", running: "running…", awaiting_input: "waiting for approval", finished: "finished", cancelled: "stopped", error: "failed" } as Record<string, string>
-  )[status] ?? status;
+    (
+      {
+        idle: "ready",
+        running: "running…",
+        awaiting_input: "waiting for approval",
+        finished: "finished",
+        cancelled: "stopped",
+        error: "failed",
+      } as Record<string, string>
+    )[status] ?? status
+  );
 }

@@ -38,7 +38,13 @@ export function InterruptCard({
 }) {
   const { interrupt, answer } = open;
   const now = useNow();
-  const metadata = (interrupt.metadata ?? {}) as { toolName?: string; arguments?: Record<string, unknown>; decidedBy?: string; status?: string; approvalPolicy?: string };
+  const metadata = (interrupt.metadata ?? {}) as {
+    toolName?: string;
+    arguments?: Record<string, unknown>;
+    decidedBy?: string;
+    status?: string;
+    approvalPolicy?: string;
+  };
   const tool = metadata.toolName ?? "tool";
   const left = timeLeft(interrupt.expiresAt, now);
   const headingId = `interrupt-${interrupt.id}-title`;
@@ -51,7 +57,11 @@ export function InterruptCard({
         : undefined;
 
   return (
-    <section aria-labelledby={headingId} className="rounded-lg border-2 border-amber-300 bg-amber-50 p-4 text-sm" data-interrupt-id={interrupt.id}>
+    <section
+      aria-labelledby={headingId}
+      className="rounded-lg border-2 border-amber-300 bg-amber-50 p-4 text-sm"
+      data-interrupt-id={interrupt.id}
+    >
       <header className="flex flex-wrap items-center justify-between gap-2">
         <h3 id={headingId} className="font-semibold">
           Approval needed: <span className="font-mono">{tool}</span>
@@ -73,7 +83,12 @@ export function InterruptCard({
       ) : left.expired ? (
         <div className="mt-3 flex items-center gap-2">
           <p className="text-red-800">This approval expired; it can only be cancelled.</p>
-          <button type="button" disabled={busy} className="rounded-md border border-slate-400 bg-white px-3 py-1.5 font-medium hover:bg-slate-100 disabled:opacity-50" onClick={() => actions.cancel(interrupt.id)}>
+          <button
+            type="button"
+            disabled={busy}
+            className="rounded-md border border-slate-400 bg-white px-3 py-1.5 font-medium hover:bg-slate-100 disabled:opacity-50"
+            onClick={() => actions.cancel(interrupt.id)}
+          >
             Cancel call
           </button>
         </div>
@@ -85,7 +100,9 @@ export function InterruptCard({
           handlers={{
             approve: (editedArgs) => actions.approve(interrupt.id, editedArgs),
             deny: (reason) => actions.deny(interrupt.id, reason),
-            ...(metadata.approvalPolicy === "once_per_thread" ? { approveForThread: () => actions.approve(interrupt.id, undefined, true) } : {}),
+            ...(metadata.approvalPolicy === "once_per_thread"
+              ? { approveForThread: () => actions.approve(interrupt.id, undefined, true) }
+              : {}),
           }}
         />
       )}

@@ -40,7 +40,9 @@ export const MessageItem = memo(function MessageItem({ message, calls }: { messa
           {text ? (
             <div className="max-w-[90%] rounded-2xl rounded-bl-sm bg-white px-4 py-2 shadow-sm ring-1 ring-slate-200">
               <Markdown text={text} />
-              {message.streaming ? <span className="ml-1 inline-block h-3 w-1.5 animate-pulse bg-slate-400 align-middle" aria-hidden /> : null}
+              {message.streaming ? (
+                <span className="ml-1 inline-block h-3 w-1.5 animate-pulse bg-slate-400 align-middle" aria-hidden />
+              ) : null}
             </div>
           ) : null}
           {calls.length ? (

@@ -12,7 +12,15 @@ const VIRTUAL_FROM = 120;
  * The conversation as a list. Short threads render every message; long ones (a thousand messages
  * with hundreds of tool calls) render the ones in view plus a margin, inside `scrollRef`.
  */
-export function MessageList({ snapshot, scrollRef, label = "Messages" }: { snapshot: AgentSnapshot; scrollRef: RefObject<HTMLElement | null>; label?: string }) {
+export function MessageList({
+  snapshot,
+  scrollRef,
+  label = "Messages",
+}: {
+  snapshot: AgentSnapshot;
+  scrollRef: RefObject<HTMLElement | null>;
+  label?: string;
+}) {
   // Tool messages are shown on the call they answer, not as entries of their own.
   const messages = snapshot.messages.filter((m) => m.role !== "tool");
   const callsOf = (message: ChatMessage): ToolCallView[] => (message.toolCallIds ?? []).flatMap((id) => snapshot.toolCalls.get(id) ?? []);

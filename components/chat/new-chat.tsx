@@ -4,7 +4,13 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 
 /** Pick an agent and start a new thread. */
-export function NewChat({ agents, defaultAgent }: { agents: Array<{ name: string; description: string; model: string }>; defaultAgent: string }) {
+export function NewChat({
+  agents,
+  defaultAgent,
+}: {
+  agents: Array<{ name: string; description: string; model: string }>;
+  defaultAgent: string;
+}) {
   const router = useRouter();
   const [agent, setAgent] = useState(defaultAgent);
   return (
@@ -18,7 +24,12 @@ export function NewChat({ agents, defaultAgent }: { agents: Array<{ name: string
       <label htmlFor="new-chat-agent" className="block text-xs font-medium text-slate-600">
         Agent
       </label>
-      <select id="new-chat-agent" className="w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm" value={agent} onChange={(e) => setAgent(e.target.value)}>
+      <select
+        id="new-chat-agent"
+        className="w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+        value={agent}
+        onChange={(e) => setAgent(e.target.value)}
+      >
         {agents.map((a) => (
           <option key={a.name} value={a.name}>
             {a.name}

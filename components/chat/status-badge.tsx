@@ -15,7 +15,9 @@ export function StatusBadge({ status }: { status: ToolCallStatus }) {
   const style = STYLES[status];
   return (
     <span className={`inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium ${style.className}`} data-status={status}>
-      {status === "running" || status === "streaming_args" ? <span className="inline-block h-1.5 w-1.5 animate-pulse rounded-full bg-current" aria-hidden /> : null}
+      {status === "running" || status === "streaming_args" ? (
+        <span className="inline-block h-1.5 w-1.5 animate-pulse rounded-full bg-current" aria-hidden />
+      ) : null}
       {style.label}
     </span>
   );

@@ -8,7 +8,12 @@ import { StatusBadge } from "./status-badge";
 /** One tool call on the timeline: name, arguments (live while streaming), status, duration, result or error. */
 export const ToolCallEntry = memo(function ToolCallEntry({ call }: { call: ToolCallView }) {
   return (
-    <article className="rounded-lg border border-slate-200 bg-white p-3 text-sm" aria-label={`Tool call ${call.name}`} data-tool-call-id={call.id} data-status={call.status}>
+    <article
+      className="rounded-lg border border-slate-200 bg-white p-3 text-sm"
+      aria-label={`Tool call ${call.name}`}
+      data-tool-call-id={call.id}
+      data-status={call.status}
+    >
       <header className="flex flex-wrap items-center gap-2">
         <span aria-hidden className="text-slate-400">
           ⚙
@@ -22,7 +27,10 @@ export const ToolCallEntry = memo(function ToolCallEntry({ call }: { call: ToolC
         {call.args !== undefined ? (
           <JsonView value={call.args} label={`Arguments of ${call.name}`} />
         ) : (
-          <pre className="mt-1 overflow-x-auto rounded-md bg-slate-50 p-2 font-mono text-xs" aria-label={`Arguments of ${call.name} (streaming)`}>
+          <pre
+            className="mt-1 overflow-x-auto rounded-md bg-slate-50 p-2 font-mono text-xs"
+            aria-label={`Arguments of ${call.name} (streaming)`}
+          >
             {call.argsText || " "}
           </pre>
         )}

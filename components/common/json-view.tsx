@@ -34,15 +34,26 @@ function Node({ value, depth, openDepth, name }: { value: unknown; depth: number
     );
   return (
     <div style={{ paddingLeft: depth ? 12 : 0 }}>
-      <button type="button" className="mr-1 text-slate-500 hover:text-slate-900" aria-expanded={open} onClick={() => setOpen(!open)} aria-label={open ? "Fold" : "Unfold"}>
+      <button
+        type="button"
+        className="mr-1 text-slate-500 hover:text-slate-900"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        aria-label={open ? "Fold" : "Unfold"}
+      >
         {open ? "▾" : "▸"}
       </button>
       {key}
       {openMark}
       {open ? (
-        entries.map(([k, v]) => <Node key={k} name={Array.isArray(value) ? undefined : k} value={v} depth={depth + 1} openDepth={openDepth} />)
+        entries.map(([k, v]) => (
+          <Node key={k} name={Array.isArray(value) ? undefined : k} value={v} depth={depth + 1} openDepth={openDepth} />
+        ))
       ) : (
-        <span className="text-slate-500"> {entries.length} {Array.isArray(value) ? "items" : "keys"} </span>
+        <span className="text-slate-500">
+          {" "}
+          {entries.length} {Array.isArray(value) ? "items" : "keys"}{" "}
+        </span>
       )}
       {closeMark}
     </div>

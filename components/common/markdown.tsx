@@ -14,7 +14,13 @@ export function Markdown({ text }: { text: string }) {
         remarkPlugins={[remarkGfm]}
         skipHtml
         urlTransform={(url) => (/^(https?:|mailto:)/i.test(url) ? url : "")}
-        components={{ a: ({ children, href }) => <a href={href} target="_blank" rel="noopener noreferrer nofollow">{children}</a> }}
+        components={{
+          a: ({ children, href }) => (
+            <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+              {children}
+            </a>
+          ),
+        }}
       >
         {text}
       </ReactMarkdown>

@@ -30,8 +30,14 @@ export async function requestJson<T>(url: string, init: { method?: string; body?
     value = undefined;
   }
   if (!response.ok) {
-    const error = (value as { error?: { code?: string; message?: string; issues?: Array<{ path: string; message: string }> } } | undefined)?.error;
-    throw new ApiError(response.status, error?.code ?? "http_error", error?.message ?? `The server answered ${response.status}`, error?.issues ?? []);
+    const error = (value as { error?: { code?: string; message?: string; issues?: Array<{ path: string; message: string }> } } | undefined)
+      ?.error;
+    throw new ApiError(
+      response.status,
+      error?.code ?? "http_error",
+      error?.message ?? `The server answered ${response.status}`,
+      error?.issues ?? [],
+    );
   }
   return value as T;
 }

@@ -60,7 +60,19 @@ function Field({
   const description = typeof resolved.description === "string" ? resolved.description : undefined;
   const title = label ?? (typeof resolved.title === "string" ? resolved.title : null);
   const variants = variantsOf(resolved);
-  if (variants) return <VariantField root={root} variants={variants} value={value} onChange={onChange} path={path} label={title} required={required} description={description} />;
+  if (variants)
+    return (
+      <VariantField
+        root={root}
+        variants={variants}
+        value={value}
+        onChange={onChange}
+        path={path}
+        label={title}
+        required={required}
+        description={description}
+      />
+    );
   const type = primaryType(resolved);
 
   if (type === "object" && resolved.properties) {
@@ -110,14 +122,31 @@ function Field({
         {list.map((item, i) => (
           <div key={i} className="flex items-start gap-2">
             <div className="flex-1">
-              <Field root={root} schema={items} value={item} path={`${path}-${i}`} label={`${title ?? "Item"} ${i + 1}`} required onChange={(next) => onChange(list.map((v, j) => (j === i ? next : v)))} />
+              <Field
+                root={root}
+                schema={items}
+                value={item}
+                path={`${path}-${i}`}
+                label={`${title ?? "Item"} ${i + 1}`}
+                required
+                onChange={(next) => onChange(list.map((v, j) => (j === i ? next : v)))}
+              />
             </div>
-            <button type="button" className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100" onClick={() => onChange(list.filter((_, j) => j !== i))} aria-label={`Remove ${title ?? "item"} ${i + 1}`}>
+            <button
+              type="button"
+              className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100"
+              onClick={() => onChange(list.filter((_, j) => j !== i))}
+              aria-label={`Remove ${title ?? "item"} ${i + 1}`}
+            >
               Remove
             </button>
           </div>
         ))}
-        <button type="button" className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100" onClick={() => onChange([...list, initialValue(root, items)])}>
+        <button
+          type="button"
+          className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100"
+          onClick={() => onChange([...list, initialValue(root, items)])}
+        >
           Add {title ? title.replace(/s$/, "") : "item"}
         </button>
       </fieldset>
@@ -145,7 +174,14 @@ function Field({
     return (
       <div>
         {labelNode}
-        <select id={inputId} required={required} aria-describedby={describedBy} className={inputClass} value={index === -1 ? "" : String(index)} onChange={(e) => onChange(e.target.value === "" ? undefined : options[Number(e.target.value)])}>
+        <select
+          id={inputId}
+          required={required}
+          aria-describedby={describedBy}
+          className={inputClass}
+          value={index === -1 ? "" : String(index)}
+          onChange={(e) => onChange(e.target.value === "" ? undefined : options[Number(e.target.value)])}
+        >
           {!required || index === -1 ? <option value="">(none)</option> : null}
           {options.map((o, i) => (
             <option key={i} value={String(i)}>
@@ -160,7 +196,14 @@ function Field({
   if (type === "boolean")
     return (
       <div className="flex items-start gap-2">
-        <input id={inputId} type="checkbox" className="mt-1" aria-describedby={describedBy} checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+        <input
+          id={inputId}
+          type="checkbox"
+          className="mt-1"
+          aria-describedby={describedBy}
+          checked={value === true}
+          onChange={(e) => onChange(e.target.checked)}
+        />
         <div>
           {title !== null ? (
             <label htmlFor={inputId} className="text-sm font-medium">
@@ -194,9 +237,25 @@ function Field({
       <div>
         {labelNode}
         {long ? (
-          <textarea id={inputId} required={required} aria-describedby={describedBy} className={inputClass} rows={3} value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value === "" && !required ? undefined : e.target.value)} />
+          <textarea
+            id={inputId}
+            required={required}
+            aria-describedby={describedBy}
+            className={inputClass}
+            rows={3}
+            value={typeof value === "string" ? value : ""}
+            onChange={(e) => onChange(e.target.value === "" && !required ? undefined : e.target.value)}
+          />
         ) : (
-          <input id={inputId} type="text" required={required} aria-describedby={describedBy} className={inputClass} value={typeof value === "string" ? value : ""} onChange={(e) => onChange(e.target.value === "" && !required ? undefined : e.target.value)} />
+          <input
+            id={inputId}
+            type="text"
+            required={required}
+            aria-describedby={describedBy}
+            className={inputClass}
+            value={typeof value === "string" ? value : ""}
+            onChange={(e) => onChange(e.target.value === "" && !required ? undefined : e.target.value)}
+          />
         )}
         {hint}
       </div>
@@ -261,12 +320,32 @@ function VariantField({
           </option>
         ))}
       </select>
-      <Field root={root} schema={variants[chosen]!} value={value} onChange={onChange} path={`${path}-${chosen}`} label={null} required={required} />
+      <Field
+        root={root}
+        schema={variants[chosen]!}
+        value={value}
+        onChange={onChange}
+        path={`${path}-${chosen}`}
+        label={null}
+        required={required}
+      />
     </div>
   );
 }
 
-function JsonField({ inputId, labelNode, hint, value, onChange }: { inputId: string; labelNode: React.ReactNode; hint: React.ReactNode; value: unknown; onChange: (value: unknown) => void }) {
+function JsonField({
+  inputId,
+  labelNode,
+  hint,
+  value,
+  onChange,
+}: {
+  inputId: string;
+  labelNode: React.ReactNode;
+  hint: React.ReactNode;
+  value: unknown;
+  onChange: (value: unknown) => void;
+}) {
   const [text, setText] = useState(value === undefined ? "" : JSON.stringify(value, null, 2));
   const [error, setError] = useState<string>();
   return (

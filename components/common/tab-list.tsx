@@ -29,7 +29,10 @@ export function TabList<K extends string>({
   variant?: "underline" | "pill" | "folder";
 }) {
   const buttons = useRef(new Map<K, HTMLButtonElement>());
-  const index = Math.max(0, tabs.findIndex((t) => t.key === selected));
+  const index = Math.max(
+    0,
+    tabs.findIndex((t) => t.key === selected),
+  );
   const move = (to: number) => {
     const next = tabs[(to + tabs.length) % tabs.length]!;
     onSelect(next.key);

@@ -10,7 +10,12 @@ import { EMPTY, requestBody, type Form } from "./openapi-form";
 import { AuthFields, DocumentFields, OptionsFields } from "./openapi-import-fields";
 import { PreviewView, Warnings } from "./openapi-preview";
 
-type Step = { kind: "edit" } | { kind: "previewing" } | { kind: "preview"; preview: OpenApiPreview } | { kind: "importing"; preview: OpenApiPreview } | { kind: "done"; sourceId: string; name: string; tools: number; warnings: string[] };
+type Step =
+  | { kind: "edit" }
+  | { kind: "previewing" }
+  | { kind: "preview"; preview: OpenApiPreview }
+  | { kind: "importing"; preview: OpenApiPreview }
+  | { kind: "done"; sourceId: string; name: string; tools: number; warnings: string[] };
 
 /**
  * The OpenAPI import dialog: a document from a URL, an uploaded file (read in the browser) or
@@ -56,7 +61,13 @@ export function ImportOpenApiDialog() {
     setError(undefined);
     try {
       const result = await requestJson<SourceImportAnswer>("/api/sources/openapi", { method: "POST", body: requestBody(form, true) });
-      setStep({ kind: "done", sourceId: result.source.id, name: result.source.name, tools: result.tools.length, warnings: result.warnings });
+      setStep({
+        kind: "done",
+        sourceId: result.source.id,
+        name: result.source.name,
+        tools: result.tools.length,
+        warnings: result.warnings,
+      });
       router.refresh();
     } catch (e) {
       setError(e);
@@ -64,22 +75,35 @@ export function ImportOpenApiDialog() {
     }
   };
 
-  const documentReady = form.origin === "url" ? form.url.trim() !== "" : form.origin === "file" ? form.file !== undefined : form.pasted.trim() !== "";
+  const documentReady =
+    form.origin === "url" ? form.url.trim() !== "" : form.origin === "file" ? form.file !== undefined : form.pasted.trim() !== "";
   const locked = step.kind === "previewing" || step.kind === "importing";
   const fieldProps = { form, update, id, locked };
 
   return (
     <>
-      <button type="button" className="rounded-md bg-indigo-700 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-800" onClick={open}>
+      <button
+        type="button"
+        className="rounded-md bg-indigo-700 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-800"
+        onClick={open}
+      >
         Import OpenAPI
       </button>
-      <dialog ref={dialog} aria-labelledby={`${id}-title`} className="m-auto w-full max-w-3xl rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40">
+      <dialog
+        ref={dialog}
+        aria-labelledby={`${id}-title`}
+        className="m-auto w-full max-w-3xl rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
+      >
         <div className="max-h-[90vh] overflow-y-auto p-6">
           <div className="flex items-start justify-between gap-4">
             <h2 id={`${id}-title`} className="text-lg font-semibold">
               Import an OpenAPI document
             </h2>
-            <button type="button" className="rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100" onClick={() => dialog.current?.close()}>
+            <button
+              type="button"
+              className="rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100"
+              onClick={() => dialog.current?.close()}
+            >
               Close
             </button>
           </div>
@@ -109,7 +133,16 @@ export function ImportOpenApiDialog() {
               <OptionsFields {...fieldProps} />
               <AuthFields {...fieldProps} />
 
-              {error ? <ErrorBox error={error} title={step.kind === "preview" || step.kind === "importing" ? "The import failed; nothing was registered" : "The document cannot be imported"} /> : null}
+              {error ? (
+                <ErrorBox
+                  error={error}
+                  title={
+                    step.kind === "preview" || step.kind === "importing"
+                      ? "The import failed; nothing was registered"
+                      : "The document cannot be imported"
+                  }
+                />
+              ) : null}
 
               {step.kind === "preview" || step.kind === "importing" ? <PreviewView preview={step.preview} /> : null}
 
@@ -129,15 +162,28 @@ export function ImportOpenApiDialog() {
               <div className="flex gap-2">
                 {step.kind === "preview" || step.kind === "importing" ? (
                   <>
-                    <button type="submit" disabled={locked || step.preview.operations.length === 0 || (form.authKind !== "none" && !form.secret)} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50">
+                    <button
+                      type="submit"
+                      disabled={locked || step.preview.operations.length === 0 || (form.authKind !== "none" && !form.secret)}
+                      className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50"
+                    >
                       Import {step.preview.operations.length} {step.preview.operations.length === 1 ? "tool" : "tools"}
                     </button>
-                    <button type="button" disabled={locked} className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50" onClick={() => setStep({ kind: "edit" })}>
+                    <button
+                      type="button"
+                      disabled={locked}
+                      className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50"
+                      onClick={() => setStep({ kind: "edit" })}
+                    >
                       Back
                     </button>
                   </>
                 ) : (
-                  <button type="submit" disabled={!documentReady || locked} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50">
+                  <button
+                    type="submit"
+                    disabled={!documentReady || locked}
+                    className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50"
+                  >
                     Preview
                   </button>
                 )}

@@ -20,7 +20,21 @@ export interface Form {
   secret: string;
 }
 
-export const EMPTY: Form = { origin: "url", url: "", pasted: "", name: "", prefix: "", baseUrl: "", allowPrivate: false, tags: "", paths: "", operationIds: "", authKind: "none", authName: "", secret: "" };
+export const EMPTY: Form = {
+  origin: "url",
+  url: "",
+  pasted: "",
+  name: "",
+  prefix: "",
+  baseUrl: "",
+  allowPrivate: false,
+  tags: "",
+  paths: "",
+  operationIds: "",
+  authKind: "none",
+  authName: "",
+  secret: "",
+};
 
 const list = (text: string) =>
   text
@@ -32,8 +46,20 @@ const list = (text: string) =>
 export function requestBody(form: Form, withSecret: boolean) {
   const operations = { tags: list(form.tags), paths: list(form.paths), operationIds: list(form.operationIds) };
   const filter = Object.fromEntries(Object.entries(operations).filter(([, v]) => v.length));
-  const auth = form.authKind === "none" ? undefined : { kind: form.authKind, ...(form.authKind !== "bearer" && { name: form.authName.trim() }), ...(withSecret && { secret: form.secret }) };
-  const document = form.origin === "url" ? { url: form.url.trim() } : form.origin === "file" ? { text: form.file?.text ?? "", filename: form.file?.name } : { text: form.pasted };
+  const auth =
+    form.authKind === "none"
+      ? undefined
+      : {
+          kind: form.authKind,
+          ...(form.authKind !== "bearer" && { name: form.authName.trim() }),
+          ...(withSecret && { secret: form.secret }),
+        };
+  const document =
+    form.origin === "url"
+      ? { url: form.url.trim() }
+      : form.origin === "file"
+        ? { text: form.file?.text ?? "", filename: form.file?.name }
+        : { text: form.pasted };
   return {
     ...document,
     ...(withSecret && form.name.trim() && { name: form.name.trim() }),

@@ -28,7 +28,13 @@ export function DocumentFields({ form, update, id, locked }: FieldsProps) {
           ] as const
         ).map(([value, text]) => (
           <label key={value} className="flex items-center gap-1.5">
-            <input type="radio" name={`${id}-origin`} value={value} checked={form.origin === value} onChange={() => update({ origin: value })} />
+            <input
+              type="radio"
+              name={`${id}-origin`}
+              value={value}
+              checked={form.origin === value}
+              onChange={() => update({ origin: value })}
+            />
             {text}
           </label>
         ))}
@@ -38,7 +44,14 @@ export function DocumentFields({ form, update, id, locked }: FieldsProps) {
           <label htmlFor={`${id}-url`} className={label}>
             Document URL
           </label>
-          <input id={`${id}-url`} type="url" placeholder="https://api.example.com/openapi.json" className={input} value={form.url} onChange={(e) => update({ url: e.target.value })} />
+          <input
+            id={`${id}-url`}
+            type="url"
+            placeholder="https://api.example.com/openapi.json"
+            className={input}
+            value={form.url}
+            onChange={(e) => update({ url: e.target.value })}
+          />
         </div>
       ) : form.origin === "file" ? (
         <div>
@@ -66,7 +79,14 @@ export function DocumentFields({ form, update, id, locked }: FieldsProps) {
           <label htmlFor={`${id}-text`} className={label}>
             Document (JSON or YAML)
           </label>
-          <textarea id={`${id}-text`} rows={8} spellCheck={false} className={`${input} font-mono text-xs`} value={form.pasted} onChange={(e) => update({ pasted: e.target.value })} />
+          <textarea
+            id={`${id}-text`}
+            rows={8}
+            spellCheck={false}
+            className={`${input} font-mono text-xs`}
+            value={form.pasted}
+            onChange={(e) => update({ pasted: e.target.value })}
+          />
         </div>
       )}
       <div>
@@ -89,7 +109,14 @@ export function OptionsFields({ form, update, id, locked }: FieldsProps) {
           <label htmlFor={`${id}-prefix`} className={label}>
             Name prefix
           </label>
-          <input id={`${id}-prefix`} placeholder="petstore_" aria-describedby={`${id}-prefix-hint`} className={input} value={form.prefix} onChange={(e) => update({ prefix: e.target.value })} />
+          <input
+            id={`${id}-prefix`}
+            placeholder="petstore_"
+            aria-describedby={`${id}-prefix-hint`}
+            className={input}
+            value={form.prefix}
+            onChange={(e) => update({ prefix: e.target.value })}
+          />
           <p id={`${id}-prefix-hint`} className="mt-1 text-xs text-slate-500">
             Put before every tool name, to keep names unique.
           </p>
@@ -98,7 +125,15 @@ export function OptionsFields({ form, update, id, locked }: FieldsProps) {
           <label htmlFor={`${id}-base`} className={label}>
             Base URL
           </label>
-          <input id={`${id}-base`} type="url" placeholder="The document’s servers" aria-describedby={`${id}-base-hint`} className={input} value={form.baseUrl} onChange={(e) => update({ baseUrl: e.target.value })} />
+          <input
+            id={`${id}-base`}
+            type="url"
+            placeholder="The document’s servers"
+            aria-describedby={`${id}-base-hint`}
+            className={input}
+            value={form.baseUrl}
+            onChange={(e) => update({ baseUrl: e.target.value })}
+          />
           <p id={`${id}-base-hint`} className="mt-1 text-xs text-slate-500">
             Call this server instead (http or https).
           </p>
@@ -117,19 +152,37 @@ export function OptionsFields({ form, update, id, locked }: FieldsProps) {
             <label htmlFor={`${id}-tags`} className={label}>
               Tags
             </label>
-            <input id={`${id}-tags`} placeholder="pet, store" className={input} value={form.tags} onChange={(e) => update({ tags: e.target.value })} />
+            <input
+              id={`${id}-tags`}
+              placeholder="pet, store"
+              className={input}
+              value={form.tags}
+              onChange={(e) => update({ tags: e.target.value })}
+            />
           </div>
           <div>
             <label htmlFor={`${id}-paths`} className={label}>
               Paths
             </label>
-            <input id={`${id}-paths`} placeholder="/pet/*" className={input} value={form.paths} onChange={(e) => update({ paths: e.target.value })} />
+            <input
+              id={`${id}-paths`}
+              placeholder="/pet/*"
+              className={input}
+              value={form.paths}
+              onChange={(e) => update({ paths: e.target.value })}
+            />
           </div>
           <div>
             <label htmlFor={`${id}-ops`} className={label}>
               Operation IDs
             </label>
-            <input id={`${id}-ops`} placeholder="getPetById" className={input} value={form.operationIds} onChange={(e) => update({ operationIds: e.target.value })} />
+            <input
+              id={`${id}-ops`}
+              placeholder="getPetById"
+              className={input}
+              value={form.operationIds}
+              onChange={(e) => update({ operationIds: e.target.value })}
+            />
           </div>
         </div>
       </fieldset>
@@ -147,7 +200,12 @@ export function AuthFields({ form, update, id, locked }: FieldsProps) {
           <label htmlFor={`${id}-auth`} className={label}>
             Credential
           </label>
-          <select id={`${id}-auth`} className={input} value={form.authKind} onChange={(e) => update({ authKind: e.target.value as AuthKind })}>
+          <select
+            id={`${id}-auth`}
+            className={input}
+            value={form.authKind}
+            onChange={(e) => update({ authKind: e.target.value as AuthKind })}
+          >
             <option value="none">None</option>
             <option value="bearer">Bearer token</option>
             <option value="header">API key in a header</option>
@@ -159,7 +217,14 @@ export function AuthFields({ form, update, id, locked }: FieldsProps) {
             <label htmlFor={`${id}-auth-name`} className={label}>
               {form.authKind === "header" ? "Header name" : "Query parameter name"}
             </label>
-            <input id={`${id}-auth-name`} required className={input} placeholder={form.authKind === "header" ? "X-API-Key" : "api_key"} value={form.authName} onChange={(e) => update({ authName: e.target.value })} />
+            <input
+              id={`${id}-auth-name`}
+              required
+              className={input}
+              placeholder={form.authKind === "header" ? "X-API-Key" : "api_key"}
+              value={form.authName}
+              onChange={(e) => update({ authName: e.target.value })}
+            />
           </div>
         ) : null}
         {form.authKind !== "none" ? (
@@ -167,7 +232,15 @@ export function AuthFields({ form, update, id, locked }: FieldsProps) {
             <label htmlFor={`${id}-secret`} className={label}>
               Secret
             </label>
-            <input id={`${id}-secret`} type="password" autoComplete="off" className={input} value={form.secret} aria-describedby={`${id}-secret-hint`} onChange={(e) => update({ secret: e.target.value })} />
+            <input
+              id={`${id}-secret`}
+              type="password"
+              autoComplete="off"
+              className={input}
+              value={form.secret}
+              aria-describedby={`${id}-secret-hint`}
+              onChange={(e) => update({ secret: e.target.value })}
+            />
             <p id={`${id}-secret-hint`} className="mt-1 text-xs text-slate-500">
               Stored for the calls; never shown again.
             </p>

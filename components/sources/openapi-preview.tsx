@@ -12,7 +12,8 @@ export function PreviewView({ preview }: { preview: OpenApiPreview }) {
         {preview.title} {preview.version} <span className="font-normal text-slate-500">(OpenAPI {preview.openapi})</span>
       </h3>
       <p className="text-sm text-slate-700">
-        {preview.operations.length} {preview.operations.length === 1 ? "operation becomes a tool" : "operations become tools"}, calling {preview.baseUrls.filter(Boolean).join(", ") || "no absolute server URL"}.
+        {preview.operations.length} {preview.operations.length === 1 ? "operation becomes a tool" : "operations become tools"}, calling{" "}
+        {preview.baseUrls.filter(Boolean).join(", ") || "no absolute server URL"}.
       </p>
       <Warnings warnings={preview.warnings} />
       <div className="max-h-72 overflow-auto">
@@ -20,10 +21,18 @@ export function PreviewView({ preview }: { preview: OpenApiPreview }) {
           <caption className="sr-only">Operations and the tools they become</caption>
           <thead className="sticky top-0 bg-white text-slate-500">
             <tr>
-              <th scope="col" className="py-1 pr-2">Operation</th>
-              <th scope="col" className="py-1 pr-2">Tool name</th>
-              <th scope="col" className="py-1 pr-2">Effect</th>
-              <th scope="col" className="py-1">Approval</th>
+              <th scope="col" className="py-1 pr-2">
+                Operation
+              </th>
+              <th scope="col" className="py-1 pr-2">
+                Tool name
+              </th>
+              <th scope="col" className="py-1 pr-2">
+                Effect
+              </th>
+              <th scope="col" className="py-1">
+                Approval
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -39,7 +48,9 @@ export function PreviewView({ preview }: { preview: OpenApiPreview }) {
             ))}
           </tbody>
         </table>
-        {preview.operations.length > shown.length ? <p className="mt-1 text-xs text-slate-500">and {preview.operations.length - shown.length} more operations</p> : null}
+        {preview.operations.length > shown.length ? (
+          <p className="mt-1 text-xs text-slate-500">and {preview.operations.length - shown.length} more operations</p>
+        ) : null}
       </div>
     </section>
   );

@@ -21,7 +21,10 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
     setNotice(undefined);
     try {
       if (action === "refresh") {
-        const answer = await requestJson<{ tools: unknown[] }>(`/api/sources/${encodeURIComponent(source.id)}/refresh`, { method: "POST", body: {} });
+        const answer = await requestJson<{ tools: unknown[] }>(`/api/sources/${encodeURIComponent(source.id)}/refresh`, {
+          method: "POST",
+          body: {},
+        });
         setNotice(`Refreshed ${source.name}: ${answer.tools.length} tools.`);
       } else {
         const answer = await requestJson<{ tools: number }>(`/api/sources/${encodeURIComponent(source.id)}`, { method: "DELETE" });
@@ -43,18 +46,32 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
       </p>
       {error ? <ErrorBox error={error.error} title={`${error.source}: the action failed`} /> : null}
       {sources.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">No sources yet. Import an OpenAPI document to turn its operations into tools.</p>
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">
+          No sources yet. Import an OpenAPI document to turn its operations into tools.
+        </p>
       ) : (
         <table className="w-full border-collapse overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm">
           <caption className="sr-only">Imported sources</caption>
           <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
             <tr>
-              <th scope="col" className="px-3 py-2">Name</th>
-              <th scope="col" className="px-3 py-2">Kind</th>
-              <th scope="col" className="px-3 py-2">Location</th>
-              <th scope="col" className="px-3 py-2">Tools</th>
-              <th scope="col" className="px-3 py-2">Status</th>
-              <th scope="col" className="px-3 py-2">Last refresh</th>
+              <th scope="col" className="px-3 py-2">
+                Name
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Kind
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Location
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Tools
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Status
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Last refresh
+              </th>
               <th scope="col" className="px-3 py-2">
                 <span className="sr-only">Actions</span>
               </th>
@@ -82,10 +99,24 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
                   </Link>
                 </td>
                 <td className="px-3 py-2">
-                  <span className={source.status === "ok" ? "text-emerald-700" : source.status === "error" ? "font-medium text-red-700" : "text-amber-700"}>{source.status}</span>
-                  {source.status === "error" && source.statusMessage ? <span className="block max-w-64 text-xs text-red-700">{source.statusMessage}</span> : null}
+                  <span
+                    className={
+                      source.status === "ok"
+                        ? "text-emerald-700"
+                        : source.status === "error"
+                          ? "font-medium text-red-700"
+                          : "text-amber-700"
+                    }
+                  >
+                    {source.status}
+                  </span>
+                  {source.status === "error" && source.statusMessage ? (
+                    <span className="block max-w-64 text-xs text-red-700">{source.statusMessage}</span>
+                  ) : null}
                 </td>
-                <td className="px-3 py-2 text-xs text-slate-600">{source.lastRefreshAt ? `${new Date(source.lastRefreshAt).toISOString().replace("T", " ").slice(0, 16)} UTC` : "never"}</td>
+                <td className="px-3 py-2 text-xs text-slate-600">
+                  {source.lastRefreshAt ? `${new Date(source.lastRefreshAt).toISOString().replace("T", " ").slice(0, 16)} UTC` : "never"}
+                </td>
                 <td className="px-3 py-2">
                   {confirming === source.id ? (
                     <div role="group" aria-label={`Confirm removing ${source.name}`} className="space-y-2">
@@ -93,10 +124,20 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
                         Remove {source.name} and its {source.toolCount} {source.toolCount === 1 ? "tool" : "tools"}?
                       </p>
                       <div className="flex gap-2">
-                        <button type="button" disabled={busy === source.id} className="rounded-md bg-red-700 px-2 py-1 text-xs font-medium text-white hover:bg-red-800 disabled:opacity-50" onClick={() => void act(source, "remove")}>
+                        <button
+                          type="button"
+                          disabled={busy === source.id}
+                          className="rounded-md bg-red-700 px-2 py-1 text-xs font-medium text-white hover:bg-red-800 disabled:opacity-50"
+                          onClick={() => void act(source, "remove")}
+                        >
                           {busy === source.id ? "Removing…" : "Confirm remove"}
                         </button>
-                        <button type="button" autoFocus className="rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100" onClick={() => setConfirming(undefined)}>
+                        <button
+                          type="button"
+                          autoFocus
+                          className="rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100"
+                          onClick={() => setConfirming(undefined)}
+                        >
                           Cancel
                         </button>
                       </div>

@@ -23,7 +23,13 @@ export function ExportTabs({ exports }: { exports: ToolExport[] }) {
         onSelect={setSelected}
         tabs={exports.map((entry) => ({ key: entry.format, label: entry.label, className: entry.ok ? "" : "italic" }))}
       />
-      <div role="tabpanel" id={panelId} aria-labelledby={`${panelId}-tab-${current.format}`} tabIndex={0} className="rounded-b-md border border-t-0 border-slate-200 bg-white p-3">
+      <div
+        role="tabpanel"
+        id={panelId}
+        aria-labelledby={`${panelId}-tab-${current.format}`}
+        tabIndex={0}
+        className="rounded-b-md border border-t-0 border-slate-200 bg-white p-3"
+      >
         <ExportPanel key={current.format} entry={current} />
       </div>
     </div>
@@ -57,7 +63,11 @@ function ExportPanel({ entry }: { entry: ToolExport }) {
           <span className="sr-only"> {entry.label} JSON</span>
         </button>
         <span role="status" className="text-xs text-slate-600">
-          {copy === "copied" ? "Copied to the clipboard" : copy === "failed" ? "The browser refused the clipboard; select the text and copy it" : ""}
+          {copy === "copied"
+            ? "Copied to the clipboard"
+            : copy === "failed"
+              ? "The browser refused the clipboard; select the text and copy it"
+              : ""}
         </span>
       </div>
       {entry.warnings.length ? (

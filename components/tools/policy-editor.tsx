@@ -25,7 +25,17 @@ const APPROVAL_LABELS: Record<ApprovalPolicy, string> = {
  * What an operator controls on a tool: approval, targets, enabled, timeout and retries. Saves only
  * the fields that changed (PATCH /api/tools/[name]), which the audit trail then records.
  */
-export function PolicyEditor({ name, saved, confirm, targets }: { name: string; saved: PolicySettings; confirm: boolean; targets: readonly Target[] }) {
+export function PolicyEditor({
+  name,
+  saved,
+  confirm,
+  targets,
+}: {
+  name: string;
+  saved: PolicySettings;
+  confirm: boolean;
+  targets: readonly Target[];
+}) {
   const router = useRouter();
   const id = useId();
   const [base, setBase] = useState(saved);
@@ -44,11 +54,16 @@ export function PolicyEditor({ name, saved, confirm, targets }: { name: string; 
     setState("saving");
     setError(undefined);
     try {
-      const { tool } = await requestJson<{ tool: { approval: ApprovalPolicy; enabled: boolean; policy: { targets: Target[]; timeoutMs: number; retries: number } } }>(
-        `/api/tools/${encodeURIComponent(name)}`,
-        { method: "PATCH", body: changes },
-      );
-      const next = { approval: tool.approval, enabled: tool.enabled, targets: tool.policy.targets, timeoutMs: tool.policy.timeoutMs, retries: tool.policy.retries };
+      const { tool } = await requestJson<{
+        tool: { approval: ApprovalPolicy; enabled: boolean; policy: { targets: Target[]; timeoutMs: number; retries: number } };
+      }>(`/api/tools/${encodeURIComponent(name)}`, { method: "PATCH", body: changes });
+      const next = {
+        approval: tool.approval,
+        enabled: tool.enabled,
+        targets: tool.policy.targets,
+        timeoutMs: tool.policy.timeoutMs,
+        retries: tool.policy.retries,
+      };
       setBase(next);
       setDraft(next);
       setState("saved");
@@ -75,7 +90,13 @@ export function PolicyEditor({ name, saved, confirm, targets }: { name: string; 
           <label htmlFor={`${id}-approval`} className="block text-sm font-medium">
             Approval
           </label>
-          <select id={`${id}-approval`} className={input} value={draft.approval} aria-describedby={`${id}-approval-hint`} onChange={(e) => update({ approval: e.target.value as ApprovalPolicy })}>
+          <select
+            id={`${id}-approval`}
+            className={input}
+            value={draft.approval}
+            aria-describedby={`${id}-approval-hint`}
+            onChange={(e) => update({ approval: e.target.value as ApprovalPolicy })}
+          >
             {(Object.keys(APPROVAL_LABELS) as ApprovalPolicy[]).map((policy) => (
               <option key={policy} value={policy}>
                 {policy === "default" ? `Default (${confirm ? "asks" : "does not ask"})` : APPROVAL_LABELS[policy]}
@@ -132,7 +153,13 @@ export function PolicyEditor({ name, saved, confirm, targets }: { name: string; 
               <input
                 type="checkbox"
                 checked={draft.targets.includes(target)}
-                onChange={(e) => update({ targets: e.target.checked ? targets.filter((t) => t === target || draft.targets.includes(t)) : draft.targets.filter((t) => t !== target) })}
+                onChange={(e) =>
+                  update({
+                    targets: e.target.checked
+                      ? targets.filter((t) => t === target || draft.targets.includes(t))
+                      : draft.targets.filter((t) => t !== target),
+                  })
+                }
               />
               {target}
             </label>
@@ -145,11 +172,19 @@ export function PolicyEditor({ name, saved, confirm, targets }: { name: string; 
         <span className="font-normal text-slate-500">(a disabled tool is offered to no one and its calls are refused)</span>
       </label>
       <div className="flex items-center gap-3">
-        <button type="submit" disabled={!dirty || state === "saving"} className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={!dirty || state === "saving"}
+          className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50"
+        >
           {state === "saving" ? "Saving…" : "Save policy"}
         </button>
         {dirty ? (
-          <button type="button" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100" onClick={() => setDraft(base)}>
+          <button
+            type="button"
+            className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100"
+            onClick={() => setDraft(base)}
+          >
             Undo changes
           </button>
         ) : null}

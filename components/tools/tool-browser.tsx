@@ -138,14 +138,52 @@ export function ToolBrowser({
           />
         </div>
         <div className="flex flex-wrap items-end gap-3">
-          <Filter id={`${id}-source`} label="Source" value={filters.source} onChange={set("source")} options={sources.map((s) => [s.id, s.name])} />
+          <Filter
+            id={`${id}-source`}
+            label="Source"
+            value={filters.source}
+            onChange={set("source")}
+            options={sources.map((s) => [s.id, s.name])}
+          />
           <Filter id={`${id}-kind`} label="Kind" value={filters.kind} onChange={set("kind")} options={kinds.map((k) => [k, k])} />
-          <Filter id={`${id}-effects`} label="Effect" value={filters.effects} onChange={set("effects")} options={[["read", "read"], ["write", "write"], ["destructive", "destructive"]]} />
-          <Filter id={`${id}-approval`} label="Approval" value={filters.approval} onChange={set("approval")} options={[["required", "Asks for approval"], ["none", "Runs without asking"]]} />
+          <Filter
+            id={`${id}-effects`}
+            label="Effect"
+            value={filters.effects}
+            onChange={set("effects")}
+            options={[
+              ["read", "read"],
+              ["write", "write"],
+              ["destructive", "destructive"],
+            ]}
+          />
+          <Filter
+            id={`${id}-approval`}
+            label="Approval"
+            value={filters.approval}
+            onChange={set("approval")}
+            options={[
+              ["required", "Asks for approval"],
+              ["none", "Runs without asking"],
+            ]}
+          />
           <Filter id={`${id}-target`} label="Target" value={filters.target} onChange={set("target")} options={targets.map((t) => [t, t])} />
-          <Filter id={`${id}-enabled`} label="Enabled" value={filters.enabled} onChange={set("enabled")} options={[["true", "Enabled"], ["false", "Disabled"]]} />
+          <Filter
+            id={`${id}-enabled`}
+            label="Enabled"
+            value={filters.enabled}
+            onChange={set("enabled")}
+            options={[
+              ["true", "Enabled"],
+              ["false", "Disabled"],
+            ]}
+          />
           {active ? (
-            <button type="button" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100" onClick={() => setFilters(EMPTY_FILTERS)}>
+            <button
+              type="button"
+              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-100"
+              onClick={() => setFilters(EMPTY_FILTERS)}
+            >
               Clear filters
             </button>
           ) : null}
@@ -153,13 +191,21 @@ export function ToolBrowser({
       </form>
 
       <p className="text-sm text-slate-600" role="status" aria-live="polite">
-        {total === undefined ? "Loading tools…" : `${total.toLocaleString("en")} ${total === 1 ? "tool" : "tools"}${loading ? " · loading…" : ""}`}
+        {total === undefined
+          ? "Loading tools…"
+          : `${total.toLocaleString("en")} ${total === 1 ? "tool" : "tools"}${loading ? " · loading…" : ""}`}
       </p>
       {error ? <ErrorBox error={error} title="The tools could not be listed" /> : null}
 
-      <div ref={scrollRef} className="h-[calc(100vh-20rem)] min-h-96 overflow-auto rounded-lg border border-slate-200 bg-white" tabIndex={-1}>
+      <div
+        ref={scrollRef}
+        className="h-[calc(100vh-20rem)] min-h-96 overflow-auto rounded-lg border border-slate-200 bg-white"
+        tabIndex={-1}
+      >
         {items.length === 0 && total === 0 ? (
-          <p className="p-6 text-sm text-slate-600">No tool matches. {active ? "Try fewer filters." : "Import an OpenAPI document on the Sources page."}</p>
+          <p className="p-6 text-sm text-slate-600">
+            No tool matches. {active ? "Try fewer filters." : "Import an OpenAPI document on the Sources page."}
+          </p>
         ) : null}
         <div role="list" aria-label="Tools found" className="relative w-full" style={{ height: virtualizer.getTotalSize() }}>
           {virtualItems.map((row) => {
@@ -187,7 +233,10 @@ function ToolRow({ tool }: { tool: ToolSummary }) {
   return (
     <div className="flex h-full flex-col justify-center gap-0.5 overflow-hidden">
       <div className="flex items-center gap-2">
-        <Link href={`/tools/${encodeURIComponent(tool.name)}`} className="truncate font-mono text-sm font-medium text-indigo-700 hover:underline">
+        <Link
+          href={`/tools/${encodeURIComponent(tool.name)}`}
+          className="truncate font-mono text-sm font-medium text-indigo-700 hover:underline"
+        >
           {tool.name}
         </Link>
         {tool.title !== tool.name ? <span className="truncate text-sm text-slate-700">{tool.title}</span> : null}
@@ -209,13 +258,30 @@ function Badge({ children, tone = "slate" }: { children: React.ReactNode; tone?:
   return <span className={`rounded px-1.5 py-0.5 ${colours[tone]}`}>{children}</span>;
 }
 
-function Filter({ id, label, value, onChange, options }: { id: string; label: string; value: string; onChange: (value: string) => void; options: Array<[string, string]> }) {
+function Filter({
+  id,
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  options: Array<[string, string]>;
+}) {
   return (
     <div>
       <label htmlFor={id} className="block text-xs font-medium text-slate-600">
         {label}
       </label>
-      <select id={id} className="mt-1 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm" value={value} onChange={(e) => onChange(e.target.value)}>
+      <select
+        id={id}
+        className="mt-1 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      >
         <option value="">Any</option>
         {options.map(([v, text]) => (
           <option key={v} value={v}>

@@ -89,7 +89,11 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
             setValid(ok);
           }}
         />
-        <button type="submit" disabled={!valid || running} className="rounded-md bg-indigo-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50">
+        <button
+          type="submit"
+          disabled={!valid || running}
+          className="rounded-md bg-indigo-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50"
+        >
           {running ? "Running…" : "Run"}
         </button>
       </form>
@@ -135,9 +139,15 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
         {calls.length === 0 ? <p className="text-sm text-slate-500">No completed calls yet.</p> : null}
         <ul className="space-y-2" aria-labelledby="recent-calls-heading">
           {calls.map((call) => (
-            <li key={`${call.principal}/${call.scope}/${call.callId}/${call.createdAt}`} aria-label={`Call ${call.callId}`} className="rounded-lg border border-slate-200 bg-white p-3 text-sm">
+            <li
+              key={`${call.principal}/${call.scope}/${call.callId}/${call.createdAt}`}
+              aria-label={`Call ${call.callId}`}
+              className="rounded-lg border border-slate-200 bg-white p-3 text-sm"
+            >
               <div className="flex flex-wrap items-center gap-2">
-                <span className={`rounded px-1.5 py-0.5 text-xs ${call.result.ok ? "bg-emerald-100 text-emerald-800" : "bg-red-100 text-red-800"}`}>
+                <span
+                  className={`rounded px-1.5 py-0.5 text-xs ${call.result.ok ? "bg-emerald-100 text-emerald-800" : "bg-red-100 text-red-800"}`}
+                >
                   {call.result.ok ? "ok" : call.result.error.kind}
                 </span>
                 {call.pinned ? <span className="rounded bg-indigo-100 px-1.5 py-0.5 text-xs text-indigo-800">pinned</span> : null}
@@ -146,7 +156,12 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
                   {call.scope === "console:try" ? " · console" : ""}
                 </span>
                 <span className="ml-auto flex gap-2">
-                  <button type="button" aria-pressed={call.pinned} className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100" onClick={() => void pin(call)}>
+                  <button
+                    type="button"
+                    aria-pressed={call.pinned}
+                    className="rounded border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100"
+                    onClick={() => void pin(call)}
+                  >
                     {call.pinned ? "Unpin" : "Pin"}
                   </button>
                   <button

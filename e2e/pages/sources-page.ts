@@ -33,7 +33,10 @@ export class SourcesPage {
 
   async remove(name: string): Promise<void> {
     await this.page.getByRole("button", { name: `Remove ${name}` }).click();
-    await this.page.getByRole("group", { name: `Confirm removing ${name}` }).getByRole("button", { name: "Confirm remove" }).click();
+    await this.page
+      .getByRole("group", { name: `Confirm removing ${name}` })
+      .getByRole("button", { name: "Confirm remove" })
+      .click();
   }
 }
 

@@ -20,7 +20,10 @@ export class ToolPage {
   /** Fill an argument field of the Try it form by its label (text or number). */
   async fillArgument(tool: string, label: string, value: string): Promise<void> {
     const form = this.tryForm(tool);
-    await form.getByRole("spinbutton", { name: label, exact: true }).or(form.getByRole("textbox", { name: label, exact: true })).fill(value);
+    await form
+      .getByRole("spinbutton", { name: label, exact: true })
+      .or(form.getByRole("textbox", { name: label, exact: true }))
+      .fill(value);
   }
 
   async run(tool: string): Promise<void> {
@@ -66,6 +69,8 @@ export class ToolPage {
   }
 
   async copyExport(): Promise<void> {
-    await this.exportPanel().getByRole("button", { name: /^Copy\b/ }).click();
+    await this.exportPanel()
+      .getByRole("button", { name: /^Copy\b/ })
+      .click();
   }
 }

@@ -46,7 +46,8 @@ async function drive(run: AgentRun, fn: AgentFunction, queue: EventQueue<AGUIEve
       ...(run.input.parentRunId ? { parentRunId: run.input.parentRunId } : {}),
     });
     try {
-      for (const entry of run.input.resume ?? []) run.custom(RESUME_IGNORED_EVENT, { interruptId: entry.interruptId, reason: "no open interrupt with this id on this thread" });
+      for (const entry of run.input.resume ?? [])
+        run.custom(RESUME_IGNORED_EVENT, { interruptId: entry.interruptId, reason: "no open interrupt with this id on this thread" });
       await fn(run);
       if (ctx.signal.aborted) throw new RunStopped();
       finish(run, "success");

@@ -1,5 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { EventType, type AGUIEvent, type AssistantMessage, type Interrupt, type JsonPatch, type Message, type RunAgentInput, type Tool } from "@ag-ui/core";
+import {
+  EventType,
+  type AGUIEvent,
+  type AssistantMessage,
+  type Interrupt,
+  type JsonPatch,
+  type Message,
+  type RunAgentInput,
+  type Tool,
+} from "@ag-ui/core";
 import fastJsonPatch from "fast-json-patch";
 import { isPending, type RunContext, type ToolResult } from "../execution";
 import { isJsonObject } from "../json/canonical";
@@ -139,10 +148,14 @@ export class AgentRun {
     this.conversation.push(message);
     this.currentAssistant = message;
     this.emit({ type: EventType.TEXT_MESSAGE_START, messageId, role: "assistant" });
-    return this.streamingItem(messageId, (delta) => {
-      message.content += delta;
-      this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta });
-    }, () => this.emit({ type: EventType.TEXT_MESSAGE_END, messageId }));
+    return this.streamingItem(
+      messageId,
+      (delta) => {
+        message.content += delta;
+        this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta });
+      },
+      () => this.emit({ type: EventType.TEXT_MESSAGE_END, messageId }),
+    );
   }
 
   /** Start a reasoning message that the caller feeds delta by delta. */
@@ -154,13 +167,17 @@ export class AgentRun {
     this.currentAssistant = undefined;
     this.emit({ type: EventType.REASONING_START, messageId: spanId });
     this.emit({ type: EventType.REASONING_MESSAGE_START, messageId, role: "reasoning" });
-    return this.streamingItem(messageId, (delta) => {
-      message.content += delta;
-      this.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta });
-    }, () => {
-      this.emit({ type: EventType.REASONING_MESSAGE_END, messageId });
-      this.emit({ type: EventType.REASONING_END, messageId: spanId });
-    });
+    return this.streamingItem(
+      messageId,
+      (delta) => {
+        message.content += delta;
+        this.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta });
+      },
+      () => {
+        this.emit({ type: EventType.REASONING_MESSAGE_END, messageId });
+        this.emit({ type: EventType.REASONING_END, messageId: spanId });
+      },
+    );
   }
 
   private streamingItem(messageId: string, write: (delta: string) => void, end: () => void): StreamingItem {
@@ -281,7 +298,17 @@ export class AgentRun {
           const call = serverCalls[index]!;
           if (!isPending(outcome)) return this.answer(call.toolCallId, outcome);
           const { approvalId, expiresAt, message } = outcome.pending;
-          const subject = { id: approvalId, callId: call.toolCallId, tool: call.name, args: call.args, message, expiresAt, principal: this.ctx.principal.id, status: "pending" as const, decidedBy: null };
+          const subject = {
+            id: approvalId,
+            callId: call.toolCallId,
+            tool: call.name,
+            args: call.args,
+            message,
+            expiresAt,
+            principal: this.ctx.principal.id,
+            status: "pending" as const,
+            decidedBy: null,
+          };
           this.interruptList.push(interruptFor(subject, this.ctx.executor.registry.get(call.name)));
         },
       },

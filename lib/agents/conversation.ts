@@ -9,7 +9,13 @@ export function newId(prefix: string): string {
 
 /** The tool message that answers `toolCallId` with `result` (its content is the result's JSON). */
 export function toolResultMessage(toolCallId: string, result: ToolResult): ToolMessage {
-  return { id: newId("msg"), role: "tool", toolCallId, content: JSON.stringify(result), ...(!result.ok && { error: result.error.message }) };
+  return {
+    id: newId("msg"),
+    role: "tool",
+    toolCallId,
+    content: JSON.stringify(result),
+    ...(!result.ok && { error: result.error.message }),
+  };
 }
 
 /**

@@ -52,12 +52,19 @@ export function plainChatAgent(options: AgentFunctionOptions = {}): Agent {
 
 /** Registry tools served over AG-UI, then the client's own tools (a registry tool wins a name clash). */
 function toolsFor(run: AgentRun): ToolDescriptor[] {
-  const server = run.ctx.executor.registry.forTarget("agui").map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema, client: false }));
+  const server = run.ctx.executor.registry
+    .forTarget("agui")
+    .map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema, client: false }));
   const taken = new Set(server.map((t) => t.name));
   const client = run
     .clientTools()
     .filter((t) => !taken.has(t.name))
-    .map((t) => ({ name: t.name, description: t.description, parameters: (t.parameters as Record<string, unknown>) ?? { type: "object" }, client: true }));
+    .map((t) => ({
+      name: t.name,
+      description: t.description,
+      parameters: (t.parameters as Record<string, unknown>) ?? { type: "object" },
+      client: true,
+    }));
   return [...server, ...client];
 }
 

@@ -4,7 +4,10 @@ import { DECISION_RESPONSE_SCHEMA } from "../approvals/decision-payload";
 import type { RegisteredTool } from "../tools/spec";
 
 /** What an interrupt shows of an approval (a stored one, or the one a call just asked for). */
-export type InterruptSubject = Pick<Approval, "id" | "callId" | "tool" | "args" | "message" | "expiresAt" | "principal" | "status" | "decidedBy">;
+export type InterruptSubject = Pick<
+  Approval,
+  "id" | "callId" | "tool" | "args" | "message" | "expiresAt" | "principal" | "status" | "decidedBy"
+>;
 
 /** The AG-UI interrupt standing for a call that waits for approval: its id is the approval id. */
 export function interruptFor(approval: InterruptSubject, tool?: RegisteredTool): Interrupt {

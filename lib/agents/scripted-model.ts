@@ -61,7 +61,8 @@ export function planCalls(text: string, tools: readonly ToolDescriptor[]): Call[
         return { error: `I could not read the arguments of /${name}: they must be a JSON object, e.g. /${name} {"key": "value"}.` };
       }
     }
-    if (args === null || typeof args !== "object" || Array.isArray(args)) return { error: `The arguments of /${name} must be a JSON object.` };
+    if (args === null || typeof args !== "object" || Array.isArray(args))
+      return { error: `The arguments of /${name} must be a JSON object.` };
     calls.push({ name: name!, args: args as Record<string, unknown> });
   }
   if (calls.length) return calls;
@@ -75,23 +76,38 @@ export function planCalls(text: string, tools: readonly ToolDescriptor[]): Call[
       }
       continue;
     }
-    const refund = /\brefund\b(?:\s+(?:for\s+)?order)?\s+#?([A-Za-z0-9-]+)\s+(?:for|of|by)?\s*(\d+(?:[.,]\d{1,2})?)\s*([A-Za-z]{3}|€|\$|£)?/i.exec(clause);
+    const refund =
+      /\brefund\b(?:\s+(?:for\s+)?order)?\s+#?([A-Za-z0-9-]+)\s+(?:for|of|by)?\s*(\d+(?:[.,]\d{1,2})?)\s*([A-Za-z]{3}|€|\$|£)?/i.exec(
+        clause,
+      );
     if (refund && available.has("issue_refund")) {
-      calls.push({ name: "issue_refund", args: { orderId: refund[1]!, amount: Number(refund[2]!.replace(",", ".")), currency: currency(refund[3]) } });
+      calls.push({
+        name: "issue_refund",
+        args: { orderId: refund[1]!, amount: Number(refund[2]!.replace(",", ".")), currency: currency(refund[3]) },
+      });
       continue;
     }
-    const ticket = /\b(?:open|create|file|raise|log)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:support\s+)?ticket\b\s*(?:about|for|regarding|on|:)?\s*(.*)$/i.exec(clause);
+    const ticket =
+      /\b(?:open|create|file|raise|log)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:support\s+)?ticket\b\s*(?:about|for|regarding|on|:)?\s*(.*)$/i.exec(
+        clause,
+      );
     if (ticket && available.has("create_ticket")) {
       const title = ticket[1]!.replace(/[.!]+$/, "").trim() || "Support request";
       calls.push({ name: "create_ticket", args: { title: title.length < 3 ? `Ticket: ${title}` : capitalise(title).slice(0, 200) } });
       continue;
     }
-    const math = /\b(?:calculate|compute|evaluate|what(?:'s| is))\s+([-+*/^%().,\d\s]*\d[-+*/^%().,\d\s]*|(?:sqrt|abs|round|min|max)\s*\(.*\).*)$/i.exec(clause);
+    const math =
+      /\b(?:calculate|compute|evaluate|what(?:'s| is))\s+([-+*/^%().,\d\s]*\d[-+*/^%().,\d\s]*|(?:sqrt|abs|round|min|max)\s*\(.*\).*)$/i.exec(
+        clause,
+      );
     if (math && available.has("calculate")) {
       calls.push({ name: "calculate", args: { expression: math[1]!.replace(/[?=]+\s*$/, "").trim() } });
       continue;
     }
-    const time = /\b(?:what time is it|current time|time now|what's the time|what is the time)\b(?:.*?\bin\s+([A-Za-z_]+(?:\/[A-Za-z_+-]+)+))?/i.exec(clause);
+    const time =
+      /\b(?:what time is it|current time|time now|what's the time|what is the time)\b(?:.*?\bin\s+([A-Za-z_]+(?:\/[A-Za-z_+-]+)+))?/i.exec(
+        clause,
+      );
     if (time && available.has("current_time")) {
       calls.push({ name: "current_time", args: time[1] ? { timezone: time[1] } : {} });
     }
@@ -102,14 +118,17 @@ export function planCalls(text: string, tools: readonly ToolDescriptor[]): Call[
 /** Split a message into requests: "weather in Paris and refund order 12 for 5 EUR" is two. */
 function clauses(text: string): string[] {
   return text
-    .split(/\s*(?:[;\n]|\.\s+|\band then\b|\bthen\b|\balso\b|,?\s+and\s+(?=(?:refund|open|create|file|raise|log|calculate|compute|evaluate|what|tell|give|the weather|weather)\b))\s*/i)
+    .split(
+      /\s*(?:[;\n]|\.\s+|\band then\b|\bthen\b|\balso\b|,?\s+and\s+(?=(?:refund|open|create|file|raise|log|calculate|compute|evaluate|what|tell|give|the weather|weather)\b))\s*/i,
+    )
     .filter((c) => c.trim());
 }
 
 function summarise(messages: readonly Message[]): string {
   const start = messages.findLastIndex((m) => m.role === "user");
   const names = new Map<string, string>();
-  for (const m of messages.slice(start + 1)) if (m.role === "assistant") for (const c of m.toolCalls ?? []) names.set(c.id, c.function.name);
+  for (const m of messages.slice(start + 1))
+    if (m.role === "assistant") for (const c of m.toolCalls ?? []) names.set(c.id, c.function.name);
   const lines: string[] = [];
   for (const m of messages.slice(start + 1)) {
     if (m.role !== "tool") continue;
@@ -165,7 +184,7 @@ function help(tools: readonly ToolDescriptor[]): string {
     "- “open a ticket about the broken printer” (asks for approval)",
     "- “calculate (2 + 3) * 4”",
     "- “what time is it in Asia/Tokyo”",
-    "- `/tool_name {\"arg\": \"value\"}` for any tool, one per line",
+    '- `/tool_name {"arg": "value"}` for any tool, one per line',
     "",
     `Tools I can call: ${tools.map((t) => `\`${t.name}\``).join(", ")}.`,
   ].join("\n");
@@ -187,7 +206,7 @@ function* say(text: string): Generator<ModelChunk> {
 }
 
 function* pieces(type: "text" | "reasoning", text: string): Generator<ModelChunk> {
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     let end = Math.min(text.length, at + 8);
     const space = text.indexOf(" ", end);
     if (space !== -1 && space - at < 16) end = space + 1;
@@ -197,7 +216,21 @@ function* pieces(type: "text" | "reasoning", text: string): Generator<ModelChunk
 }
 
 function* longText(words: number): Generator<ModelChunk> {
-  const vocabulary = ["agents", "call", "tools", "and", "people", "approve", "them", "while", "the", "console", "streams", "every", "event"];
+  const vocabulary = [
+    "agents",
+    "call",
+    "tools",
+    "and",
+    "people",
+    "approve",
+    "them",
+    "while",
+    "the",
+    "console",
+    "streams",
+    "every",
+    "event",
+  ];
   for (let i = 0; i < words; i++) yield { type: "text", delta: `${vocabulary[i % vocabulary.length]}${i === words - 1 ? "." : " "}` };
 }
 

@@ -17,7 +17,11 @@ export interface AguiApiOptions {
  * 404 unknown agent, 403 another caller's thread, 409 reused run id, 413, 415, 400 bad JSON,
  * 422 not a RunAgentInput); once it is open, failures travel as RUN_ERROR.
  */
-export function aguiApi(services: Pick<Services, "bridge" | "agents" | "config" | "logger">, protect: Protect, options: AguiApiOptions = {}) {
+export function aguiApi(
+  services: Pick<Services, "bridge" | "agents" | "config" | "logger">,
+  protect: Protect,
+  options: AguiApiOptions = {},
+) {
   const { bridge, agents, logger } = services;
 
   const listAgents = protect("agui", async () => json({ default: agents.default.info.name, agents: agents.list() }));

@@ -9,7 +9,14 @@ import { jsonFrame, SSE_HEADERS, sseBody } from "../http/sse";
 import type { Services } from "../services";
 import { EventQueue } from "../streams/event-queue";
 import type { ToolRegistry } from "../tools/registry";
-import { BulkDecision, type ApprovalDetail, type ApprovalEventMessage, type ApprovalPage, type ApprovalView, type BulkDecisionAnswer } from "./contracts";
+import {
+  BulkDecision,
+  type ApprovalDetail,
+  type ApprovalEventMessage,
+  type ApprovalPage,
+  type ApprovalView,
+  type BulkDecisionAnswer,
+} from "./contracts";
 
 const DECISION_MAX_BYTES = 256 * 1024;
 
@@ -79,7 +86,11 @@ export function approvalsApi(services: Services, protect: Protect) {
   const frameOf = (change: ApprovalChange): string => {
     let frame = frames.get(change);
     if (!frame) {
-      frame = jsonFrame({ type: change.type, approval: view(change.approval), pending: approvals.countPending() } satisfies ApprovalEventMessage);
+      frame = jsonFrame({
+        type: change.type,
+        approval: view(change.approval),
+        pending: approvals.countPending(),
+      } satisfies ApprovalEventMessage);
       frames.set(change, frame);
     }
     return frame;

@@ -36,7 +36,8 @@ export interface ApprovalDetail {
 }
 
 /** One frame of GET /api/approvals/events: a greeting with the pending count, then every change. */
-export type ApprovalEventMessage = { type: "hello"; pending: number } | { type: ApprovalEvent["type"]; approval: ApprovalView; pending: number };
+export type ApprovalEventMessage =
+  { type: "hello"; pending: number } | { type: ApprovalEvent["type"]; approval: ApprovalView; pending: number };
 
 /** POST /api/approvals/decisions: one decision for several approvals. */
 export const BulkDecision = z
@@ -50,7 +51,9 @@ export type BulkDecision = z.output<typeof BulkDecision>;
 
 /** The answer of POST /api/approvals/decisions: one entry per distinct id. */
 export interface BulkDecisionAnswer {
-  results: Array<{ id: string; ok: true; status: Approval["status"] } | { id: string; ok: false; error: { code: string; message: string } }>;
+  results: Array<
+    { id: string; ok: true; status: Approval["status"] } | { id: string; ok: false; error: { code: string; message: string } }
+  >;
 }
 
 // ---- tools -------------------------------------------------------------------------------
@@ -85,13 +88,23 @@ export type ToolDetail = Omit<RegisteredTool, "binding"> & { needsApproval: bool
 export const ToolSettingsPatch = z
   .object({
     approval: z.enum(APPROVAL_POLICIES).optional(),
-    targets: z.array(z.enum(TARGETS)).max(TARGETS.length * 2).optional(),
+    targets: z
+      .array(z.enum(TARGETS))
+      .max(TARGETS.length * 2)
+      .optional(),
     enabled: z.boolean().optional(),
-    timeoutMs: z.number().int().min(1).max(15 * 60_000).optional(),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(15 * 60_000)
+      .optional(),
     retries: z.number().int().min(0).max(10).optional(),
   })
   .strict()
-  .refine((patch) => Object.values(patch).some((v) => v !== undefined), { message: "Change at least one of approval, targets, enabled, timeoutMs, retries" });
+  .refine((patch) => Object.values(patch).some((v) => v !== undefined), {
+    message: "Change at least one of approval, targets, enabled, timeoutMs, retries",
+  });
 export type ToolSettingsPatch = z.output<typeof ToolSettingsPatch>;
 
 /** Call ids a client may choose: repeat one (with the same arguments) to ask again about a waiting call. */

@@ -25,7 +25,12 @@ const AuthInput = z
   })
   .strict()
   .superRefine((auth, ctx) => {
-    if (auth.kind !== "bearer" && !auth.name) ctx.addIssue({ code: "custom", path: ["name"], message: `A ${auth.kind} credential needs the name of its ${auth.kind === "header" ? "header" : "query parameter"}` });
+    if (auth.kind !== "bearer" && !auth.name)
+      ctx.addIssue({
+        code: "custom",
+        path: ["name"],
+        message: `A ${auth.kind} credential needs the name of its ${auth.kind === "header" ? "header" : "query parameter"}`,
+      });
   });
 
 const ImportOptions = z
@@ -56,7 +61,8 @@ const ImportBody = z
   .strict()
   .refine(oneDocument, oneDocumentIssue)
   .superRefine((body, ctx) => {
-    if (body.options.auth && !body.options.auth.secret) ctx.addIssue({ code: "custom", path: ["options", "auth", "secret"], message: "The credential's secret is required" });
+    if (body.options.auth && !body.options.auth.secret)
+      ctx.addIssue({ code: "custom", path: ["options", "auth", "secret"], message: "The credential's secret is required" });
   });
 
 type DocumentBody = z.output<typeof PreviewBody>;
@@ -78,7 +84,10 @@ export function sourcesApi(services: Pick<Services, "registry" | "sources" | "lo
     // An import is all or nothing: say now which names would collide with registered tools.
     const taken = result.operations.filter((op) => registry.get(op.toolName)).map((op) => op.toolName);
     const warnings = taken.length
-      ? [...result.warnings, `${taken.length === 1 ? "A tool" : `${taken.length} tools`} with ${taken.length === 1 ? "this name is" : "these names are"} already registered, so the import would fail: ${taken.slice(0, 5).join(", ")}${taken.length > 5 ? ", …" : ""}. Set a name prefix.`]
+      ? [
+          ...result.warnings,
+          `${taken.length === 1 ? "A tool" : `${taken.length} tools`} with ${taken.length === 1 ? "this name is" : "these names are"} already registered, so the import would fail: ${taken.slice(0, 5).join(", ")}${taken.length > 5 ? ", …" : ""}. Set a name prefix.`,
+        ]
       : result.warnings;
     return json({ ...result, warnings });
   });
@@ -87,7 +96,9 @@ export function sourcesApi(services: Pick<Services, "registry" | "sources" | "lo
     const body = await readJsonBody(request, ImportBody, MAX_IMPORT_BODY_BYTES);
     const result = await importOpenApi(deps, documentOf(body), { ...importOptions(body.options, false), name: body.name });
     logger.info("openapi source imported over REST", { source: result.source.id, by: caller.id });
-    return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer, { status: 201 });
+    return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer, {
+      status: 201,
+    });
   });
 
   const refresh = protect("tools", async (_request, _caller, context) => {

@@ -26,7 +26,14 @@ export function loadThreadView(deps: ThreadDeps, id: string, caller: Principal):
   if (!thread || !mayActFor(caller, thread.principal)) return undefined;
   const lastRun = deps.runs.listRuns({ threadId: id, limit: 1 }).items[0];
   return {
-    thread: { id: thread.id, agent: thread.agent, title: thread.title, principal: thread.principal, createdAt: thread.createdAt, updatedAt: thread.updatedAt },
+    thread: {
+      id: thread.id,
+      agent: thread.agent,
+      title: thread.title,
+      principal: thread.principal,
+      createdAt: thread.createdAt,
+      updatedAt: thread.updatedAt,
+    },
     messages: thread.messages as Message[],
     state: thread.state ?? {},
     interrupts: deps.approvals.unansweredForThread(id).map((a) => interruptFor(a, deps.registry.get(a.tool))),
@@ -66,7 +73,11 @@ export function threadsApi(services: ThreadDeps, protect: Protect) {
     const events = runs.events(id);
     if (format === "jsonl")
       return new Response(events.map((e) => JSON.stringify(e)).join("\n") + (events.length ? "\n" : ""), {
-        headers: { "content-type": "application/x-ndjson", "content-disposition": `attachment; filename="run-${id}.jsonl"`, "cache-control": "no-store" },
+        headers: {
+          "content-type": "application/x-ndjson",
+          "content-disposition": `attachment; filename="run-${id}.jsonl"`,
+          "cache-control": "no-store",
+        },
       });
     return json({ run, events });
   });

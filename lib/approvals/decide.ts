@@ -23,7 +23,13 @@ export function decideApproval(deps: DecideDeps, id: string, decision: DecisionI
   const approval = deps.approvals.decide(id, rest);
   const tool = deps.registry.get(approval.tool);
   if (approval.status === "approved" && approval.threadId && tool && tool.approval === "once_per_thread" && rememberForThread !== false) {
-    deps.grants.grant({ tool: tool.name, threadId: approval.threadId, toolDigest: tool.digest, grantedBy: decision.decidedBy, approvalId: approval.id });
+    deps.grants.grant({
+      tool: tool.name,
+      threadId: approval.threadId,
+      toolDigest: tool.digest,
+      grantedBy: decision.decidedBy,
+      approvalId: approval.id,
+    });
   }
   return approval;
 }

@@ -29,7 +29,8 @@ export class ApprovalGate implements ApprovalPort {
   check({ tool, args, argsDigest, callId, ctx }: ApprovalCheck): ApprovalVerdict {
     if (!requiresApproval(tool)) return { status: "approved" };
     // "Once per thread": a grant made in this thread for this very definition lets the call run.
-    if (tool.approval === "once_per_thread" && ctx.threadId && this.grants?.activeFor(tool.name, ctx.threadId, tool.digest)) return { status: "approved" };
+    if (tool.approval === "once_per_thread" && ctx.threadId && this.grants?.activeFor(tool.name, ctx.threadId, tool.digest))
+      return { status: "approved" };
     const binding = { scope: ctx.scope, callId, tool: tool.name, argsDigest };
     let approval =
       this.store.findFor(ctx.principal, binding) ??
@@ -48,13 +49,19 @@ export class ApprovalGate implements ApprovalPort {
     }
     switch (approval.status) {
       case "pending":
-        return { status: "pending", approvalId: approval.id, expiresAt: approval.expiresAt, message: approval.message ?? `${tool.title} wants to run. Approve?` };
+        return {
+          status: "pending",
+          approvalId: approval.id,
+          expiresAt: approval.expiresAt,
+          message: approval.message ?? `${tool.title} wants to run. Approve?`,
+        };
       case "approved":
         try {
           const used = this.store.consume(approval.id, binding);
           return { status: "approved", approvalId: used.id, ...(used.editedArgs && { args: used.editedArgs }) };
         } catch (error) {
-          if (error instanceof ApprovalNotUsable) return { status: "denied", approvalId: approval.id, reason: "the approval was used already" };
+          if (error instanceof ApprovalNotUsable)
+            return { status: "denied", approvalId: approval.id, reason: "the approval was used already" };
           throw error;
         }
       case "denied":

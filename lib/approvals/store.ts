@@ -141,15 +141,23 @@ export class ApprovalStore {
     if (!current) throw new ApprovalNotFound(id);
     if (decision.editedArgs !== undefined) {
       if (!decision.approved) throw new ApprovalDecisionInvalid("Edited arguments go with an approval, not a denial");
-      if (!isJsonObject(decision.editedArgs)) throw new ApprovalDecisionInvalid("Edited arguments must be a JSON object", [{ path: "", message: "must be an object" }]);
+      if (!isJsonObject(decision.editedArgs))
+        throw new ApprovalDecisionInvalid("Edited arguments must be a JSON object", [{ path: "", message: "must be an object" }]);
       const issues = this.options.validateArgs?.(current.tool, decision.editedArgs) ?? [];
-      if (issues === "unknown") throw new ApprovalDecisionInvalid(`The tool ${current.tool} is no longer registered; its arguments cannot be checked`);
+      if (issues === "unknown")
+        throw new ApprovalDecisionInvalid(`The tool ${current.tool} is no longer registered; its arguments cannot be checked`);
       if (issues.length) throw new ApprovalDecisionInvalid(`The edited arguments do not match ${current.tool}'s schema`, issues);
     }
     const now = this.now();
     const outcome = this.apply(id, "decide", decision.decidedBy, {
       notExpired: now,
-      set: { status: decision.approved ? "approved" : "denied", decidedBy: decision.decidedBy, decidedAt: now, reason: reason ?? null, editedArgs: decision.editedArgs ?? null },
+      set: {
+        status: decision.approved ? "approved" : "denied",
+        decidedBy: decision.decidedBy,
+        decidedAt: now,
+        reason: reason ?? null,
+        editedArgs: decision.editedArgs ?? null,
+      },
       data: { approved: decision.approved, ...(reason && { reason }), ...(decision.editedArgs && { editedArgs: decision.editedArgs }) },
     });
     if (outcome.changed) return outcome.row;
@@ -163,7 +171,10 @@ export class ApprovalStore {
 
   /** Withdraw an approval nobody used yet (pending or approved). Throws ApprovalNotFound or ApprovalAlreadyDecided. */
   cancel(id: string, by: string, reason?: string): Approval {
-    const outcome = this.apply(id, "cancel", by, { set: { status: "cancelled", reason: reason ?? null }, data: reason ? { reason } : undefined });
+    const outcome = this.apply(id, "cancel", by, {
+      set: { status: "cancelled", reason: reason ?? null },
+      data: reason ? { reason } : undefined,
+    });
     if (outcome.changed) return outcome.row;
     throw new ApprovalAlreadyDecided(id, outcome.row.status);
   }
@@ -176,8 +187,15 @@ export class ApprovalStore {
     const outcome = this.apply(id, "consume", by, { match: binding, set: { status: "consumed", consumedAt: this.now() } });
     if (outcome.changed) return outcome.row;
     const current = outcome.row;
-    const bound = current.scope === binding.scope && current.callId === binding.callId && current.tool === binding.tool && current.argsDigest === binding.argsDigest;
-    throw new ApprovalNotUsable(id, !bound ? "it was asked for another call" : current.status === "consumed" ? "it was used already" : `it is ${current.status}`);
+    const bound =
+      current.scope === binding.scope &&
+      current.callId === binding.callId &&
+      current.tool === binding.tool &&
+      current.argsDigest === binding.argsDigest;
+    throw new ApprovalNotUsable(
+      id,
+      !bound ? "it was asked for another call" : current.status === "consumed" ? "it was used already" : `it is ${current.status}`,
+    );
   }
 
   /** Keep the outcome of the call an approval allowed. */
@@ -227,7 +245,12 @@ export class ApprovalStore {
     step: { set: Partial<Approval>; notExpired?: number; match?: CallBinding; data?: Record<string, unknown> },
   ): { changed: boolean; row: Approval } {
     const { from, event } = TRANSITIONS[transition];
-    const outcome = this.rows.change(id, { from, notExpired: step.notExpired, match: step.match, set: step.set }, { type: event, actor, data: step.data }, this.now());
+    const outcome = this.rows.change(
+      id,
+      { from, notExpired: step.notExpired, match: step.match, set: step.set },
+      { type: event, actor, data: step.data },
+      this.now(),
+    );
     if (!outcome.row) throw new ApprovalNotFound(id);
     if (outcome.changed) this.emit({ type: event, approval: outcome.row });
     return { changed: outcome.changed, row: outcome.row };

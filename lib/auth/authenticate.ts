@@ -45,7 +45,8 @@ export function hostName(header: string | null): string {
  */
 export function authenticate(request: Request, policy: AccessPolicy, peer?: string): Principal {
   const { served, host, local } = servesHost(request.headers.get("host"), policy.allowedHosts);
-  if (!served) throw new DomainError("host_not_served", `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS`);
+  if (!served)
+    throw new DomainError("host_not_served", `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS`);
 
   const authorization = request.headers.get("authorization");
   if (authorization) {

@@ -43,7 +43,14 @@ export class TokenStore {
     if (this.active().some((t) => t.name === name)) throw new TokenError(`An active token named "${name}" exists already; revoke it first`);
     const token = `${PREFIX}${randomBytes(32).toString("base64url")}`;
     const now = Date.now();
-    const row = this.rows.insert({ id: randomUUID(), name, hash: hash(token), scopes: [...new Set(scopes)], createdAt: now, updatedAt: now });
+    const row = this.rows.insert({
+      id: randomUUID(),
+      name,
+      hash: hash(token),
+      scopes: [...new Set(scopes)],
+      createdAt: now,
+      updatedAt: now,
+    });
     return { token, info: toInfo(row) };
   }
 
@@ -78,5 +85,12 @@ function hash(token: string): string {
 }
 
 function toInfo(row: TokenRow): TokenInfo {
-  return { id: row.id, name: row.name, scopes: row.scopes as TokenScope[], createdAt: row.createdAt, lastUsedAt: row.lastUsedAt, revokedAt: row.revokedAt };
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes as TokenScope[],
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    revokedAt: row.revokedAt,
+  };
 }

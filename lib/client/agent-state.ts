@@ -180,7 +180,9 @@ export class AgentState {
     if (stale) {
       this.thread.interrupts = this.thread.interrupts.map((open) => (open === stale ? { interrupt: open.interrupt } : open));
       this.changed();
-      throw new Error(`Interrupt ${stale.interrupt.id} expired at ${stale.interrupt.expiresAt} before the resume was sent; it can only be cancelled`);
+      throw new Error(
+        `Interrupt ${stale.interrupt.id} expired at ${stale.interrupt.expiresAt} before the resume was sent; it can only be cancelled`,
+      );
     }
     await this.run(resumeEntries(this.thread.interrupts));
   }

@@ -93,7 +93,9 @@ export class EventGate {
   private validate(raw: unknown): BaseEvent | undefined {
     const type = typeof raw === "object" && raw !== null ? (raw as { type?: unknown }).type : undefined;
     if (typeof type !== "string" || !KNOWN_TYPES.has(type)) {
-      console.debug(`[agui-client] skipped an event of unknown type from the ${this.source}`, { type: typeof type === "string" ? type : undefined });
+      console.debug(`[agui-client] skipped an event of unknown type from the ${this.source}`, {
+        type: typeof type === "string" ? type : undefined,
+      });
       return undefined;
     }
     const parsed = EventSchema.safeParse(raw);

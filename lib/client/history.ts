@@ -17,10 +17,21 @@ export function toWireMessages(messages: readonly ChatMessage[], toolCalls: Read
           if (call) calls.push({ id, type: "function", function: { name: call.name, arguments: call.argsText } });
         }
         const text = textOf(message.content);
-        return { ...base, role: "assistant", ...(text || calls.length === 0 ? { content: text } : {}), ...(calls.length ? { toolCalls: calls } : {}) };
+        return {
+          ...base,
+          role: "assistant",
+          ...(text || calls.length === 0 ? { content: text } : {}),
+          ...(calls.length ? { toolCalls: calls } : {}),
+        };
       }
       case "tool":
-        return { id: message.id, role: "tool", toolCallId: message.toolCallId ?? "", content: message.content, ...(message.error !== undefined ? { error: message.error } : {}) };
+        return {
+          id: message.id,
+          role: "tool",
+          toolCallId: message.toolCallId ?? "",
+          content: message.content,
+          ...(message.error !== undefined ? { error: message.error } : {}),
+        };
       case "user":
         return { ...base, role: "user", content: message.content };
       case "reasoning":
@@ -56,7 +67,13 @@ export function fromWireMessage(message: Message): ChatMessage | undefined {
     case "user":
     case "system":
     case "developer":
-      return { id: message.id, role: message.role, content: message.content, ...(message.name !== undefined ? { name: message.name } : {}), streaming: false };
+      return {
+        id: message.id,
+        role: message.role,
+        content: message.content,
+        ...(message.name !== undefined ? { name: message.name } : {}),
+        streaming: false,
+      };
     case "reasoning":
       return { id: message.id, role: "reasoning", content: message.content, streaming: false };
     default:

@@ -83,7 +83,12 @@ export class HttpAGUIClient implements AgentClient {
         const headers = new Headers(this.resolveHeaders());
         headers.set("Content-Type", "application/json");
         headers.set("Accept", "text/event-stream");
-        response = await this.fetchImpl(this.url, { method: "POST", headers, body: JSON.stringify(checked.data), signal: controller.signal });
+        response = await this.fetchImpl(this.url, {
+          method: "POST",
+          headers,
+          body: JSON.stringify(checked.data),
+          signal: controller.signal,
+        });
       } catch (err) {
         throw failure(err);
       } finally {

@@ -243,7 +243,9 @@ export class ThreadModel {
   private startMessage(id: string, role: ChatMessage["role"], name?: string): void {
     const existing = this.message(id);
     // A START for a closed message reopens it: content appends.
-    this.putMessage(existing ? { ...existing, streaming: true } : { id, role, content: "", ...(name !== undefined ? { name } : {}), streaming: true });
+    this.putMessage(
+      existing ? { ...existing, streaming: true } : { id, role, content: "", ...(name !== undefined ? { name } : {}), streaming: true },
+    );
     this.streamingMessages.add(id);
   }
 
@@ -291,7 +293,9 @@ export class ThreadModel {
       this.sharedState = applyPatch(this.sharedState, event.delta as Operation[], true, false).newDocument;
       return true;
     } catch (err) {
-      console.warn("[agent-state] a STATE_DELTA did not apply; the shared state keeps its prior value", { error: err instanceof Error ? err.message : String(err) });
+      console.warn("[agent-state] a STATE_DELTA did not apply; the shared state keeps its prior value", {
+        error: err instanceof Error ? err.message : String(err),
+      });
       return false;
     }
   }
@@ -322,7 +326,11 @@ export class ThreadModel {
   }
 
   private onCustom(event: CustomEvent): void {
-    this.customEvents.push({ name: event.name, value: event.value, ...(event.timestamp !== undefined ? { timestamp: event.timestamp } : {}) });
+    this.customEvents.push({
+      name: event.name,
+      value: event.value,
+      ...(event.timestamp !== undefined ? { timestamp: event.timestamp } : {}),
+    });
     if (this.customEvents.length > CUSTOM_EVENTS_KEPT) this.customEvents.shift();
   }
 
@@ -351,7 +359,12 @@ export class ThreadModel {
         const known = this.toolCalls.get(call.id);
         if (known) {
           if (known.argsText !== call.function.arguments || known.name !== call.function.name) {
-            this.toolCalls.set(call.id, { ...known, name: call.function.name, argsText: call.function.arguments, ...parseArgs(call.function.arguments) });
+            this.toolCalls.set(call.id, {
+              ...known,
+              name: call.function.name,
+              argsText: call.function.arguments,
+              ...parseArgs(call.function.arguments),
+            });
           }
           continue;
         }

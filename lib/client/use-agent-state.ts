@@ -18,7 +18,8 @@ export function useAgentState(store: AgentState, options: UseAgentStateOptions =
 }
 
 function frameBatched(subscribe: AgentState["subscribe"]): AgentState["subscribe"] {
-  const schedule = typeof requestAnimationFrame === "function" ? requestAnimationFrame : (fn: () => void) => setTimeout(fn, 16) as unknown as number;
+  const schedule =
+    typeof requestAnimationFrame === "function" ? requestAnimationFrame : (fn: () => void) => setTimeout(fn, 16) as unknown as number;
   const cancel = typeof cancelAnimationFrame === "function" ? cancelAnimationFrame : (id: number) => clearTimeout(id);
   return (listener) => {
     let pending: number | undefined;

@@ -41,7 +41,21 @@ export interface GuardedChange {
   set: Partial<ApprovalRow>;
 }
 
-export type NewApproval = Omit<ApprovalRow, "status" | "decidedBy" | "decidedAt" | "reason" | "editedArgs" | "consumedAt" | "result" | "ranAt" | "answeredAt" | "answeredRunId" | "createdAt" | "updatedAt">;
+export type NewApproval = Omit<
+  ApprovalRow,
+  | "status"
+  | "decidedBy"
+  | "decidedAt"
+  | "reason"
+  | "editedArgs"
+  | "consumedAt"
+  | "result"
+  | "ranAt"
+  | "answeredAt"
+  | "answeredRunId"
+  | "createdAt"
+  | "updatedAt"
+>;
 
 const p = (name: string) => sql.placeholder(name);
 
@@ -57,8 +71,16 @@ export class ApprovalRows {
   constructor(private readonly db: Db) {
     const eventValues = { approvalId: p("approvalId"), type: p("type"), actor: p("actor"), createdAt: p("now"), updatedAt: p("now") };
     this.statements = {
-      byId: db.select().from(approvals).where(eq(approvals.id, p("id"))).prepare(),
-      byKey: db.select().from(approvals).where(eq(approvals.key, p("key"))).prepare(),
+      byId: db
+        .select()
+        .from(approvals)
+        .where(eq(approvals.id, p("id")))
+        .prepare(),
+      byKey: db
+        .select()
+        .from(approvals)
+        .where(eq(approvals.key, p("key")))
+        .prepare(),
       insert: db
         .insert(approvals)
         .values({
@@ -121,20 +143,38 @@ export class ApprovalRows {
    * Apply `change` with its event in one transaction. Returns the changed row, or the row as it
    * is when the guard refused the change; undefined when no row has this id.
    */
-  change(id: string, change: GuardedChange, event: ApprovalEventInput, now: number): { changed: true; row: ApprovalRow } | { changed: false; row: ApprovalRow | undefined } {
+  change(
+    id: string,
+    change: GuardedChange,
+    event: ApprovalEventInput,
+    now: number,
+  ): { changed: true; row: ApprovalRow } | { changed: false; row: ApprovalRow | undefined } {
     // Null values are left out of the parameters: a JSON column would store a placeholder's null as 'null'.
     const set = Object.fromEntries(Object.entries(change.set).filter(([, value]) => value !== undefined && value !== null));
     const cleared = Object.keys(change.set).filter((column) => change.set[column as keyof ApprovalRow] === null);
     const shape = JSON.stringify([change.from, change.notExpired !== undefined, change.match !== undefined, Object.keys(set), cleared]);
     let statement = this.guarded.get(shape);
     if (!statement) {
-      statement = prepareGuardedUpdate(this.db, change.from, Object.keys(set), cleared, change.notExpired !== undefined, change.match !== undefined);
+      statement = prepareGuardedUpdate(
+        this.db,
+        change.from,
+        Object.keys(set),
+        cleared,
+        change.notExpired !== undefined,
+        change.match !== undefined,
+      );
       this.guarded.set(shape, statement);
     }
     const update = statement;
     return this.db.transaction(
       () => {
-        const row = update.get({ ...prefixed(set), id, now, notExpired: change.notExpired ?? 0, ...(change.match && prefixed(change.match, "match_")) });
+        const row = update.get({
+          ...prefixed(set),
+          id,
+          now,
+          notExpired: change.notExpired ?? 0,
+          ...(change.match && prefixed(change.match, "match_")),
+        });
         if (!row) return { changed: false as const, row: this.statements.byId.get({ id }) };
         this.writeEvent(id, event, now);
         return { changed: true as const, row };
@@ -153,7 +193,10 @@ export class ApprovalRows {
           .where(and(eq(approvals.status, "pending"), lte(approvals.expiresAt, now)))
           .returning()
           .all();
-        if (rows.length) tx.insert(approvalEvents).values(rows.map((row) => ({ approvalId: row.id, type: "expired" as const, actor: "system", createdAt: now, updatedAt: now }))).run();
+        if (rows.length)
+          tx.insert(approvalEvents)
+            .values(rows.map((row) => ({ approvalId: row.id, type: "expired" as const, actor: "system", createdAt: now, updatedAt: now })))
+            .run();
         return rows;
       },
       { behavior: "immediate" },
@@ -164,7 +207,9 @@ export class ApprovalRows {
   recordOutcome(id: string, result: Record<string, unknown>, now: number): void {
     this.db.transaction((tx) => {
       tx.update(approvals).set({ result, ranAt: now, updatedAt: now }).where(eq(approvals.id, id)).run();
-      tx.insert(approvalEvents).values({ approvalId: id, type: "ran", actor: "executor", data: result, createdAt: now, updatedAt: now }).run();
+      tx.insert(approvalEvents)
+        .values({ approvalId: id, type: "ran", actor: "executor", data: result, createdAt: now, updatedAt: now })
+        .run();
     });
   }
 
@@ -177,7 +222,10 @@ export class ApprovalRows {
         .where(and(eq(approvals.id, id), isNull(approvals.answeredAt)))
         .returning()
         .get();
-      if (row) tx.insert(approvalEvents).values({ approvalId: id, type: "answered", actor: by, data: { runId }, createdAt: now, updatedAt: now }).run();
+      if (row)
+        tx.insert(approvalEvents)
+          .values({ approvalId: id, type: "answered", actor: by, data: { runId }, createdAt: now, updatedAt: now })
+          .run();
       return row;
     });
   }
@@ -231,11 +279,23 @@ export class ApprovalRows {
 }
 
 /** One guarded status change, compiled for a shape of change (which columns it sets and what it checks). */
-function prepareGuardedUpdate(db: Db, from: readonly ApprovalStatus[], columns: string[], cleared: string[], checksExpiry: boolean, checksBinding: boolean) {
+function prepareGuardedUpdate(
+  db: Db,
+  from: readonly ApprovalStatus[],
+  columns: string[],
+  cleared: string[],
+  checksExpiry: boolean,
+  checksBinding: boolean,
+) {
   const guards: SQL[] = [eq(approvals.id, p("id")), sql`${approvals.status} in ${from}`];
   if (checksExpiry) guards.push(sql`${approvals.expiresAt} > ${p("notExpired")}`);
   if (checksBinding)
-    guards.push(eq(approvals.scope, p("match_scope")), eq(approvals.callId, p("match_callId")), eq(approvals.tool, p("match_tool")), eq(approvals.argsDigest, p("match_argsDigest")));
+    guards.push(
+      eq(approvals.scope, p("match_scope")),
+      eq(approvals.callId, p("match_callId")),
+      eq(approvals.tool, p("match_tool")),
+      eq(approvals.argsDigest, p("match_argsDigest")),
+    );
   const set: Record<string, unknown> = { updatedAt: p("now") };
   for (const column of columns) set[column] = p(`set_${column}`);
   for (const column of cleared) set[column] = null;

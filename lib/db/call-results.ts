@@ -38,7 +38,9 @@ export class CallResults implements CallRecord {
   private readonly insert: Statement<[string, string, string, string, string, string | null, string, number, number, number]>;
 
   constructor(private readonly db: Db) {
-    this.find = db.$client.prepare("select result from call_results where principal = ? and scope = ? and call_id = ? and tool = ? and args_digest = ?");
+    this.find = db.$client.prepare(
+      "select result from call_results where principal = ? and scope = ? and call_id = ? and tool = ? and args_digest = ?",
+    );
     this.insert = db.$client.prepare(
       `insert into call_results (principal, scope, call_id, tool, args_digest, args, result, duration_ms, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
@@ -52,7 +54,18 @@ export class CallResults implements CallRecord {
 
   put(key: CallKey, result: ToolResult, durationMs: number, args?: Record<string, unknown>): void {
     const now = Date.now();
-    this.insert.run(key.principal, key.scope, key.callId, key.tool, key.argsDigest, args ? JSON.stringify(args) : null, JSON.stringify(result), Math.round(durationMs), now, now);
+    this.insert.run(
+      key.principal,
+      key.scope,
+      key.callId,
+      key.tool,
+      key.argsDigest,
+      args ? JSON.stringify(args) : null,
+      JSON.stringify(result),
+      Math.round(durationMs),
+      now,
+      now,
+    );
   }
 
   /** Recent calls of `tool`: pinned ones first, then newest first. */

@@ -14,13 +14,17 @@ export function encodeCursor(parts: Array<string | number>): string {
 }
 
 /** The sort keys inside a cursor, checked against the expected types. Throws InvalidCursor. */
-export function decodeCursor<const T extends Array<"string" | "number">>(cursor: string, types: T): { [K in keyof T]: T[K] extends "number" ? number : string } {
+export function decodeCursor<const T extends Array<"string" | "number">>(
+  cursor: string,
+  types: T,
+): { [K in keyof T]: T[K] extends "number" ? number : string } {
   let parts: unknown;
   try {
     parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
     throw new InvalidCursor();
   }
-  if (!Array.isArray(parts) || parts.length !== types.length || parts.some((part, i) => typeof part !== types[i])) throw new InvalidCursor();
+  if (!Array.isArray(parts) || parts.length !== types.length || parts.some((part, i) => typeof part !== types[i]))
+    throw new InvalidCursor();
   return parts as { [K in keyof T]: T[K] extends "number" ? number : string };
 }

@@ -21,7 +21,14 @@ export class GrantStore {
     this.active = db
       .select()
       .from(approvalGrants)
-      .where(and(eq(approvalGrants.tool, p("tool")), eq(approvalGrants.threadId, p("threadId")), eq(approvalGrants.toolDigest, p("toolDigest")), isNull(approvalGrants.revokedAt)))
+      .where(
+        and(
+          eq(approvalGrants.tool, p("tool")),
+          eq(approvalGrants.threadId, p("threadId")),
+          eq(approvalGrants.toolDigest, p("toolDigest")),
+          isNull(approvalGrants.revokedAt),
+        ),
+      )
       .prepare();
   }
 
@@ -38,7 +45,14 @@ export class GrantStore {
           .returning()
           .get();
         tx.insert(toolEvents)
-          .values({ tool: input.tool, type: "grant_added", actor: input.grantedBy, data: { threadId: input.threadId, grantId: row.id, approvalId: input.approvalId ?? null }, createdAt: now, updatedAt: now })
+          .values({
+            tool: input.tool,
+            type: "grant_added",
+            actor: input.grantedBy,
+            data: { threadId: input.threadId, grantId: row.id, approvalId: input.approvalId ?? null },
+            createdAt: now,
+            updatedAt: now,
+          })
           .run();
         return row;
       },
@@ -66,13 +80,28 @@ export class GrantStore {
           const rows = tx
             .update(approvalGrants)
             .set({ revokedAt: now, revokedBy: "system", updatedAt: now })
-            .where(and(eq(approvalGrants.tool, name), isNull(approvalGrants.revokedAt), digest === undefined ? undefined : ne(approvalGrants.toolDigest, digest)))
+            .where(
+              and(
+                eq(approvalGrants.tool, name),
+                isNull(approvalGrants.revokedAt),
+                digest === undefined ? undefined : ne(approvalGrants.toolDigest, digest),
+              ),
+            )
             .returning()
             .all();
           if (!rows.length) continue;
           const reason = digest === undefined ? "the tool was removed" : "the tool's definition changed";
           tx.insert(toolEvents)
-            .values(rows.map((row) => ({ tool: name, type: "grant_revoked" as const, actor: "system", data: { threadId: row.threadId, grantId: row.id, reason }, createdAt: now, updatedAt: now })))
+            .values(
+              rows.map((row) => ({
+                tool: name,
+                type: "grant_revoked" as const,
+                actor: "system",
+                data: { threadId: row.threadId, grantId: row.id, reason },
+                createdAt: now,
+                updatedAt: now,
+              })),
+            )
             .run();
           revoked += rows.length;
         }
@@ -94,7 +123,14 @@ export class GrantStore {
         .get();
       if (row)
         tx.insert(toolEvents)
-          .values({ tool: row.tool, type: "grant_revoked", actor: by, data: { threadId: row.threadId, grantId: id, ...(reason && { reason }) }, createdAt: now, updatedAt: now })
+          .values({
+            tool: row.tool,
+            type: "grant_revoked",
+            actor: by,
+            data: { threadId: row.threadId, grantId: id, ...(reason && { reason }) },
+            createdAt: now,
+            updatedAt: now,
+          })
           .run();
       return row !== undefined;
     });

@@ -77,7 +77,10 @@ export class RunEventWriter {
         }
       })();
     } catch (error) {
-      this.onError(error, rows.map((row) => row.runId));
+      this.onError(
+        error,
+        rows.map((row) => row.runId),
+      );
     }
   }
 }

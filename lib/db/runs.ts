@@ -78,17 +78,32 @@ export class RunStore {
         `insert into runs (id, thread_id, agent, principal, surface, status, parent_run_id, started_at, created_at, updated_at)
          values (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
       ),
-      finishRun: sqlite.prepare<[string, string | null, string | null, number, string | null, number, number, string], { thread_id: string }>(
+      finishRun: sqlite.prepare<
+        [string, string | null, string | null, number, string | null, number, number, string],
+        { thread_id: string }
+      >(
         "update runs set status = ?, outcome = ?, error = ?, tool_call_count = ?, usage = ?, finished_at = ?, updated_at = ? where id = ? returning thread_id",
       ),
       // Messages and state stay as they were when the run did not report them (SQL null).
-      touchThread: sqlite.prepare("update threads set updated_at = ?, messages = coalesce(?, messages), state = coalesce(?, state) where id = ?"),
+      touchThread: sqlite.prepare(
+        "update threads set updated_at = ?, messages = coalesce(?, messages), state = coalesce(?, state) where id = ?",
+      ),
     };
     const { runExists, upsertThread, insertRun, finishRun, touchThread } = this.sql;
     this.startTx = sqlite.transaction((input: RunStart, now: number) => {
       if (runExists.get(input.runId)) throw new RunIdTaken(input.runId);
       upsertThread.run(input.threadId, input.agent, input.principal, input.title?.slice(0, 120) ?? null, now, now);
-      insertRun.run(input.runId, input.threadId, input.agent, input.principal, input.surface ?? "agui", input.parentRunId ?? null, now, now, now);
+      insertRun.run(
+        input.runId,
+        input.threadId,
+        input.agent,
+        input.principal,
+        input.surface ?? "agui",
+        input.parentRunId ?? null,
+        now,
+        now,
+        now,
+      );
     }).immediate;
     const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
     this.finishTx = sqlite.transaction((runId: string, end: RunEnd, now: number) => {
@@ -198,7 +213,12 @@ export class RunStore {
   closeAbandoned(): number {
     return this.db
       .update(runs)
-      .set({ status: "cancelled", error: "the console stopped while the run was going", finishedAt: sql`${Date.now()}`, updatedAt: Date.now() })
+      .set({
+        status: "cancelled",
+        error: "the console stopped while the run was going",
+        finishedAt: sql`${Date.now()}`,
+        updatedAt: Date.now(),
+      })
       .where(eq(runs.status, "running"))
       .run().changes;
   }

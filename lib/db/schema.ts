@@ -186,7 +186,10 @@ export const callResults = sqliteTable(
     pinned: integer("pinned", { mode: "boolean" }).notNull().default(false),
     ...timestamps,
   },
-  (t) => [primaryKey({ columns: [t.principal, t.scope, t.callId, t.tool, t.argsDigest] }), index("call_results_tool_idx").on(t.tool, t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.principal, t.scope, t.callId, t.tool, t.argsDigest] }),
+    index("call_results_tool_idx").on(t.tool, t.createdAt),
+  ],
 );
 
 /**

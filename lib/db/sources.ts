@@ -40,13 +40,23 @@ export class SourceStore {
   /** Every source, oldest first, with its tool count. */
   list(): SourceSummary[] {
     const counts = this.toolCounts();
-    return this.db.select().from(sources).orderBy(asc(sources.createdAt), asc(sources.id)).all().map((row) => summary(row, counts.get(row.id) ?? 0));
+    return this.db
+      .select()
+      .from(sources)
+      .orderBy(asc(sources.createdAt), asc(sources.id))
+      .all()
+      .map((row) => summary(row, counts.get(row.id) ?? 0));
   }
 
   get(id: string): SourceSummary | undefined {
     const row = this.db.select().from(sources).where(eq(sources.id, id)).get();
     if (!row) return undefined;
-    const count = this.db.select({ n: sql<number>`count(*)` }).from(tools).where(eq(tools.sourceId, id)).get()?.n ?? 0;
+    const count =
+      this.db
+        .select({ n: sql<number>`count(*)` })
+        .from(tools)
+        .where(eq(tools.sourceId, id))
+        .get()?.n ?? 0;
     return summary(row, count);
   }
 
@@ -84,8 +94,15 @@ export class SourceStore {
     return row ?? undefined;
   }
 
-  update(id: string, patch: Partial<Pick<typeof sources.$inferInsert, "name" | "document" | "status" | "statusMessage" | "lastRefreshAt" | "options">>): void {
-    this.db.update(sources).set({ ...patch, updatedAt: Date.now() }).where(eq(sources.id, id)).run();
+  update(
+    id: string,
+    patch: Partial<Pick<typeof sources.$inferInsert, "name" | "document" | "status" | "statusMessage" | "lastRefreshAt" | "options">>,
+  ): void {
+    this.db
+      .update(sources)
+      .set({ ...patch, updatedAt: Date.now() })
+      .where(eq(sources.id, id))
+      .run();
   }
 
   /** Delete the row; its tools go with it (foreign key cascade). Returns whether it existed. */
@@ -94,7 +111,11 @@ export class SourceStore {
   }
 
   private toolCounts(): Map<string, number> {
-    const rows = this.db.select({ id: tools.sourceId, n: sql<number>`count(*)` }).from(tools).groupBy(tools.sourceId).all();
+    const rows = this.db
+      .select({ id: tools.sourceId, n: sql<number>`count(*)` })
+      .from(tools)
+      .groupBy(tools.sourceId)
+      .all();
     return new Map(rows.filter((r) => r.id).map((r) => [r.id!, r.n]));
   }
 }

@@ -11,7 +11,11 @@ export class TokenRows {
   constructor(private readonly db: Db) {
     const p = (name: string) => sql.placeholder(name);
     this.statements = {
-      byHash: db.select().from(apiTokens).where(eq(apiTokens.hash, p("hash"))).prepare(),
+      byHash: db
+        .select()
+        .from(apiTokens)
+        .where(eq(apiTokens.hash, p("hash")))
+        .prepare(),
       touch: db
         .update(apiTokens)
         .set({ lastUsedAt: p("now") } as never)

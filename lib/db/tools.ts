@@ -37,11 +37,24 @@ export class ToolRows {
     const p = (name: string) => sql.placeholder(name);
     this.statements = {
       all: db.select().from(tools).prepare(),
-      deleteByName: db.delete(tools).where(eq(tools.name, p("name"))).prepare(),
-      deleteBySource: db.delete(tools).where(eq(tools.sourceId, p("sourceId"))).prepare(),
+      deleteByName: db
+        .delete(tools)
+        .where(eq(tools.name, p("name")))
+        .prepare(),
+      deleteBySource: db
+        .delete(tools)
+        .where(eq(tools.sourceId, p("sourceId")))
+        .prepare(),
       updateSettings: db
         .update(tools)
-        .set({ enabled: p("enabled"), approval: p("approval"), timeoutMs: p("timeoutMs"), retries: p("retries"), targets: p("targets"), updatedAt: p("updatedAt") } as never)
+        .set({
+          enabled: p("enabled"),
+          approval: p("approval"),
+          timeoutMs: p("timeoutMs"),
+          retries: p("retries"),
+          targets: p("targets"),
+          updatedAt: p("updatedAt"),
+        } as never)
         .where(eq(tools.name, p("name")))
         .prepare(),
     };
@@ -55,7 +68,10 @@ export class ToolRows {
   /** Insert rows, all or nothing. */
   insertMany(rows: ToolRow[]): void {
     this.db.transaction((tx) => {
-      for (let i = 0; i < rows.length; i += INSERT_CHUNK) tx.insert(tools).values(rows.slice(i, i + INSERT_CHUNK)).run();
+      for (let i = 0; i < rows.length; i += INSERT_CHUNK)
+        tx.insert(tools)
+          .values(rows.slice(i, i + INSERT_CHUNK))
+          .run();
     });
   }
 
@@ -63,7 +79,10 @@ export class ToolRows {
   upsertDefinitions(inserts: ToolRow[], updates: ToolRow[]): void {
     if (!inserts.length && !updates.length) return;
     this.db.transaction((tx) => {
-      for (let i = 0; i < inserts.length; i += INSERT_CHUNK) tx.insert(tools).values(inserts.slice(i, i + INSERT_CHUNK)).run();
+      for (let i = 0; i < inserts.length; i += INSERT_CHUNK)
+        tx.insert(tools)
+          .values(inserts.slice(i, i + INSERT_CHUNK))
+          .run();
       for (const row of updates) {
         const { name, enabled: _e, approval: _a, timeoutMs: _t, retries: _r, targets: _tg, createdAt: _c, ...definition } = row;
         tx.update(tools).set(definition).where(eq(tools.name, name)).run();
@@ -79,7 +98,10 @@ export class ToolRows {
     return this.db.transaction(
       (tx) => {
         const changed = this.statements.updateSettings.run({ ...settings, name }).changes > 0;
-        if (changed && audit) tx.insert(toolEvents).values({ ...audit, tool: name, createdAt: settings.updatedAt, updatedAt: settings.updatedAt }).run();
+        if (changed && audit)
+          tx.insert(toolEvents)
+            .values({ ...audit, tool: name, createdAt: settings.updatedAt, updatedAt: settings.updatedAt })
+            .run();
         return changed;
       },
       { behavior: "immediate" },
@@ -100,7 +122,12 @@ export class ToolRows {
   page(filter: ToolRowFilter): Page<ToolRow> & { total: number } {
     const limit = pageSize(filter.limit, 100, 1000);
     const where = conditions(filter);
-    const total = this.db.select({ n: sql<number>`count(*)` }).from(tools).where(and(...where)).get()?.n ?? 0;
+    const total =
+      this.db
+        .select({ n: sql<number>`count(*)` })
+        .from(tools)
+        .where(and(...where))
+        .get()?.n ?? 0;
     const after = afterAscending(filter.cursor, tools.name);
     const rows = this.db
       .select()
@@ -126,6 +153,7 @@ function conditions(filter: ToolRowFilter): SQL[] {
     where.push(filter.needsApproval ? asks : sql`not ${asks}`);
   }
   // SQLite's LIKE already ignores ASCII case: calling lower() on four columns per row doubled the scan time.
-  for (const word of searchWords(filter.text)) where.push(anyColumnContains([tools.name, tools.title, tools.description, tools.tags], word));
+  for (const word of searchWords(filter.text))
+    where.push(anyColumnContains([tools.name, tools.title, tools.description, tools.tags], word));
   return where;
 }

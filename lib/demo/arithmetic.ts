@@ -35,7 +35,8 @@ export function evaluate(expression: string): number {
   const value = parser.expression();
   parser.skipSpace();
   if (!parser.done()) throw new ArithmeticError(`Unexpected "${parser.peek()}"`, parser.pos);
-  if (!Number.isFinite(value)) throw new ArithmeticError(Number.isNaN(value) ? "The result is not a number" : "The result is infinite (division by zero?)", 0);
+  if (!Number.isFinite(value))
+    throw new ArithmeticError(Number.isNaN(value) ? "The result is not a number" : "The result is infinite (division by zero?)", 0);
   return value;
 }
 

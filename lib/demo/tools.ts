@@ -49,7 +49,8 @@ export const calculate = defineTool({
     try {
       return { expression, result: evaluate(expression) };
     } catch (error) {
-      if (error instanceof ArithmeticError) throw new ToolError(`Cannot evaluate "${expression}": ${error.message} at position ${error.position + 1}`);
+      if (error instanceof ArithmeticError)
+        throw new ToolError(`Cannot evaluate "${expression}": ${error.message} at position ${error.position + 1}`);
       throw error;
     }
   },
@@ -99,16 +100,37 @@ export const issueRefund = defineTool({
   title: "Issue refund",
   description: "Refund an order. Money leaves the account: every call waits for a person's approval.",
   input: z.object({
-    orderId: z.string().trim().regex(/^[A-Za-z0-9-]{1,40}$/, "letters, digits and dashes").describe("Order number, e.g. 1234"),
+    orderId: z
+      .string()
+      .trim()
+      .regex(/^[A-Za-z0-9-]{1,40}$/, "letters, digits and dashes")
+      .describe("Order number, e.g. 1234"),
     amount: z.number().positive().max(100_000).describe("Amount to refund"),
-    currency: z.string().regex(/^[A-Z]{3}$/, "a three-letter ISO code").default("EUR"),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, "a three-letter ISO code")
+      .default("EUR"),
     reason: z.string().max(500).optional(),
   }),
-  output: z.object({ refundId: z.string(), orderId: z.string(), amount: z.number(), currency: z.string(), status: z.literal("issued"), issuedAt: z.string() }),
+  output: z.object({
+    refundId: z.string(),
+    orderId: z.string(),
+    amount: z.number(),
+    currency: z.string(),
+    status: z.literal("issued"),
+    issuedAt: z.string(),
+  }),
   policy: { effects: "destructive", confirm: true, idempotent: false, timeoutMs: 5_000, tags: ["demo", "billing"] },
   handler: ({ orderId, amount, currency = "EUR" }) => {
     if (/^0+$/.test(orderId)) throw new ToolError(`Order ${orderId} does not exist`);
-    return { refundId: `RF-${randomBytes(4).toString("hex").toUpperCase()}`, orderId, amount, currency, status: "issued" as const, issuedAt: new Date().toISOString() };
+    return {
+      refundId: `RF-${randomBytes(4).toString("hex").toUpperCase()}`,
+      orderId,
+      amount,
+      currency,
+      status: "issued" as const,
+      issuedAt: new Date().toISOString(),
+    };
   },
 });
 

@@ -38,7 +38,9 @@ export class ToolArgsInvalid extends ToolCallError<"invalid_arguments"> {
     readonly toolName: string,
     issues: readonly Issue[],
   ) {
-    super("invalid_arguments", `Invalid arguments for ${toolName}: ${issues.map((i) => `${i.path || "/"} ${i.message}`).join("; ")}`, { issues });
+    super("invalid_arguments", `Invalid arguments for ${toolName}: ${issues.map((i) => `${i.path || "/"} ${i.message}`).join("; ")}`, {
+      issues,
+    });
   }
 }
 

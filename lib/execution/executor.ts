@@ -94,7 +94,15 @@ export class Executor {
     const tool = this.registry.get(name);
     if (!tool || !tool.enabled) return this.finish(name, callId, ctx, failure(new ToolNotFound(name)), started, false);
     const input = args === undefined || args === null ? {} : args;
-    if (!isJsonObject(input)) return this.finish(name, callId, ctx, failure(new ToolArgsInvalid(name, [{ path: "", message: "must be an object" }])), started, false);
+    if (!isJsonObject(input))
+      return this.finish(
+        name,
+        callId,
+        ctx,
+        failure(new ToolArgsInvalid(name, [{ path: "", message: "must be an object" }])),
+        started,
+        false,
+      );
     const issues = validateAgainst(tool.inputSchema, input);
     if (issues.length) return this.finish(name, callId, ctx, failure(new ToolArgsInvalid(name, issues)), started, false);
 
@@ -131,11 +139,24 @@ export class Executor {
     );
   }
 
-  private async execute(tool: RegisteredTool, args: Record<string, unknown>, key: CallKey, ctx: RunContext, started: number): Promise<CallOutcome> {
+  private async execute(
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    key: CallKey,
+    ctx: RunContext,
+    started: number,
+  ): Promise<CallOutcome> {
     const verdict = this.approvals.check({ tool, args, argsDigest: key.argsDigest, callId: key.callId, ctx });
     switch (verdict.status) {
       case "pending":
-        return this.finish(tool.name, key.callId, ctx, pendingCall({ approvalId: verdict.approvalId, expiresAt: verdict.expiresAt, message: verdict.message }), started, false);
+        return this.finish(
+          tool.name,
+          key.callId,
+          ctx,
+          pendingCall({ approvalId: verdict.approvalId, expiresAt: verdict.expiresAt, message: verdict.message }),
+          started,
+          false,
+        );
       case "denied":
         return this.finish(tool.name, key.callId, ctx, failure(new ToolDenied(tool.name, verdict.reason)), started, false);
       case "expired":
@@ -182,7 +203,8 @@ export class Executor {
           signal: ctx.signal,
           shouldRetry: ({ error }) => isRetryable(error),
           onFailedAttempt: ({ error, attemptNumber, retriesLeft }) => {
-            if (retriesLeft > 0 && isRetryable(error)) this.logger.info("retrying tool call", { tool: tool.name, callId, attempt: attemptNumber, error: describe(error) });
+            if (retriesLeft > 0 && isRetryable(error))
+              this.logger.info("retrying tool call", { tool: tool.name, callId, attempt: attemptNumber, error: describe(error) });
           },
         },
       );
@@ -217,7 +239,13 @@ class AttemptTimedOut extends Error {}
  * One attempt of a handler, cut off at `timeoutMs` or when the run stops. The handler's signal
  * aborts then too; a handler that ignores it is left behind and its answer dropped.
  */
-async function attemptCall(handler: ToolHandler, args: Record<string, unknown>, info: Omit<ToolCallInfo, "signal">, timeoutMs: number, runSignal: AbortSignal | undefined): Promise<unknown> {
+async function attemptCall(
+  handler: ToolHandler,
+  args: Record<string, unknown>,
+  info: Omit<ToolCallInfo, "signal">,
+  timeoutMs: number,
+  runSignal: AbortSignal | undefined,
+): Promise<unknown> {
   const timeout = AbortSignal.timeout(timeoutMs);
   const signal = runSignal ? AbortSignal.any([timeout, runSignal]) : timeout;
   signal.throwIfAborted();

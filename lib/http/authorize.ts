@@ -16,5 +16,6 @@ export type Protect = (scope: TokenScope, handler: ProtectedHandler) => Handler;
  * 401 no or bad token), check the scope (403), and answer what they throw with errorAnswer.
  */
 export function protector(access: AccessPolicy, logger: Logger): Protect {
-  return (scope, handler) => answerErrors(async (request, context) => handler(request, requireScope(authenticate(request, access), scope), context), logger);
+  return (scope, handler) =>
+    answerErrors(async (request, context) => handler(request, requireScope(authenticate(request, access), scope), context), logger);
 }

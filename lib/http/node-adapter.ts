@@ -22,10 +22,14 @@ export function createNodeServer(routes: NodeRoute[]): http.Server {
     const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
     const match = compiled.find((r) => r.method === req.method && r.regex.test(url.pathname));
     if (!match) {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "not_found", message: "No such route" } }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { code: "not_found", message: "No such route" } }));
       return;
     }
-    const params = Object.fromEntries(Object.entries(match.regex.exec(url.pathname)?.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
+    const params = Object.fromEntries(
+      Object.entries(match.regex.exec(url.pathname)?.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]),
+    );
     const controller = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) controller.abort(new Error("client disconnected"));
@@ -43,7 +47,9 @@ export function createNodeServer(routes: NodeRoute[]): http.Server {
     try {
       response = await match.handler(request, { params: Promise.resolve(params), peer: req.socket.remoteAddress });
     } catch (error) {
-      res.writeHead(500, { "content-type": "application/json" }).end(JSON.stringify({ error: { code: "internal_error", message: String(error) } }));
+      res
+        .writeHead(500, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { code: "internal_error", message: String(error) } }));
       return;
     }
     res.writeHead(response.status, Object.fromEntries(response.headers));

@@ -29,7 +29,8 @@ export function toIssues(error: z.ZodError): Issue[] {
  */
 export async function readJson(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json") throw new DomainError("unsupported_media_type", "Send the body as JSON (content-type: application/json)");
+  if (type !== "application/json")
+    throw new DomainError("unsupported_media_type", "Send the body as JSON (content-type: application/json)");
   const read = await readCappedText(request.body, maxBytes, request.headers.get("content-length"));
   if (!read.ok) {
     if (read.reason === "too_large") throw new DomainError("payload_too_large", `The body is larger than ${maxBytes} bytes`);
@@ -44,7 +45,11 @@ export async function readJson(request: Request, maxBytes = DEFAULT_MAX_BODY_BYT
 }
 
 /** The request's JSON body parsed with `schema`. Throws what readJson throws, and invalid_body with the issues. */
-export async function readJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<z.output<S>> {
+export async function readJsonBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  maxBytes = DEFAULT_MAX_BODY_BYTES,
+): Promise<z.output<S>> {
   return parseWith(schema, await readJson(request, maxBytes), "invalid_body", "The body does not match what this endpoint takes");
 }
 

@@ -15,5 +15,8 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 
 /** An error answer: `{ error: { code, message, issues } }` with the given status. */
 export function errorResponse(status: number, code: string, message: string, issues?: readonly Issue[], headers?: HeadersInit): Response {
-  return json({ error: { code, message, ...(issues && issues.length ? { issues: [...issues] } : {}) } } satisfies ErrorBody, { status, headers });
+  return json({ error: { code, message, ...(issues && issues.length ? { issues: [...issues] } : {}) } } satisfies ErrorBody, {
+    status,
+    headers,
+  });
 }

@@ -44,7 +44,8 @@ export class EventJsonEncoder {
     const item = fields[idField];
     const delta = fields.delta;
     const timestamp = fields.timestamp;
-    if (typeof item !== "string" || typeof delta !== "string" || Object.getPrototypeOf(event) !== Object.prototype) return JSON.stringify(event);
+    if (typeof item !== "string" || typeof delta !== "string" || Object.getPrototypeOf(event) !== Object.prototype)
+      return JSON.stringify(event);
     // Exactly these keys (an undefined timestamp is left out, as JSON.stringify does); anything
     // else (rawEvent, a vendor field), or a timestamp that is not a finite number, takes the
     // general path.

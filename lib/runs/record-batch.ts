@@ -44,7 +44,12 @@ export class RecordBatch {
     if (!json.content || (timed && !Number.isSafeInteger(json.timestamp))) {
       this.closeStretch();
       this.entry(text);
-    } else if (this.stretchSize > 0 && json.type === this.stretchType && json.item === this.stretchItem && timed === (this.lastTime !== undefined)) {
+    } else if (
+      this.stretchSize > 0 &&
+      json.type === this.stretchType &&
+      json.item === this.stretchItem &&
+      timed === (this.lastTime !== undefined)
+    ) {
       this.stretchSize++;
       this.deltas.push(json.deltaJson);
       if (timed) {
@@ -82,7 +87,9 @@ export class RecordBatch {
     if (this.stretchSize === 1) this.entry(this.stretchFirst);
     else if (this.stretchSize > 1) {
       const times = this.lastTime === undefined ? "" : `,"times":[${this.times.join(",")}]`;
-      this.entry(`{"$content":${JSON.stringify(this.stretchType)},"id":${JSON.stringify(this.stretchItem)},"deltas":[${this.deltas.join(",")}]${times}}`);
+      this.entry(
+        `{"$content":${JSON.stringify(this.stretchType)},"id":${JSON.stringify(this.stretchItem)},"deltas":[${this.deltas.join(",")}]${times}}`,
+      );
     }
     this.stretchSize = 0;
     this.stretchFirst = "";

@@ -226,8 +226,21 @@ export class ToolRegistry {
       policy,
       updatedAt: Date.now(),
     };
-    const audit = actor ? { type: "settings_changed" as const, actor, data: { before: settingsOf(existing), after: settingsOf(next) } } : undefined;
-    this.rows.updateSettings(name, { enabled: next.enabled, approval: next.approval, timeoutMs: policy.timeoutMs, retries: policy.retries, targets: policy.targets, updatedAt: next.updatedAt }, audit);
+    const audit = actor
+      ? { type: "settings_changed" as const, actor, data: { before: settingsOf(existing), after: settingsOf(next) } }
+      : undefined;
+    this.rows.updateSettings(
+      name,
+      {
+        enabled: next.enabled,
+        approval: next.approval,
+        timeoutMs: policy.timeoutMs,
+        retries: policy.retries,
+        targets: policy.targets,
+        updatedAt: next.updatedAt,
+      },
+      audit,
+    );
     this.getCached().set(name, next);
     this.emit([name]);
     return next;
@@ -360,12 +373,24 @@ function shipped(spec: ToolSpec): string {
 }
 
 function pickSettings(tool: RegisteredTool): Pick<ToolRow, "enabled" | "approval" | "timeoutMs" | "retries" | "targets"> {
-  return { enabled: tool.enabled, approval: tool.approval, timeoutMs: tool.policy.timeoutMs, retries: tool.policy.retries, targets: tool.policy.targets };
+  return {
+    enabled: tool.enabled,
+    approval: tool.approval,
+    timeoutMs: tool.policy.timeoutMs,
+    retries: tool.policy.retries,
+    targets: tool.policy.targets,
+  };
 }
 
 /** The operator-controlled settings of a tool, as its audit trail records them before and after a change. */
 export function settingsOf(tool: RegisteredTool): Required<ToolSettings> {
-  return { enabled: tool.enabled, approval: tool.approval, timeoutMs: tool.policy.timeoutMs, retries: tool.policy.retries, targets: [...tool.policy.targets] };
+  return {
+    enabled: tool.enabled,
+    approval: tool.approval,
+    timeoutMs: tool.policy.timeoutMs,
+    retries: tool.policy.retries,
+    targets: [...tool.policy.targets],
+  };
 }
 
 function byName(a: RegisteredTool, b: RegisteredTool): number {

@@ -38,7 +38,11 @@ function toIssues(errors: ErrorObject[]): SchemaIssue[] {
     if (error.keyword === "required") return { path: `${error.instancePath}/${String(params.missingProperty)}`, message: "is required" };
     if (error.keyword === "additionalProperties")
       return { path: `${error.instancePath}/${String(params.additionalProperty)}`, message: "is not allowed" };
-    if (error.keyword === "enum") return { path: error.instancePath, message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}` };
+    if (error.keyword === "enum")
+      return {
+        path: error.instancePath,
+        message: `must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`,
+      };
     return { path: error.instancePath, message: error.message ?? "is invalid" };
   });
   const seen = new Set<string>();
@@ -60,7 +64,10 @@ export function assertUsableSchema(schema: unknown, where: "inputSchema" | "outp
     throw new ToolDefinitionError(`Tool "${toolName}": ${where} must be a JSON Schema object`, where);
   const record = schema as JsonSchema;
   if (where === "inputSchema" && record.type !== "object")
-    throw new ToolDefinitionError(`Tool "${toolName}": inputSchema/type must be "object" (tool arguments are an object)`, "inputSchema/type");
+    throw new ToolDefinitionError(
+      `Tool "${toolName}": inputSchema/type must be "object" (tool arguments are an object)`,
+      "inputSchema/type",
+    );
   if (!ajv.validateSchema(record)) {
     const first = ajv.errors?.[0];
     const path = `${where}${first?.instancePath ?? ""}`;
@@ -69,7 +76,11 @@ export function assertUsableSchema(schema: unknown, where: "inputSchema" | "outp
   // Compiling costs 3-6 ms a schema (20 s for a 2,000-operation import), so it waits for the first
   // call; the usual reason a valid schema fails to compile, a $ref to nowhere, is checked here instead.
   const broken = brokenRef(record, record, "");
-  if (broken) throw new ToolDefinitionError(`Tool "${toolName}": ${where} cannot be compiled: $ref "${broken.ref}" at ${where}${broken.path} does not resolve inside the schema`, where);
+  if (broken)
+    throw new ToolDefinitionError(
+      `Tool "${toolName}": ${where} cannot be compiled: $ref "${broken.ref}" at ${where}${broken.path} does not resolve inside the schema`,
+      where,
+    );
 }
 
 /** The first `$ref` that does not point inside `root` (nothing outside a tool's schema is ever fetched). */

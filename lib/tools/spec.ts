@@ -66,7 +66,12 @@ const PolicyInput = z
     effects: z.enum(EFFECTS).optional(),
     idempotent: z.boolean().optional(),
     openWorld: z.boolean().optional(),
-    timeoutMs: z.number().int().min(1).max(15 * 60_000).optional(),
+    timeoutMs: z
+      .number()
+      .int()
+      .min(1)
+      .max(15 * 60_000)
+      .optional(),
     retries: z.number().int().min(0).max(10).optional(),
     targets: z.array(z.enum(TARGETS)).optional(),
     tags: z.array(z.string().trim().min(1).max(64)).max(32).optional(),
@@ -83,7 +88,10 @@ export const ToolSpecInput = z
     inputSchema: z.record(z.string(), z.unknown()),
     outputSchema: z.record(z.string(), z.unknown()).optional(),
     policy: PolicyInput.optional(),
-    kind: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/).optional(),
+    kind: z
+      .string()
+      .regex(/^[a-z][a-z0-9_-]{0,31}$/)
+      .optional(),
     sourceId: z.string().nullable().optional(),
     binding: z.record(z.string(), z.unknown()).nullable().optional(),
   })

@@ -17,7 +17,11 @@ describe("50 simultaneous runs", () => {
       if (i % 5 === 0) return { path: "/api/agui/plain-chat", text: `hello number ${i}`, expect: "text" as const };
       if (i % 5 === 1) return { path: "/api/agui/demo", text: `refund order ${1000 + i} for ${i} EUR`, expect: "interrupt" as const };
       if (i % 5 === 2) return { path: "/api/agui/demo", text: `calculate ${i} * 3`, expect: "tool" as const };
-      return { path: "/api/agui/demo", text: `weather in ${CITIES[i % CITIES.length]} and ${CITIES[(i + 3) % CITIES.length]}`, expect: "tool" as const };
+      return {
+        path: "/api/agui/demo",
+        text: `weather in ${CITIES[i % CITIES.length]} and ${CITIES[(i + 3) % CITIES.length]}`,
+        expect: "tool" as const,
+      };
     });
     const runs = await Promise.all(
       plans.map(async (plan) => {
@@ -31,7 +35,10 @@ describe("50 simultaneous runs", () => {
       const outcome = outcomeOf(run);
       if (plan.expect === "interrupt") {
         expect(outcome.type).toBe("interrupt");
-        expect(client.pendingInterrupts[0]?.metadata).toMatchObject({ toolName: "issue_refund", arguments: { orderId: plan.text.split(" ")[2] } });
+        expect(client.pendingInterrupts[0]?.metadata).toMatchObject({
+          toolName: "issue_refund",
+          arguments: { orderId: plan.text.split(" ")[2] },
+        });
       } else {
         expect(outcome).toEqual({ type: "success" });
         const results = eventsOf(run, EventType.TOOL_CALL_RESULT);

@@ -25,8 +25,19 @@ describe("streaming while the agent works", () => {
   it("with no stream delay, the first frames reach the client while the run is still going", async () => {
     const fast = await startAguiServer({ AGENT_STREAM_DELAY_MS: "0" });
     try {
-      const input = { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, protocolVersion: "1.0", messages: [userMessage("/stream 20000")], tools: [], context: [] };
-      const response = await fetch(`${fast.url}/api/agui/demo`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(input) });
+      const input = {
+        threadId: `t-${randomUUID()}`,
+        runId: `r-${randomUUID()}`,
+        protocolVersion: "1.0",
+        messages: [userMessage("/stream 20000")],
+        tools: [],
+        context: [],
+      };
+      const response = await fetch(`${fast.url}/api/agui/demo`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(input),
+      });
       const reader = response.body!.getReader();
       const first = await reader.read();
       expect(new TextDecoder().decode(first.value)).toMatch(/^data: \{"type":"RUN_STARTED"/);
@@ -48,7 +59,14 @@ describe("streaming while the agent works", () => {
 
 describe("client disconnect", () => {
   it("stops the agent within a second and records the run as cancelled", async () => {
-    const input = { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, protocolVersion: "1.0", messages: [userMessage("/stream 100000")], tools: [], context: [] };
+    const input = {
+      threadId: `t-${randomUUID()}`,
+      runId: `r-${randomUUID()}`,
+      protocolVersion: "1.0",
+      messages: [userMessage("/stream 100000")],
+      tools: [],
+      context: [],
+    };
     const controller = new AbortController();
     const response = await fetch(`${server.url}/api/agui/demo`, {
       method: "POST",
@@ -76,7 +94,11 @@ describe("client disconnect", () => {
     const recorded = server.services.runs.events(input.runId);
     expect(recorded.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: "cancelled" } });
     // Every item was closed before the end, and the agent stopped long before its 100,000 words.
-    expect(recorded.slice(-3).map((e) => e.type)).toEqual([EventType.TEXT_MESSAGE_END, EventType.MESSAGES_SNAPSHOT, EventType.RUN_FINISHED]);
+    expect(recorded.slice(-3).map((e) => e.type)).toEqual([
+      EventType.TEXT_MESSAGE_END,
+      EventType.MESSAGES_SNAPSHOT,
+      EventType.RUN_FINISHED,
+    ]);
     const deltas = recorded.filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT).length;
     expect(deltas).toBeLessThan(1000);
     expect(parseFrames(raw.slice(0, raw.lastIndexOf("\n\n") + 2))[0]).toMatchObject({ type: EventType.RUN_STARTED, runId: input.runId });

@@ -2,7 +2,16 @@ import { buildResumeArray } from "@ag-ui/client";
 import { EventType, type AGUIEvent, type Interrupt, type Message } from "@ag-ui/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAguiServer, type AguiTestServer } from "../support/agui-server";
-import { eventsOf, expectValidRun, lastText, observeRun, outcomeOf, parseFrames, RecordingAgent, userMessage } from "../support/agui-client";
+import {
+  eventsOf,
+  expectValidRun,
+  lastText,
+  observeRun,
+  outcomeOf,
+  parseFrames,
+  RecordingAgent,
+  userMessage,
+} from "../support/agui-client";
 import { rawRequest } from "../support/raw-http";
 
 let server: AguiTestServer;
@@ -19,7 +28,13 @@ describe("history over real HTTP", () => {
     expectValidRun(run);
     const response = await fetch(`${server.url}/api/threads/${client.threadId}`);
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { thread: { id: string; principal: string; title: string }; messages: Message[]; state: unknown; interrupts: Interrupt[]; lastRun: { id: string; status: string } };
+    const body = (await response.json()) as {
+      thread: { id: string; principal: string; title: string };
+      messages: Message[];
+      state: unknown;
+      interrupts: Interrupt[];
+      lastRun: { id: string; status: string };
+    };
     expect(body.thread).toMatchObject({ id: client.threadId, principal: "local", title: "weather in Lima then refund order 9 for 2 EUR" });
     expect(body.messages).toEqual(client.messages);
     expect(body.state).toEqual(client.state);
@@ -33,12 +48,17 @@ describe("history over real HTTP", () => {
     const first = new RecordingAgent(server.url);
     first.addMessage(userMessage("refund order 77 for 5 EUR"));
     expectValidRun(await observeRun(first));
-    const body = (await (await fetch(`${server.url}/api/threads/${first.threadId}`)).json()) as { messages: Message[]; interrupts: Interrupt[] };
+    const body = (await (await fetch(`${server.url}/api/threads/${first.threadId}`)).json()) as {
+      messages: Message[];
+      interrupts: Interrupt[];
+    };
 
     const second = new RecordingAgent(server.url, { threadId: first.threadId, initialMessages: body.messages });
     second.pendingInterrupts = body.interrupts;
     const [interrupt] = body.interrupts;
-    const resumed = await observeRun(second, { resume: buildResumeArray(second.pendingInterrupts, { [interrupt!.id]: { status: "resolved", payload: { approved: true } } }) });
+    const resumed = await observeRun(second, {
+      resume: buildResumeArray(second.pendingInterrupts, { [interrupt!.id]: { status: "resolved", payload: { approved: true } } }),
+    });
     expectValidRun(resumed);
     expect(outcomeOf(resumed)).toEqual({ type: "success" });
     expect(eventsOf(resumed, EventType.TOOL_CALL_RESULT).map((e) => e.toolCallId)).toEqual([interrupt!.toolCallId]);
@@ -62,7 +82,12 @@ describe("history over real HTTP", () => {
     expect(jsonl.headers.get("content-type")).toBe("application/x-ndjson");
     const text = await jsonl.text();
     expect(text.endsWith("\n")).toBe(true);
-    expect(text.trimEnd().split("\n").map((line) => JSON.parse(line) as AGUIEvent)).toEqual(run.events);
+    expect(
+      text
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as AGUIEvent),
+    ).toEqual(run.events);
     expect(parseFrames(run.raw)).toEqual(run.events);
   });
 
@@ -76,6 +101,8 @@ describe("history over real HTTP", () => {
     const headers = { authorization: `Bearer ${stranger}` };
     expect((await fetch(`${server.url}/api/threads/${client.threadId}`, { headers })).status).toBe(404);
     expect((await fetch(`${server.url}/api/runs/${run.input.runId}/events`, { headers })).status).toBe(404);
-    expect((await rawRequest(`${server.url}/api/threads/${client.threadId}`, { method: "GET", headers: { host: "evil.example" } })).status).toBe(421);
+    expect(
+      (await rawRequest(`${server.url}/api/threads/${client.threadId}`, { method: "GET", headers: { host: "evil.example" } })).status,
+    ).toBe(421);
   });
 });

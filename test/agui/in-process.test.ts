@@ -12,7 +12,11 @@ afterAll(() => services.close());
 
 function post(agent: string | undefined, body: unknown, headers: Record<string, string> = {}) {
   return endpoint.run(
-    new Request(`http://localhost:3000/api/agui${agent ? `/${agent}` : ""}`, { method: "POST", headers: { host: "localhost:3000", "content-type": "application/json", ...headers }, body: JSON.stringify(body) }),
+    new Request(`http://localhost:3000/api/agui${agent ? `/${agent}` : ""}`, {
+      method: "POST",
+      headers: { host: "localhost:3000", "content-type": "application/json", ...headers },
+      body: JSON.stringify(body),
+    }),
     agent ? { params: Promise.resolve({ agent }) } : undefined,
   );
 }
@@ -36,19 +40,35 @@ describe("the AG-UI endpoint in-process (web-standard handlers, no server)", () 
     expect(await refused.json()).toEqual({ error: { code: "host_not_served", message: expect.any(String) } });
     const invalid = await post("demo", { runId: "r", messages: "no" });
     expect(invalid.status).toBe(422);
-    expect(((await invalid.json()) as { error: { issues: Array<{ path: string }> } }).error.issues.map((i) => i.path)).toEqual(expect.arrayContaining(["/threadId", "/messages"]));
+    expect(((await invalid.json()) as { error: { issues: Array<{ path: string }> } }).error.issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining(["/threadId", "/messages"]),
+    );
   });
 
   it("sends `: keepalive` comments while a run is idle, which the stream's readers skip", async () => {
     services.agents.add(
-      agentFunction({ name: "idle", description: "waits to be stopped", model: "test", capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false } }, async (run) => {
-        await new Promise<void>((resolve) => (run.ctx.signal.aborted ? resolve() : run.ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
-      }),
+      agentFunction(
+        {
+          name: "idle",
+          description: "waits to be stopped",
+          model: "test",
+          capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false },
+        },
+        async (run) => {
+          await new Promise<void>((resolve) =>
+            run.ctx.signal.aborted ? resolve() : run.ctx.signal.addEventListener("abort", () => resolve(), { once: true }),
+          );
+        },
+      ),
     );
     const quick = createConsoleApi(services, { agui: { keepAliveMs: 20 } }).agui;
     const input = { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, protocolVersion: "1.0", messages: [userMessage("wait")] };
     const response = await quick.run(
-      new Request("http://localhost/api/agui/idle", { method: "POST", headers: { host: "localhost", "content-type": "application/json" }, body: JSON.stringify(input) }),
+      new Request("http://localhost/api/agui/idle", {
+        method: "POST",
+        headers: { host: "localhost", "content-type": "application/json" },
+        body: JSON.stringify(input),
+      }),
       { params: Promise.resolve({ agent: "idle" }) },
     );
     const reader = response.body!.getReader();

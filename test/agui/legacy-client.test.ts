@@ -13,14 +13,31 @@ beforeAll(async () => {
   server = await startAguiServer();
   server.services.registry.bindHandler("issue_refund", (args) => {
     refunds++;
-    return { refundId: "RF-LEGACY", orderId: args.orderId, amount: args.amount, currency: args.currency, status: "issued", issuedAt: new Date().toISOString() };
+    return {
+      refundId: "RF-LEGACY",
+      orderId: args.orderId,
+      amount: args.amount,
+      currency: args.currency,
+      status: "issued",
+      issuedAt: new Date().toISOString(),
+    };
   });
   // Says one thing, then waits until the run is stopped.
   server.services.agents.add(
-    agentFunction({ name: "waiting", description: "waits to be cancelled", model: "test", capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false } }, async (run) => {
-      await run.text("Waiting for you.");
-      await new Promise<void>((resolve) => (run.ctx.signal.aborted ? resolve() : run.ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
-    }),
+    agentFunction(
+      {
+        name: "waiting",
+        description: "waits to be cancelled",
+        model: "test",
+        capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false },
+      },
+      async (run) => {
+        await run.text("Waiting for you.");
+        await new Promise<void>((resolve) =>
+          run.ctx.signal.aborted ? resolve() : run.ctx.signal.addEventListener("abort", () => resolve(), { once: true }),
+        );
+      },
+    ),
   );
 });
 afterAll(() => server?.close());
@@ -61,7 +78,14 @@ describe("@ag-ui/client 0.0.59 (pre-1.0, as CopilotKit 1.74 ships it)", () => {
     agent.addMessage(legacyUser("weather in Paris"));
     const outcomes: unknown[] = [];
     const errors: unknown[] = [];
-    await agent.runAgent({}, { onRunFinishedEvent: (p) => void outcomes.push(p.outcome), onRunErrorEvent: (p) => void errors.push(p.event), onRunFailed: (p) => void errors.push(p.error) });
+    await agent.runAgent(
+      {},
+      {
+        onRunFinishedEvent: (p) => void outcomes.push(p.outcome),
+        onRunErrorEvent: (p) => void errors.push(p.event),
+        onRunFailed: (p) => void errors.push(p.error),
+      },
+    );
     expect(errors).toEqual([]);
     expect(outcomes).toEqual(["success"]);
     expect(wire.inputs[0]).not.toHaveProperty("protocolVersion");
@@ -78,10 +102,15 @@ describe("@ag-ui/client 0.0.59 (pre-1.0, as CopilotKit 1.74 ships it)", () => {
     const failures: unknown[] = [];
     await agent.runAgent({}, { onRunFailed: (p) => void failures.push(p.error) });
     expect(failures).toEqual([]);
-    expect(agent.pendingInterrupts).toEqual([expect.objectContaining({ reason: "tool_call", metadata: expect.objectContaining({ toolName: "issue_refund" }) })]);
+    expect(agent.pendingInterrupts).toEqual([
+      expect.objectContaining({ reason: "tool_call", metadata: expect.objectContaining({ toolName: "issue_refund" }) }),
+    ]);
     const [interrupt] = agent.pendingInterrupts;
     const before = refunds;
-    await agent.runAgent({ resume: buildResumeArray(agent.pendingInterrupts, { [interrupt!.id]: { status: "resolved", payload: { approved: true } } }) }, { onRunFailed: (p) => void failures.push(p.error) });
+    await agent.runAgent(
+      { resume: buildResumeArray(agent.pendingInterrupts, { [interrupt!.id]: { status: "resolved", payload: { approved: true } } }) },
+      { onRunFailed: (p) => void failures.push(p.error) },
+    );
     expect(failures).toEqual([]);
     expect(refunds - before).toBe(1);
     expect(agent.pendingInterrupts).toEqual([]);
@@ -95,8 +124,13 @@ describe("@ag-ui/client 0.0.59 (pre-1.0, as CopilotKit 1.74 ships it)", () => {
     agent.addMessage(legacyUser('/pick_color {"hint":"warm"}'));
     const failures: unknown[] = [];
     const outcomes: unknown[] = [];
-    const tools = [{ name: "pick_color", description: "Pick a color", parameters: { type: "object", properties: { hint: { type: "string" } } } }];
-    await agent.runAgent({ tools }, { onRunFailed: (p) => void failures.push(p.error), onRunFinishedEvent: (p) => void outcomes.push(p.outcome) });
+    const tools = [
+      { name: "pick_color", description: "Pick a color", parameters: { type: "object", properties: { hint: { type: "string" } } } },
+    ];
+    await agent.runAgent(
+      { tools },
+      { onRunFailed: (p) => void failures.push(p.error), onRunFinishedEvent: (p) => void outcomes.push(p.outcome) },
+    );
     expect(failures).toEqual([]);
     expect(outcomes).toEqual(["success"]);
     const raw = await wire.bodies.at(-1)!;
@@ -133,7 +167,13 @@ describe("@ag-ui/client 0.0.59 (pre-1.0, as CopilotKit 1.74 ships it)", () => {
     const current = new CurrentHttpAgent({ url: `${server.url}/api/agui/waiting`, fetch: recordingFetch(currentWire) });
     current.addMessage(userMessage("wait"));
     const finished: unknown[] = [];
-    await current.runAgent({}, { onTextMessageEndEvent: () => void server.services.bridge.cancel(currentWire.inputs.at(-1)!.runId), onRunFinishedEvent: (p) => void finished.push(p.outcome) });
+    await current.runAgent(
+      {},
+      {
+        onTextMessageEndEvent: () => void server.services.bridge.cancel(currentWire.inputs.at(-1)!.runId),
+        onRunFinishedEvent: (p) => void finished.push(p.outcome),
+      },
+    );
     expect(finished).toEqual(["cancelled"]);
     expect((await lastEvents(currentWire)).at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: "cancelled" } });
   });

@@ -11,15 +11,26 @@ let server: AguiTestServer;
 beforeAll(async () => {
   server = await startAguiServer();
   server.services.agents.add(
-    agentFunction({ name: "failing", description: "fails at once", model: "test", capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false } }, async () => {
-      throw new Error("no model behind this agent");
-    }),
+    agentFunction(
+      {
+        name: "failing",
+        description: "fails at once",
+        model: "test",
+        capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false },
+      },
+      async () => {
+        throw new Error("no model behind this agent");
+      },
+    ),
   );
 });
 afterAll(() => server.close());
 
 it("examples/agui-approve.mjs chats, receives the interrupt, approves it and gets the result", async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, [script], { env: { ...process.env, AGUI_URL: `${server.url}/api/agui/demo` }, timeout: 30_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, [script], {
+    env: { ...process.env, AGUI_URL: `${server.url}/api/agui/demo` },
+    timeout: 30_000,
+  });
   expect(stdout).toMatch(/interrupt apr_\S+: Issue refund wants to run.* issue_refund \{ orderId: '1234', amount: 20, currency: 'EUR' \}/);
   expect(stdout).toContain('tool result: {"ok":true,"value":{"refundId":"RF-');
   expect(stdout).toMatch(/answer: Refund RF-[0-9A-F]+ issued: 20 EUR for order 1234\./);
@@ -28,7 +39,10 @@ it("examples/agui-approve.mjs chats, receives the interrupt, approves it and get
 });
 
 it("examples/agui-approve.mjs stops with the run's error when the agent fails (runAgent() itself resolves)", async () => {
-  const failed = await promisify(execFile)(process.execPath, [script], { env: { ...process.env, AGUI_URL: `${server.url}/api/agui/failing` }, timeout: 30_000 }).then(
+  const failed = await promisify(execFile)(process.execPath, [script], {
+    env: { ...process.env, AGUI_URL: `${server.url}/api/agui/failing` },
+    timeout: 30_000,
+  }).then(
     () => undefined,
     (error: { code: number; stderr: string }) => error,
   );

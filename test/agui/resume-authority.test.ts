@@ -4,7 +4,18 @@ import { EventType, type Interrupt } from "@ag-ui/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolHandler } from "@/lib/tools/handler";
 import { startAguiServer, type AguiTestServer } from "../support/agui-server";
-import { eventsOf, expectValidRun, lastText, observeRun, outcomeOf, parseFrames, postRun, RecordingAgent, userMessage, type ObservedRun } from "../support/agui-client";
+import {
+  eventsOf,
+  expectValidRun,
+  lastText,
+  observeRun,
+  outcomeOf,
+  parseFrames,
+  postRun,
+  RecordingAgent,
+  userMessage,
+  type ObservedRun,
+} from "../support/agui-client";
 
 let server: AguiTestServer;
 let refunds = 0;
@@ -14,7 +25,14 @@ beforeAll(async () => {
   server = await startAguiServer();
   const counting: ToolHandler = (args) => {
     refunds++;
-    return { refundId: `RF-${refunds}`, orderId: args.orderId, amount: args.amount, currency: args.currency, status: "issued", issuedAt: new Date().toISOString() };
+    return {
+      refundId: `RF-${refunds}`,
+      orderId: args.orderId,
+      amount: args.amount,
+      currency: args.currency,
+      status: "issued",
+      issuedAt: new Date().toISOString(),
+    };
   };
   server.services.registry.bindHandler("issue_refund", counting);
 });
@@ -63,7 +81,9 @@ describe("resume: idempotency", () => {
     const client = new RecordingAgent(server.url);
     const { interrupt } = await pause(client);
     const before = refunds;
-    const resumed = await observeRun(client, { resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true } } }) });
+    const resumed = await observeRun(client, {
+      resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true } } }),
+    });
     expectValidRun(resumed);
     expect(refunds - before).toBe(1);
     const [original] = eventsOf(resumed, EventType.TOOL_CALL_RESULT);
@@ -89,7 +109,11 @@ describe("resume: who may answer, where and when", () => {
     const client = new RecordingAgent(server.url, { token: alice });
     const { run, interrupt } = await pause(client);
     const resume = buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true } } });
-    const response = await postRun(server.url, { ...run.input, runId: `r-${randomUUID()}`, messages: client.messages, resume }, { token: bob });
+    const response = await postRun(
+      server.url,
+      { ...run.input, runId: `r-${randomUUID()}`, messages: client.messages, resume },
+      { token: bob },
+    );
     expect(response.status).toBe(403);
     expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "pending", answeredAt: null });
   });
@@ -102,7 +126,9 @@ describe("resume: who may answer, where and when", () => {
     const { interrupt } = await pause(client);
     const before = refunds;
     const ops = new RecordingAgent(server.url, { token: operator, threadId: client.threadId, initialMessages: client.messages });
-    const run = await observeRun(ops, { resume: buildResumeArray([interrupt], { [interrupt.id]: { status: "resolved", payload: { approved: false, reason: "not today" } } }) });
+    const run = await observeRun(ops, {
+      resume: buildResumeArray([interrupt], { [interrupt.id]: { status: "resolved", payload: { approved: false, reason: "not today" } } }),
+    });
     expectValidRun(run);
     expect(ignoredEntries(run)).toEqual([]);
     expect(refunds).toBe(before);
@@ -124,17 +150,23 @@ describe("resume: who may answer, where and when", () => {
 
     const before = refunds;
     bobClient.setMessages(operator.messages);
-    const attempt = await observeRun(bobClient, { resume: buildResumeArray([interrupt], { [interrupt.id]: { status: "resolved", payload: { approved: true } } }) });
+    const attempt = await observeRun(bobClient, {
+      resume: buildResumeArray([interrupt], { [interrupt.id]: { status: "resolved", payload: { approved: true } } }),
+    });
     expectValidRun(attempt);
     expect(refunds).toBe(before);
-    expect(ignoredEntries(attempt)).toEqual([{ interruptId: interrupt.id, reason: expect.stringContaining("only the caller who started the run, or an operator") }]);
+    expect(ignoredEntries(attempt)).toEqual([
+      { interruptId: interrupt.id, reason: expect.stringContaining("only the caller who started the run, or an operator") },
+    ]);
     expect(interruptIds(attempt)).toEqual([interrupt.id]);
     expect(eventsOf(attempt, EventType.TEXT_MESSAGE_START)).toEqual([]);
     expect(eventsOf(attempt, EventType.TOOL_CALL_RESULT)).toEqual([]);
     expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "pending", decidedBy: null });
 
     // Its owner still can.
-    const done = await observeRun(operator, { resume: buildResumeArray(operator.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true } } }) });
+    const done = await observeRun(operator, {
+      resume: buildResumeArray(operator.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true } } }),
+    });
     expectValidRun(done);
     expect(refunds - before).toBe(1);
   });
@@ -171,7 +203,9 @@ describe("resume: who may answer, where and when", () => {
     expectValidRun(again);
     expect(refunds).toBe(before);
     expect(interruptIds(again)).toEqual([interrupt.id]);
-    expect(again.events.filter((e) => e.type.startsWith("TEXT_MESSAGE") || e.type.startsWith("REASONING") || e.type.startsWith("TOOL_CALL"))).toEqual([]);
+    expect(
+      again.events.filter((e) => e.type.startsWith("TEXT_MESSAGE") || e.type.startsWith("REASONING") || e.type.startsWith("TOOL_CALL")),
+    ).toEqual([]);
     expect(forgetful.pendingInterrupts.map((i) => i.id)).toEqual([interrupt.id]);
     expect(server.services.runs.getRun(again.input.runId)).toMatchObject({ status: "interrupted" });
     expect(server.services.approvals.get(interrupt.id)?.status).toBe("pending");
@@ -183,7 +217,9 @@ describe("resume: who may answer, where and when", () => {
     const { interrupt: first } = await pause(denied);
     server.services.approvals.decide(first.id, { approved: false, reason: "refunds are frozen today", decidedBy: "token:ops" });
     const before = refunds;
-    const run = await observeRun(denied, { resume: buildResumeArray(denied.pendingInterrupts, { [first.id]: { status: "resolved", payload: { approved: true } } }) });
+    const run = await observeRun(denied, {
+      resume: buildResumeArray(denied.pendingInterrupts, { [first.id]: { status: "resolved", payload: { approved: true } } }),
+    });
     expectValidRun(run);
     expect(refunds).toBe(before);
     expect(lastText(run)).toBe("I did not run issue_refund: the call was denied (reason: refunds are frozen today).");
@@ -191,8 +227,16 @@ describe("resume: who may answer, where and when", () => {
 
     const approved = new RecordingAgent(server.url);
     const { interrupt: second } = await pause(approved, "refund order 88 for 40 EUR");
-    server.services.approvals.decide(second.id, { approved: true, editedArgs: { orderId: "88", amount: 30, currency: "EUR" }, decidedBy: "token:ops" });
-    const run2 = await observeRun(approved, { resume: buildResumeArray(approved.pendingInterrupts, { [second.id]: { status: "resolved", payload: { approved: false, reason: "no" } } }) });
+    server.services.approvals.decide(second.id, {
+      approved: true,
+      editedArgs: { orderId: "88", amount: 30, currency: "EUR" },
+      decidedBy: "token:ops",
+    });
+    const run2 = await observeRun(approved, {
+      resume: buildResumeArray(approved.pendingInterrupts, {
+        [second.id]: { status: "resolved", payload: { approved: false, reason: "no" } },
+      }),
+    });
     expectValidRun(run2);
     expect(refunds - before).toBe(1);
     expect(lastText(run2)).toMatch(/issued: 30 EUR for order 88\.$/);
@@ -229,13 +273,21 @@ describe("resume: expiry", () => {
     const response = await postRun(short.url, { ...paused.input, runId: `r-${randomUUID()}`, messages: client.messages, resume: approve });
     const events = parseFrames(await response.text());
     expect(events.filter((e) => e.type === EventType.CUSTOM)).toEqual([
-      expect.objectContaining({ name: IGNORED, value: { interruptId: interrupt.id, reason: "the interrupt expired: it can only be cancelled" } }),
+      expect.objectContaining({
+        name: IGNORED,
+        value: { interruptId: interrupt.id, reason: "the interrupt expired: it can only be cancelled" },
+      }),
     ]);
-    expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: "interrupt", interrupts: [expect.objectContaining({ id: interrupt.id })] } });
+    expect(events.at(-1)).toMatchObject({
+      type: EventType.RUN_FINISHED,
+      outcome: { type: "interrupt", interrupts: [expect.objectContaining({ id: interrupt.id })] },
+    });
     expect(ran).toBe(0);
     expect(short.services.approvals.get(interrupt.id)?.status).toBe("expired");
 
-    const cancelled = await observeRun(client, { resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "cancelled" } }) });
+    const cancelled = await observeRun(client, {
+      resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "cancelled" } }),
+    });
     expectValidRun(cancelled);
     expect(outcomeOf(cancelled)).toEqual({ type: "success" });
     expect(ran).toBe(0);

@@ -19,20 +19,42 @@ afterAll(async () => {
 });
 
 function input(overrides: Record<string, unknown> = {}) {
-  return { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, protocolVersion: "1.0", messages: [userMessage("hello")], tools: [], context: [], state: {}, ...overrides };
+  return {
+    threadId: `t-${randomUUID()}`,
+    runId: `r-${randomUUID()}`,
+    protocolVersion: "1.0",
+    messages: [userMessage("hello")],
+    tools: [],
+    context: [],
+    state: {},
+    ...overrides,
+  };
 }
 
 async function errorOf(response: Response | { status: number; body: string }) {
   const body = response instanceof Response ? await response.text() : response.body;
-  return { status: response.status, ...(JSON.parse(body) as { error: { code: string; message: string; issues?: Array<{ path: string; message: string }> } }) };
+  return {
+    status: response.status,
+    ...(JSON.parse(body) as { error: { code: string; message: string; issues?: Array<{ path: string; message: string }> } }),
+  };
 }
 
 describe("statuses before the stream, over real HTTP", () => {
   it("421 for a Host the console does not serve, before anything else", async () => {
-    const response = await rawRequest(`${local.url}/api/agui/demo`, { headers: { host: "evil.example", "content-type": "application/json" }, body: JSON.stringify(input()) });
-    expect(await errorOf(response)).toMatchObject({ status: 421, error: { code: "host_not_served", message: expect.stringContaining("evil.example") } });
+    const response = await rawRequest(`${local.url}/api/agui/demo`, {
+      headers: { host: "evil.example", "content-type": "application/json" },
+      body: JSON.stringify(input()),
+    });
+    expect(await errorOf(response)).toMatchObject({
+      status: 421,
+      error: { code: "host_not_served", message: expect.stringContaining("evil.example") },
+    });
     const withToken = await rawRequest(`${exposed.url}/api/agui/demo`, {
-      headers: { host: "evil.example:3000", authorization: `Bearer ${exposed.services.tokens.create(`h-${Date.now()}`).token}`, "content-type": "application/json" },
+      headers: {
+        host: "evil.example:3000",
+        authorization: `Bearer ${exposed.services.tokens.create(`h-${Date.now()}`).token}`,
+        "content-type": "application/json",
+      },
       body: JSON.stringify(input()),
     });
     expect(withToken.status).toBe(421);
@@ -41,7 +63,10 @@ describe("statuses before the stream, over real HTTP", () => {
   });
 
   it("401 without a token when the console is not bound to loopback, and for a wrong or revoked token anywhere", async () => {
-    expect(await errorOf(await postRun(exposed.url, input()))).toMatchObject({ status: 401, error: { code: "unauthenticated", message: expect.stringContaining("npm run token") } });
+    expect(await errorOf(await postRun(exposed.url, input()))).toMatchObject({
+      status: 401,
+      error: { code: "unauthenticated", message: expect.stringContaining("npm run token") },
+    });
     expect((await fetch(`${exposed.url}/api/agui`)).status).toBe(401);
     expect((await postRun(local.url, input(), { token: "aguic_not-a-real-token" })).status).toBe(401);
     expect((await postRun(local.url, input(), { headers: { authorization: "Basic dXNlcjpwYXNz" } })).status).toBe(401);
@@ -53,7 +78,10 @@ describe("statuses before the stream, over real HTTP", () => {
 
   it("403 for a token without the agui scope, and on another caller's thread", async () => {
     const toolsOnly = exposed.services.tokens.create("tools-only", ["tools"]).token;
-    expect(await errorOf(await postRun(exposed.url, input(), { token: toolsOnly }))).toMatchObject({ status: 403, error: { code: "forbidden", message: expect.stringContaining('"agui"') } });
+    expect(await errorOf(await postRun(exposed.url, input(), { token: toolsOnly }))).toMatchObject({
+      status: 403,
+      error: { code: "forbidden", message: expect.stringContaining('"agui"') },
+    });
 
     const alice = exposed.services.tokens.create("alice").token;
     const bob = exposed.services.tokens.create("bob").token;
@@ -62,14 +90,20 @@ describe("statuses before the stream, over real HTTP", () => {
     expect(first.status).toBe(200);
     await first.text();
     const intruder = input({ threadId });
-    expect(await errorOf(await postRun(exposed.url, intruder, { token: bob }))).toMatchObject({ status: 403, error: { code: "forbidden" } });
+    expect(await errorOf(await postRun(exposed.url, intruder, { token: bob }))).toMatchObject({
+      status: 403,
+      error: { code: "forbidden" },
+    });
     // Refused before the run was recorded: the run id is still free for its owner.
     expect(exposed.services.runs.getRun(intruder.runId)).toBeUndefined();
     expect((await postRun(exposed.url, intruder, { token: alice })).status).toBe(200);
   });
 
   it("404 for an unknown agent", async () => {
-    expect(await errorOf(await postRun(local.url, input(), { path: "/api/agui/no-such-agent" }))).toMatchObject({ status: 404, error: { code: "agent_not_found", message: expect.stringContaining("no-such-agent") } });
+    expect(await errorOf(await postRun(local.url, input(), { path: "/api/agui/no-such-agent" }))).toMatchObject({
+      status: 404,
+      error: { code: "agent_not_found", message: expect.stringContaining("no-such-agent") },
+    });
   });
 
   it("409 for a run id used before", async () => {
@@ -77,7 +111,10 @@ describe("statuses before the stream, over real HTTP", () => {
     const first = await postRun(local.url, body);
     expect(first.status).toBe(200);
     await first.text();
-    expect(await errorOf(await postRun(local.url, { ...body, messages: [userMessage("again")] }))).toMatchObject({ status: 409, error: { code: "run_id_taken" } });
+    expect(await errorOf(await postRun(local.url, { ...body, messages: [userMessage("again")] }))).toMatchObject({
+      status: 409,
+      error: { code: "run_id_taken" },
+    });
   });
 
   it("413 for a body over the limit, declared or chunked without a length", async () => {
@@ -92,12 +129,19 @@ describe("statuses before the stream, over real HTTP", () => {
     expect(local.services.runs.getRun(big.runId)).toBeUndefined();
     // A small chunked body is read whole and runs.
     const small = JSON.stringify(input());
-    const ok = await rawRequest(`${local.url}/api/agui/demo`, { headers: { "content-type": "application/json", "transfer-encoding": "chunked" }, body: [small.slice(0, 20), small.slice(20)] });
+    const ok = await rawRequest(`${local.url}/api/agui/demo`, {
+      headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+      body: [small.slice(0, 20), small.slice(20)],
+    });
     expect(ok.status).toBe(200);
   });
 
   it("415 for a body that is not JSON", async () => {
-    const response = await fetch(`${local.url}/api/agui/demo`, { method: "POST", headers: { "content-type": "text/plain" }, body: JSON.stringify(input()) });
+    const response = await fetch(`${local.url}/api/agui/demo`, {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: JSON.stringify(input()),
+    });
     expect(await errorOf(response)).toMatchObject({ status: 415, error: { code: "unsupported_media_type" } });
   });
 
@@ -111,13 +155,26 @@ describe("statuses before the stream, over real HTTP", () => {
       ["missing threadId", { ...input(), threadId: undefined }, [{ path: "/threadId" }]],
       ["too-long thread id", input({ threadId: "t".repeat(201) }), [{ path: "/threadId", message: "must be 1 to 200 characters" }]],
       ["too-long run id", input({ runId: "r".repeat(201) }), [{ path: "/runId", message: "must be 1 to 200 characters" }]],
-      ["too many messages", input({ messages: Array.from({ length: 2001 }, (_, i) => ({ id: `m${i}`, role: "user", content: "." })) }), [{ path: "/messages", message: "at most 2000 messages per run" }]],
+      [
+        "too many messages",
+        input({ messages: Array.from({ length: 2001 }, (_, i) => ({ id: `m${i}`, role: "user", content: "." })) }),
+        [{ path: "/messages", message: "at most 2000 messages per run" }],
+      ],
       [
         "duplicate resume ids",
-        input({ resume: [{ interruptId: "apr_1", status: "cancelled" }, { interruptId: "apr_1", status: "resolved", payload: { approved: true } }] }),
+        input({
+          resume: [
+            { interruptId: "apr_1", status: "cancelled" },
+            { interruptId: "apr_1", status: "resolved", payload: { approved: true } },
+          ],
+        }),
         [{ path: "/resume/1/interruptId", message: "duplicates an earlier entry" }],
       ],
-      ["a resume status the protocol does not know", input({ resume: [{ interruptId: "apr_1", status: "approved" }] }), [{ path: "/resume/0/status" }]],
+      [
+        "a resume status the protocol does not know",
+        input({ resume: [{ interruptId: "apr_1", status: "approved" }] }),
+        [{ path: "/resume/0/status" }],
+      ],
     ];
     for (const [name, body, issues] of cases) {
       const huge = name === "too many messages";

@@ -14,12 +14,24 @@ beforeAll(async () => {
   server = await startAguiServer();
   const refund: ToolHandler = (args) => {
     refunds.push(args);
-    return { refundId: `RF-${refunds.length}`, orderId: args.orderId, amount: args.amount, currency: args.currency, status: "issued", issuedAt: new Date().toISOString() };
+    return {
+      refundId: `RF-${refunds.length}`,
+      orderId: args.orderId,
+      amount: args.amount,
+      currency: args.currency,
+      status: "issued",
+      issuedAt: new Date().toISOString(),
+    };
   };
   server.services.registry.bindHandler("issue_refund", refund);
   server.services.agents.add(
     agentFunction(
-      { name: "broken", description: "fails after a few words", model: "test", capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false } },
+      {
+        name: "broken",
+        description: "fails after a few words",
+        model: "test",
+        capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false },
+      },
       async (run) => {
         await run.text("Starting to answer");
         throw new Error("SQLITE_CORRUPT: database disk image is malformed at /srv/secret/console.db");
@@ -28,10 +40,17 @@ beforeAll(async () => {
   );
   server.services.agents.add(
     agentFunction(
-      { name: "waiting", description: "says a word, then waits to be stopped", model: "test", capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false } },
+      {
+        name: "waiting",
+        description: "says a word, then waits to be stopped",
+        model: "test",
+        capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false },
+      },
       async (run) => {
         await run.text("Thinking it over");
-        await new Promise<void>((resolve) => (run.ctx.signal.aborted ? resolve() : run.ctx.signal.addEventListener("abort", () => resolve(), { once: true })));
+        await new Promise<void>((resolve) =>
+          run.ctx.signal.aborted ? resolve() : run.ctx.signal.addEventListener("abort", () => resolve(), { once: true }),
+        );
       },
     ),
   );
@@ -81,7 +100,12 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     expect(lastText(run)).toMatch(/In Paris it is .*\n- In Tokyo it is /s);
     expect(eventsOf(run, EventType.REASONING_MESSAGE_CONTENT).length).toBeGreaterThan(0);
     expect(eventsOf(run, EventType.STATE_DELTA).length).toBeGreaterThan(0);
-    expect(client.state).toMatchObject({ actions: [{ tool: "get_weather", outcome: "succeeded" }, { tool: "get_weather", outcome: "succeeded" }] });
+    expect(client.state).toMatchObject({
+      actions: [
+        { tool: "get_weather", outcome: "succeeded" },
+        { tool: "get_weather", outcome: "succeeded" },
+      ],
+    });
   });
 
   it("approve: the interrupt describes the call; the resume runs it once and answers the original tool call", async () => {
@@ -92,7 +116,11 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
       reason: "tool_call",
       toolCallId: call.toolCallId,
       message: expect.any(String),
-      responseSchema: { type: "object", properties: { approved: { type: "boolean" }, reason: { type: "string" }, editedArgs: { type: "object" } }, required: ["approved"] },
+      responseSchema: {
+        type: "object",
+        properties: { approved: { type: "boolean" }, reason: { type: "string" }, editedArgs: { type: "object" } },
+        required: ["approved"],
+      },
       metadata: { toolName: "issue_refund", arguments: { orderId: "1234", amount: 20, currency: "EUR" } },
     });
     expect(new Date(interrupt.expiresAt!).toISOString()).toBe(interrupt.expiresAt);
@@ -101,7 +129,9 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     expect(approval).toMatchObject({ status: "pending", callId: call.toolCallId, threadId: client.threadId, principal: "local" });
 
     const before = refunds.length;
-    const resumed = await observeRun(client, { resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true } } }) });
+    const resumed = await observeRun(client, {
+      resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true } } }),
+    });
     expectValidRun(resumed);
     expect(outcomeOf(resumed)).toEqual({ type: "success" });
     expect(refunds.length - before).toBe(1);
@@ -118,7 +148,9 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     const { client, interrupt } = await pausedRefund();
     const before = refunds.length;
     const resumed = await observeRun(client, {
-      resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: false, reason: "the customer already got a voucher" } } }),
+      resume: buildResumeArray(client.pendingInterrupts, {
+        [interrupt.id]: { status: "resolved", payload: { approved: false, reason: "the customer already got a voucher" } },
+      }),
     });
     expectValidRun(resumed);
     expect(outcomeOf(resumed)).toEqual({ type: "success" });
@@ -127,7 +159,11 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     expect(result?.toolCallId).toBe(interrupt.toolCallId);
     expect(JSON.parse(result!.content as string)).toMatchObject({ ok: false, error: { kind: "denied" } });
     expect(lastText(resumed)).toBe("I did not run issue_refund: the call was denied (reason: the customer already got a voucher).");
-    expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "denied", reason: "the customer already got a voucher", decidedBy: "local" });
+    expect(server.services.approvals.get(interrupt.id)).toMatchObject({
+      status: "denied",
+      reason: "the customer already got a voucher",
+      decidedBy: "local",
+    });
     expect(client.state).toMatchObject({ actions: [{ tool: "issue_refund", outcome: "denied" }] });
   });
 
@@ -135,7 +171,11 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     const { client, interrupt } = await pausedRefund();
     const before = refunds.length;
     const editedArgs = { orderId: "1234", amount: 5, currency: "USD" };
-    const resumed = await observeRun(client, { resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true, editedArgs } } }) });
+    const resumed = await observeRun(client, {
+      resume: buildResumeArray(client.pendingInterrupts, {
+        [interrupt.id]: { status: "resolved", payload: { approved: true, editedArgs } },
+      }),
+    });
     expectValidRun(resumed);
     expect(refunds.slice(before)).toEqual([editedArgs]);
     const [result] = eventsOf(resumed, EventType.TOOL_CALL_RESULT);
@@ -150,7 +190,9 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     const { client, interrupt } = await pausedRefund();
     const before = refunds.length;
     const resumed = await observeRun(client, {
-      resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true, editedArgs: { orderId: "1234", amount: -3 } } } }),
+      resume: buildResumeArray(client.pendingInterrupts, {
+        [interrupt.id]: { status: "resolved", payload: { approved: true, editedArgs: { orderId: "1234", amount: -3 } } },
+      }),
     });
     expectValidRun(resumed);
     expect(refunds.length).toBe(before);
@@ -164,7 +206,9 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
   it("cancel: the call never runs and the agent is told it was cancelled", async () => {
     const { client, interrupt } = await pausedRefund();
     const before = refunds.length;
-    const resumed = await observeRun(client, { resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "cancelled" } }) });
+    const resumed = await observeRun(client, {
+      resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "cancelled" } }),
+    });
     expectValidRun(resumed);
     expect(outcomeOf(resumed)).toEqual({ type: "success" });
     expect(refunds.length).toBe(before);
@@ -176,7 +220,13 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
   });
 
   it("a client-owned tool: the call streams with no result, success lists it pending; the next run's tool message answers it", async () => {
-    const tools = [{ name: "pick_color", description: "Ask the person to pick a color", parameters: { type: "object", properties: { hint: { type: "string" } } } }];
+    const tools = [
+      {
+        name: "pick_color",
+        description: "Ask the person to pick a color",
+        parameters: { type: "object", properties: { hint: { type: "string" } } },
+      },
+    ];
     const client = agent();
     client.addMessage(userMessage('/pick_color {"hint":"warm"}'));
     const run = await observeRun(client, { tools });
@@ -203,7 +253,11 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
   it("a run stopped from the console: cancelled outcome after a snapshot that keeps what was said", async () => {
     const client = agent("/api/agui/waiting");
     client.addMessage(userMessage("take your time"));
-    const run = await observeRun(client, {}, { onTextMessageEndEvent: () => void server.services.bridge.cancel(client.exchanges.at(-1)!.input.runId) });
+    const run = await observeRun(
+      client,
+      {},
+      { onTextMessageEndEvent: () => void server.services.bridge.cancel(client.exchanges.at(-1)!.input.runId) },
+    );
     expectValidRun(run);
     expect(outcomeOf(run)).toEqual({ type: "cancelled" });
     const [snapshot] = eventsOf(run, EventType.MESSAGES_SNAPSHOT);
@@ -220,7 +274,11 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     client.addMessage(userMessage("go"));
     const run = await observeRun(client);
     expectValidRun(run);
-    expect(run.error).toMatchObject({ type: EventType.RUN_ERROR, code: "agent_error", message: "The agent failed while answering. The server log has the details." });
+    expect(run.error).toMatchObject({
+      type: EventType.RUN_ERROR,
+      code: "agent_error",
+      message: "The agent failed while answering. The server log has the details.",
+    });
     expect(run.raw).not.toMatch(/SQLITE|secret|console\.db|\bat \//);
     // The text message that was open when the agent threw was closed before the error.
     const types = run.events.map((e) => e.type);

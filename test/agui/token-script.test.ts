@@ -25,7 +25,14 @@ async function tokenScript(...args: string[]): Promise<{ code: number; stdout: s
 }
 
 function body() {
-  return { threadId: `t-${crypto.randomUUID()}`, runId: `r-${crypto.randomUUID()}`, protocolVersion: "1.0", messages: [userMessage("hi")], tools: [], context: [] };
+  return {
+    threadId: `t-${crypto.randomUUID()}`,
+    runId: `r-${crypto.randomUUID()}`,
+    protocolVersion: "1.0",
+    messages: [userMessage("hi")],
+    tools: [],
+    context: [],
+  };
 }
 
 beforeAll(async () => {

@@ -20,7 +20,14 @@ const server = http.createServer((req, res) => {
     const events = input.resume
       ? [
           ev.runStarted(runId, threadId),
-          ev.toolResult("c1", JSON.stringify(input.resume[0]?.status === "resolved" ? { ok: true, value: { refunded: 20 } } : { ok: false, error: { kind: "cancelled", message: "Cancelled" } })),
+          ev.toolResult(
+            "c1",
+            JSON.stringify(
+              input.resume[0]?.status === "resolved"
+                ? { ok: true, value: { refunded: 20 } }
+                : { ok: false, error: { kind: "cancelled", message: "Cancelled" } },
+            ),
+          ),
           ...ev.text("m2", "Refund done."),
           ev.runFinished(runId, undefined, threadId),
         ]
@@ -28,7 +35,11 @@ const server = http.createServer((req, res) => {
           ev.runStarted(runId, threadId),
           ...ev.text("m1", "I need approval."),
           ...ev.toolCall("c1", "refund", ['{"order":', '"A1"}'], "m1"),
-          ev.runFinished(runId, ev.interrupt([{ id: "i1", reason: "tool_call", toolCallId: "c1", metadata: { toolName: "refund" } }]), threadId),
+          ev.runFinished(
+            runId,
+            ev.interrupt([{ id: "i1", reason: "tool_call", toolCallId: "c1", metadata: { toolName: "refund" } }]),
+            threadId,
+          ),
         ];
     res.writeHead(200, { "content-type": encoder.getContentType(), "cache-control": "no-cache, no-transform" });
     res.end(events.map((event) => encoder.encode(event)).join(""));
@@ -59,9 +70,14 @@ describe("AgentState over HttpAGUIClient", () => {
     expect(snap.toolCalls.get("c1")).toMatchObject({ status: "succeeded", result: { refunded: 20 } });
     expect(snap.messages.map((m) => m.id)).toEqual([expect.any(String), "m1", "res-c1", "m2"]);
     expect(bodies).toHaveLength(2);
-    expect(bodies[1]).toMatchObject({ threadId: "t-http", resume: [{ interruptId: "i1", status: "resolved", payload: { approved: true } }] });
+    expect(bodies[1]).toMatchObject({
+      threadId: "t-http",
+      resume: [{ interruptId: "i1", status: "resolved", payload: { approved: true } }],
+    });
     expect(bodies[1]?.runId).not.toBe(bodies[0]?.runId);
-    expect(bodies[1]?.messages.find((m) => m.id === "m1")).toMatchObject({ toolCalls: [{ id: "c1", function: { name: "refund", arguments: '{"order":"A1"}' } }] });
+    expect(bodies[1]?.messages.find((m) => m.id === "m1")).toMatchObject({
+      toolCalls: [{ id: "c1", function: { name: "refund", arguments: '{"order":"A1"}' } }],
+    });
     expect(JSON.stringify(snap)).not.toContain("Bearer");
   });
 });

@@ -22,10 +22,10 @@ function interruptedRun(): BaseEvent[] {
 
 describe("AgentState runs", () => {
   it("send() posts the whole history with a new run id, state and client tools, and no resume", async () => {
-    const agent = scriptedAgent(
-      [ev.runStarted("r1"), ev.text("m1", "Hi!"), ev.runFinished("r1")].flat(),
-      [ev.runStarted("r2"), ev.runFinished("r2")],
-    );
+    const agent = scriptedAgent([ev.runStarted("r1"), ev.text("m1", "Hi!"), ev.runFinished("r1")].flat(), [
+      ev.runStarted("r2"),
+      ev.runFinished("r2"),
+    ]);
     const tools = [{ name: "pick_color", description: "Ask the user for a color", parameters: { type: "object" } }];
     const s = new AgentState({ agent, threadId: "t1", tools, state: { mood: "calm" } });
     await s.send("hello");
@@ -57,13 +57,16 @@ describe("AgentState runs", () => {
   });
 
   it("resolve and cancel send exactly one resume covering every interrupt, once all are answered", async () => {
-    const agent = scriptedAgent(interruptedRun(), [
-      ev.runStarted("r2"),
-      ev.toolResult("c1", JSON.stringify({ ok: true, value: { refunded: 20 } })),
-      ev.toolResult("c2", JSON.stringify({ ok: false, error: { kind: "cancelled", message: "Cancelled by the user" } })),
-      ev.text("m2", "Refunded; no email sent."),
-      ev.runFinished("r2"),
-    ].flat());
+    const agent = scriptedAgent(
+      interruptedRun(),
+      [
+        ev.runStarted("r2"),
+        ev.toolResult("c1", JSON.stringify({ ok: true, value: { refunded: 20 } })),
+        ev.toolResult("c2", JSON.stringify({ ok: false, error: { kind: "cancelled", message: "Cancelled by the user" } })),
+        ev.text("m2", "Refunded; no email sent."),
+        ev.runFinished("r2"),
+      ].flat(),
+    );
     const s = new AgentState({ agent, threadId: "t1" });
     await s.send("refund order A1 and tell them");
 
@@ -106,7 +109,11 @@ describe("AgentState runs", () => {
 
   it("an expired interrupt can only be cancelled; unknown ids are refused", async () => {
     const agent = scriptedAgent(
-      [ev.runStarted("r1"), ...ev.toolCall("c1", "refund", ["{}"]), ev.runFinished("r1", ev.interrupt([{ id: "i1", reason: "tool_call", toolCallId: "c1", expiresAt: "2000-01-01T00:00:00Z" }]))],
+      [
+        ev.runStarted("r1"),
+        ...ev.toolCall("c1", "refund", ["{}"]),
+        ev.runFinished("r1", ev.interrupt([{ id: "i1", reason: "tool_call", toolCallId: "c1", expiresAt: "2000-01-01T00:00:00Z" }])),
+      ],
       [ev.runStarted("r2"), ev.runFinished("r2")],
     );
     const s = new AgentState({ agent, threadId: "t1" });
@@ -120,11 +127,14 @@ describe("AgentState runs", () => {
 
   it("an approval that expires while the other interrupts are answered is refused before sending", async () => {
     let clock = Date.parse("2030-01-01T00:00:00Z");
-    const agent = scriptedAgent(interruptedRun().map((event) =>
-      event.type === EventType.RUN_FINISHED
-        ? ev.runFinished("r1", ev.interrupt([{ ...refundInterrupts[0]!, expiresAt: "2030-01-01T00:01:00Z" }, refundInterrupts[1]!]))
-        : event,
-    ), [ev.runStarted("r2"), ev.runFinished("r2")]);
+    const agent = scriptedAgent(
+      interruptedRun().map((event) =>
+        event.type === EventType.RUN_FINISHED
+          ? ev.runFinished("r1", ev.interrupt([{ ...refundInterrupts[0]!, expiresAt: "2030-01-01T00:01:00Z" }, refundInterrupts[1]!]))
+          : event,
+      ),
+      [ev.runStarted("r2"), ev.runFinished("r2")],
+    );
     const s = new AgentState({ agent, threadId: "t1", now: () => clock });
     await s.send("refund");
     await s.resolve("i1", { approved: true });
@@ -154,7 +164,10 @@ describe("AgentState runs", () => {
   });
 
   it("a transport failure lands in error (never a synthetic RUN_ERROR), and retry() runs again", async () => {
-    const agent = scriptedAgent([ev.runStarted("r1"), ev.text("m1", "half").slice(0, 2)].flat(), [ev.runStarted("r2"), ev.runFinished("r2")]);
+    const agent = scriptedAgent([ev.runStarted("r1"), ev.text("m1", "half").slice(0, 2)].flat(), [
+      ev.runStarted("r2"),
+      ev.runFinished("r2"),
+    ]);
     const s = new AgentState({ agent, threadId: "t1" });
     await s.send("hi");
     expect(s.getSnapshot()).toMatchObject({ status: "error", error: { source: "transport", name: "AgentStreamError", reason: "eof" } });
@@ -191,7 +204,11 @@ describe("AgentState runs", () => {
     expect(snap.toolCalls.get("c1")).toMatchObject({ status: "succeeded", result: "4C", args: { city: "Oslo" } });
     expect(snap.toolCalls.get("c2")).toMatchObject({ status: "awaiting_approval", interruptId: "i2" });
     await s.resolve("i2", { approved: true });
-    expect(agent.inputs[0]).toMatchObject({ threadId: "stored", state: { cart: 2 }, resume: [{ interruptId: "i2", status: "resolved", payload: { approved: true } }] });
+    expect(agent.inputs[0]).toMatchObject({
+      threadId: "stored",
+      state: { cart: 2 },
+      resume: [{ interruptId: "i2", status: "resolved", payload: { approved: true } }],
+    });
     expect(agent.inputs[0]?.messages).toHaveLength(3);
   });
 });

@@ -33,7 +33,13 @@ describe("AgentState applies the run lifecycle", () => {
 
   it("RUN_ERROR → error with message and code; open items end", () => {
     const s = store();
-    feed(s, ev.runStarted(), { type: EventType.TEXT_MESSAGE_START, messageId: "m1" } as BaseEvent, ev.toolCall("c1", "t", []), ev.runError("model unavailable", "upstream"));
+    feed(
+      s,
+      ev.runStarted(),
+      { type: EventType.TEXT_MESSAGE_START, messageId: "m1" } as BaseEvent,
+      ev.toolCall("c1", "t", []),
+      ev.runError("model unavailable", "upstream"),
+    );
     const snap = s.getSnapshot();
     expect(snap.status).toBe("error");
     expect(snap.error).toEqual({ source: "run", name: "RunError", message: "model unavailable", code: "upstream" });
@@ -101,7 +107,12 @@ describe("AgentState applies messages", () => {
         type: EventType.MESSAGES_SNAPSHOT,
         messages: [
           { id: "u1", role: "user", content: "hi" },
-          { id: "m1", role: "assistant", content: "final text", toolCalls: [{ id: "c9", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }] },
+          {
+            id: "m1",
+            role: "assistant",
+            content: "final text",
+            toolCalls: [{ id: "c9", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }],
+          },
           { id: "tm9", role: "tool", toolCallId: "c9", content: '{"ok":true,"value":{"temp":4}}' },
           { id: "m2", role: "assistant", content: "It is 4 degrees." },
         ],
@@ -118,7 +129,11 @@ describe("AgentState applies messages", () => {
     expect(snap.messages[2]?.toolCallIds).toEqual(["c9"]);
     expect(snap.toolCalls.get("c9")).toMatchObject({ name: "weather", args: { city: "Oslo" }, status: "succeeded", result: { temp: 4 } });
     // The index follows the new order: a later delta lands on the right message.
-    feed(s, { type: EventType.TEXT_MESSAGE_START, messageId: "m2" } as BaseEvent, { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m2", delta: " Dress warmly." } as BaseEvent);
+    feed(
+      s,
+      { type: EventType.TEXT_MESSAGE_START, messageId: "m2" } as BaseEvent,
+      { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m2", delta: " Dress warmly." } as BaseEvent,
+    );
     expect(s.getSnapshot().messages[4]?.content).toBe("It is 4 degrees. Dress warmly.");
   });
 
@@ -139,9 +154,18 @@ describe("AgentState applies tool calls", () => {
   it("streams arguments as text, parses them at the end, and times the call", () => {
     const s = store();
     feed(s, ev.runStarted(), ev.text("m1", "Let me check."), ev.toolCall("c1", "weather", ['{"ci', 'ty":"Oslo"}'], "m1").slice(0, 2));
-    expect(s.getSnapshot().toolCalls.get("c1")).toMatchObject({ name: "weather", argsText: '{"ci', status: "streaming_args", parentMessageId: "m1" });
+    expect(s.getSnapshot().toolCalls.get("c1")).toMatchObject({
+      name: "weather",
+      argsText: '{"ci',
+      status: "streaming_args",
+      parentMessageId: "m1",
+    });
     expect(s.getSnapshot().toolCalls.get("c1")?.args).toBeUndefined();
-    feed(s, { type: EventType.TOOL_CALL_ARGS, toolCallId: "c1", delta: 'ty":"Oslo"}' } as BaseEvent, { type: EventType.TOOL_CALL_END, toolCallId: "c1" } as BaseEvent);
+    feed(
+      s,
+      { type: EventType.TOOL_CALL_ARGS, toolCallId: "c1", delta: 'ty":"Oslo"}' } as BaseEvent,
+      { type: EventType.TOOL_CALL_END, toolCallId: "c1" } as BaseEvent,
+    );
     expect(s.getSnapshot().toolCalls.get("c1")).toMatchObject({ argsText: '{"city":"Oslo"}', args: { city: "Oslo" }, status: "running" });
     feed(s, ev.toolResult("c1", JSON.stringify({ ok: true, value: { temp: 4 } })));
     const snap = s.getSnapshot();
@@ -164,7 +188,11 @@ describe("AgentState applies tool calls", () => {
   });
 
   it.each([
-    [{ ok: false, error: { kind: "denied", message: "The call was denied", reason: "too much" } }, "denied", { kind: "denied", reason: "too much" }],
+    [
+      { ok: false, error: { kind: "denied", message: "The call was denied", reason: "too much" } },
+      "denied",
+      { kind: "denied", reason: "too much" },
+    ],
     [{ ok: false, error: { kind: "cancelled", message: "Cancelled" } }, "cancelled", { kind: "cancelled" }],
     [{ ok: false, error: { kind: "approval_expired", message: "Expired" } }, "cancelled", { kind: "approval_expired" }],
     [{ ok: false, error: { kind: "timeout", message: "Took too long" } }, "failed", { kind: "timeout", message: "Took too long" }],
@@ -234,7 +262,11 @@ describe("AgentState snapshots", () => {
     const a = s.getSnapshot();
     expect(s.getSnapshot()).toBe(a);
     const m1 = a.messages[0];
-    feed(s, { type: EventType.TEXT_MESSAGE_START, messageId: "m2" } as BaseEvent, { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m2", delta: "o" } as BaseEvent);
+    feed(
+      s,
+      { type: EventType.TEXT_MESSAGE_START, messageId: "m2" } as BaseEvent,
+      { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m2", delta: "o" } as BaseEvent,
+    );
     const b = s.getSnapshot();
     expect(b).not.toBe(a);
     expect(b.version).toBeGreaterThan(a.version);

@@ -72,7 +72,13 @@ const routes: Record<string, (res: http.ServerResponse) => void> = {
   },
   "/out-of-order": (res) => {
     res.writeHead(200, { "content-type": "text/event-stream" });
-    res.end([sse(ev.runStarted("r1")), sse({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "nope", delta: "x" }), sse(ev.runFinished("r1"))].join(""));
+    res.end(
+      [
+        sse(ev.runStarted("r1")),
+        sse({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: "nope", delta: "x" }),
+        sse(ev.runFinished("r1")),
+      ].join(""),
+    );
   },
   "/done-but-open": (res) => {
     // The run ends, but the server keeps the connection open.
@@ -137,7 +143,13 @@ async function failure(promise: Promise<unknown>): Promise<Error> {
 
 /** Everything an error exposes, to check that no header leaked into it. */
 function exposed(err: Error): string {
-  return JSON.stringify({ ...err, message: err.message, stack: err.stack, name: err.name, cause: String((err as { cause?: unknown }).cause) });
+  return JSON.stringify({
+    ...err,
+    message: err.message,
+    stack: err.stack,
+    name: err.name,
+    cause: String((err as { cause?: unknown }).cause),
+  });
 }
 
 function silenceConsole() {
@@ -170,7 +182,10 @@ describe("HttpAGUIClient", () => {
       "RUN_FINISHED",
     ]);
     expect(events[2]).toMatchObject({ delta: "héllo 🌍" });
-    expect(requests[0]).toMatchObject({ method: "POST", headers: { "content-type": "application/json", accept: "text/event-stream", authorization: SECRET, "x-call": "1" } });
+    expect(requests[0]).toMatchObject({
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream", authorization: SECRET, "x-call": "1" },
+    });
     expect(requests[0]?.body).toEqual({ ...input(), resume: [{ interruptId: "i1", status: "cancelled" }] });
     // The invalid event and the non-JSON frame were skipped with warnings; the unknown type at debug level.
     expect(spies.warn).toHaveBeenCalledTimes(2);

@@ -30,7 +30,13 @@ describe("InProcessAGUIClient", () => {
     ]);
     const { events, error } = await collect(new InProcessAGUIClient(agent));
     expect(error).toBeUndefined();
-    expect(events.map((e) => e.type)).toEqual(["RUN_STARTED", "TEXT_MESSAGE_START", "TEXT_MESSAGE_CONTENT", "TEXT_MESSAGE_END", "RUN_FINISHED"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "RUN_STARTED",
+      "TEXT_MESSAGE_START",
+      "TEXT_MESSAGE_CONTENT",
+      "TEXT_MESSAGE_END",
+      "RUN_FINISHED",
+    ]);
     expect(warn).toHaveBeenCalledOnce();
     expect(agent.inputs).toEqual([input]);
   });

@@ -6,7 +6,7 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 describe("SseParser", () => {
   it("joins multi-line data, drops one leading space, ignores comments and other fields", () => {
     const parser = new SseParser();
-    expect(parser.push(bytes(": keepalive\n\nevent: x\nid: 1\ndata: {\"a\":\ndata:1}\n\nretry: 5\n\n"))).toEqual(['{"a":\n1}']);
+    expect(parser.push(bytes(': keepalive\n\nevent: x\nid: 1\ndata: {"a":\ndata:1}\n\nretry: 5\n\n'))).toEqual(['{"a":\n1}']);
   });
 
   it("reads CRLF and CR line ends, also when a CRLF is split across chunks", () => {

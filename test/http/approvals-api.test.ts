@@ -17,15 +17,27 @@ afterAll(() => services.close());
 
 const ctx = (id: string) => ({ params: Promise.resolve({ id }) });
 const post = (body: unknown, headers: Record<string, string> = {}) =>
-  new Request("http://127.0.0.1:3000/api/approvals/x/decision", { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
-const get = (path: string, headers: Record<string, string> = {}) => new Request(`http://127.0.0.1:3000${path}`, { headers: { host: "127.0.0.1:3000", ...headers } });
+  new Request("http://127.0.0.1:3000/api/approvals/x/decision", {
+    method: "POST",
+    headers: { host: "127.0.0.1:3000", "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  new Request(`http://127.0.0.1:3000${path}`, { headers: { host: "127.0.0.1:3000", ...headers } });
 
-const errorOf = async (response: Response) => ({ status: response.status, ...((await response.json()) as { error: { code: string } }).error });
+const errorOf = async (response: Response) => ({
+  status: response.status,
+  ...((await response.json()) as { error: { code: string } }).error,
+});
 
 let seq = 0;
 /** A pending approval asked by a real executor call of a confirm tool. */
 async function pendingRefund(threadId = `thread-${++seq}`, principal = "alice"): Promise<string> {
-  const result = await services.executor.call("issue_refund", { orderId: `${1000 + seq}`, amount: 10 }, { callId: `call-${++seq}`, ctx: { principal, scope: `agui:${threadId}`, threadId, runId: `run-${seq}`, surface: "agui" } });
+  const result = await services.executor.call(
+    "issue_refund",
+    { orderId: `${1000 + seq}`, amount: 10 },
+    { callId: `call-${++seq}`, ctx: { principal, scope: `agui:${threadId}`, threadId, runId: `run-${seq}`, surface: "agui" } },
+  );
   return approvalIdOf(result);
 }
 
@@ -58,7 +70,11 @@ describe("approvals REST", () => {
     expect(((await bad.json()) as { error: { issues: unknown[] } }).error.issues.length).toBeGreaterThan(0);
     expect(services.approvals.get(other)?.status).toBe("pending");
     expect((await api.decide(post({ approved: "yes" }), ctx(other))).status).toBe(422);
-    const notJson = new Request("http://127.0.0.1:3000/x", { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "text/plain" }, body: "approve" });
+    const notJson = new Request("http://127.0.0.1:3000/x", {
+      method: "POST",
+      headers: { host: "127.0.0.1:3000", "content-type": "text/plain" },
+      body: "approve",
+    });
     expect((await api.decide(notJson, ctx(other))).status).toBe(415);
   });
 
@@ -91,7 +107,11 @@ describe("approvals REST", () => {
       for (let round = 0; round < 5; round++) {
         const id = await pendingRefund();
         const send = (approved: boolean) =>
-          fetch(`${url}/api/approvals/${id}/decision`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ approved }) });
+          fetch(`${url}/api/approvals/${id}/decision`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ approved }),
+          });
         const statuses = (await Promise.all([send(true), send(false)])).map((r) => r.status).sort();
         expect(statuses).toEqual([200, 409]);
         expect(services.approvals.events(id).filter((e) => e.type === "decided")).toHaveLength(1);
@@ -107,7 +127,11 @@ describe("approvals REST", () => {
     const b = await pendingRefund();
     services.approvals.decide(b, { approved: false, decidedBy: "someone" });
     const response = await api.decideMany(
-      new Request("http://127.0.0.1:3000/api/approvals/decisions", { method: "POST", headers: { host: "127.0.0.1:3000", "content-type": "application/json" }, body: JSON.stringify({ ids: [a, b], approved: true }) }),
+      new Request("http://127.0.0.1:3000/api/approvals/decisions", {
+        method: "POST",
+        headers: { host: "127.0.0.1:3000", "content-type": "application/json" },
+        body: JSON.stringify({ ids: [a, b], approved: true }),
+      }),
     );
     expect(await response.json()).toEqual({
       results: [
@@ -126,8 +150,18 @@ describe("approvals REST", () => {
     await api.decide(post({ approved: true, reason: "half only", editedArgs: { orderId: "555", amount: 45 } }), ctx(id));
     const ran = await services.executor.call("issue_refund", { orderId: "555", amount: 90 }, { callId, ctx: call });
     expect(ran).toMatchObject({ ok: true, value: { amount: 45 } });
-    const body = (await (await api.get(get(`/api/approvals/${id}`), ctx(id))).json()) as { approval: Record<string, unknown>; events: Array<{ type: string; actor: string }> };
-    expect(body.approval).toMatchObject({ principal: "bob", status: "consumed", decidedBy: "local", reason: "half only", args: { orderId: "555", amount: 90 }, editedArgs: { orderId: "555", amount: 45 } });
+    const body = (await (await api.get(get(`/api/approvals/${id}`), ctx(id))).json()) as {
+      approval: Record<string, unknown>;
+      events: Array<{ type: string; actor: string }>;
+    };
+    expect(body.approval).toMatchObject({
+      principal: "bob",
+      status: "consumed",
+      decidedBy: "local",
+      reason: "half only",
+      args: { orderId: "555", amount: 90 },
+      editedArgs: { orderId: "555", amount: 45 },
+    });
     expect(body.approval.result).toMatchObject({ ok: true, value: { amount: 45 } });
     expect(body.events.map((e) => [e.type, e.actor])).toEqual([
       ["requested", "bob"],
@@ -139,7 +173,9 @@ describe("approvals REST", () => {
 
   it("streams every change as server-sent events", async () => {
     const controller = new AbortController();
-    const response = await api.events(new Request("http://127.0.0.1:3000/api/approvals/events", { headers: { host: "127.0.0.1:3000" }, signal: controller.signal }));
+    const response = await api.events(
+      new Request("http://127.0.0.1:3000/api/approvals/events", { headers: { host: "127.0.0.1:3000" }, signal: controller.signal }),
+    );
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     const reader = response.body!.getReader();
     const decoder = new TextDecoder();
@@ -161,7 +197,11 @@ describe("once per thread", () => {
   it("a grant is remembered for its thread only, and revoked when the tool's definition changes", async () => {
     services.registry.update("create_ticket", { approval: "once_per_thread" });
     const call = (threadId: string, callId: string) =>
-      services.executor.call("create_ticket", { title: "Printer on fire" }, { callId, ctx: { principal: "alice", scope: `agui:${threadId}`, threadId, runId: callId, surface: "agui" } });
+      services.executor.call(
+        "create_ticket",
+        { title: "Printer on fire" },
+        { callId, ctx: { principal: "alice", scope: `agui:${threadId}`, threadId, runId: callId, surface: "agui" } },
+      );
 
     const first = await call("t-grant", "c1");
     expect(first).toMatchObject({ pending: { approvalId: expect.any(String) } });
@@ -173,7 +213,9 @@ describe("once per thread", () => {
     expect(await call("t-other", "c3")).toMatchObject({ pending: { approvalId: expect.any(String) } });
 
     // A new definition of the tool (a release that changes it) revokes the grant: the thread is asked again.
-    services.registry.upsertBuiltins([{ spec: { ...createTicket.spec, description: `${createTicket.spec.description} Now with labels.` }, handler: createTicket.handler }]);
+    services.registry.upsertBuiltins([
+      { spec: { ...createTicket.spec, description: `${createTicket.spec.description} Now with labels.` }, handler: createTicket.handler },
+    ]);
     expect(services.registry.get("create_ticket")?.approval).toBe("once_per_thread");
     expect(await call("t-grant", "c4")).toMatchObject({ pending: { approvalId: expect.any(String) } });
     const revoked = services.grants.forTool("create_ticket").filter((g) => g.threadId === "t-grant");
@@ -203,7 +245,11 @@ describe("expiry sweep", () => {
   it("runs by itself on the configured interval", async () => {
     const swept = testServices({ APPROVAL_SWEEP_SECONDS: "1", APPROVAL_TTL_SECONDS: "1" });
     try {
-      const result = await swept.executor.call("issue_refund", { orderId: "9", amount: 1 }, { callId: "sweep-1", ctx: { principal: "p", scope: "s", runId: "r", surface: "rest" } });
+      const result = await swept.executor.call(
+        "issue_refund",
+        { orderId: "9", amount: 1 },
+        { callId: "sweep-1", ctx: { principal: "p", scope: "s", runId: "r", surface: "rest" } },
+      );
       const id = approvalIdOf(result);
       const deadline = Date.now() + 5000;
       while (swept.approvals.get(id)?.status === "pending" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -23,10 +23,18 @@ beforeAll(async () => {
   services = testServices();
   ({ tools, toolCalls: calls, sources } = consoleApi(services));
   api = await startRecordingServer();
-  api.respond = (request) => (request.path.startsWith("/pet/") ? { json: { id: Number(request.path.split("/")[2]), name: "doggie", photoUrls: [] } } : { status: 404, json: { message: "no" } });
+  api.respond = (request) =>
+    request.path.startsWith("/pet/")
+      ? { json: { id: Number(request.path.split("/")[2]), name: "doggie", photoUrls: [] } }
+      : { status: 404, json: { message: "no" } };
   // A tool that asks for approval and counts its runs, to prove a repeat never runs it twice.
   services.registry.add(
-    { name: "open_door", description: "Open the door", inputSchema: { type: "object", properties: { door: { type: "string" } }, required: ["door"] }, policy: { effects: "write", confirm: true } },
+    {
+      name: "open_door",
+      description: "Open the door",
+      inputSchema: { type: "object", properties: { door: { type: "string" } }, required: ["door"] },
+      policy: { effects: "write", confirm: true },
+    },
     ({ door }) => ({ opened: door, run: ++ticketRuns }),
   );
 });
@@ -40,7 +48,11 @@ function get(pathname: string, headers: Record<string, string> = {}): Request {
 }
 
 function send(method: string, pathname: string, body: unknown, headers: Record<string, string> = {}): Request {
-  return new Request(`${BASE}${pathname}`, { method, headers: { host: "127.0.0.1:3000", "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return new Request(`${BASE}${pathname}`, {
+    method,
+    headers: { host: "127.0.0.1:3000", "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 const params = (values: Record<string, string>) => ({ params: Promise.resolve(values) });
@@ -55,7 +67,14 @@ describe("GET /api/tools", () => {
   it("lists summaries with a total, filtered and paged by cursor", async () => {
     const all = await body(await tools.list(get("/api/tools")));
     expect(all.total).toBe(6);
-    expect(all.items.map((t: { name: string }) => t.name)).toEqual(["calculate", "create_ticket", "current_time", "get_weather", "issue_refund", "open_door"]);
+    expect(all.items.map((t: { name: string }) => t.name)).toEqual([
+      "calculate",
+      "create_ticket",
+      "current_time",
+      "get_weather",
+      "issue_refund",
+      "open_door",
+    ]);
     expect(all.items[0]).not.toHaveProperty("inputSchema");
 
     const asking = await body(await tools.list(get("/api/tools?approval=required")));
@@ -107,30 +126,61 @@ describe("GET, PATCH and DELETE /api/tools/[name]", () => {
 
   it("returns the definition without its binding", async () => {
     const { tool } = await body(await tools.get(get("/api/tools/get_weather"), params({ name: "get_weather" })));
-    expect(tool).toMatchObject({ name: "get_weather", inputSchema: { type: "object" }, approval: "default", needsApproval: false, enabled: true });
+    expect(tool).toMatchObject({
+      name: "get_weather",
+      inputSchema: { type: "object" },
+      approval: "default",
+      needsApproval: false,
+      enabled: true,
+    });
     expect(tool).not.toHaveProperty("binding");
   });
 
   it("answers 422 for a bad PATCH and changes nothing", async () => {
     const before = services.registry.get("calculate");
-    for (const patch of [{ approval: "sometimes" }, {}, { timeoutMs: 0 }, { targets: ["fax"] }, { enabled: "yes" }, { retries: 2, colour: "red" }]) {
+    for (const patch of [
+      { approval: "sometimes" },
+      {},
+      { timeoutMs: 0 },
+      { targets: ["fax"] },
+      { enabled: "yes" },
+      { retries: 2, colour: "red" },
+    ]) {
       const response = await tools.update(send("PATCH", "/api/tools/calculate", patch), params({ name: "calculate" }));
       expect(response.status, JSON.stringify(patch)).toBe(422);
       const error = (await body(response)).error;
       expect(error.code).toBe("invalid_body");
       expect(error.issues.length).toBeGreaterThan(0);
     }
-    const notJson = await tools.update(new Request(`${BASE}/api/tools/calculate`, { method: "PATCH", headers: { host: "127.0.0.1", "content-type": "application/json" }, body: "{" }), params({ name: "calculate" }));
+    const notJson = await tools.update(
+      new Request(`${BASE}/api/tools/calculate`, {
+        method: "PATCH",
+        headers: { host: "127.0.0.1", "content-type": "application/json" },
+        body: "{",
+      }),
+      params({ name: "calculate" }),
+    );
     expect(notJson.status).toBe(400);
     expect(services.registry.get("calculate")).toEqual(before);
     expect(countRows(services.database, "tool_events", "tool = ?", "calculate")).toBe(0);
   });
 
   it("saves a policy change and appends it to the tool's audit trail", async () => {
-    const response = await tools.update(send("PATCH", "/api/tools/calculate", { approval: "always", targets: ["openai", "mcp", "openai"], timeoutMs: 4000, retries: 1 }), params({ name: "calculate" }));
+    const response = await tools.update(
+      send("PATCH", "/api/tools/calculate", { approval: "always", targets: ["openai", "mcp", "openai"], timeoutMs: 4000, retries: 1 }),
+      params({ name: "calculate" }),
+    );
     expect(response.status).toBe(200);
-    expect((await body(response)).tool).toMatchObject({ approval: "always", needsApproval: true, policy: { targets: ["openai", "mcp"], timeoutMs: 4000, retries: 1 } });
-    const events = services.database.sqlite.prepare("select type, actor, data from tool_events where tool = ?").all("calculate") as Array<{ type: string; actor: string; data: string }>;
+    expect((await body(response)).tool).toMatchObject({
+      approval: "always",
+      needsApproval: true,
+      policy: { targets: ["openai", "mcp"], timeoutMs: 4000, retries: 1 },
+    });
+    const events = services.database.sqlite.prepare("select type, actor, data from tool_events where tool = ?").all("calculate") as Array<{
+      type: string;
+      actor: string;
+      data: string;
+    }>;
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: "settings_changed", actor: "local" });
     expect(JSON.parse(events[0]!.data)).toMatchObject({
@@ -164,31 +214,69 @@ describe("GET, PATCH and DELETE /api/tools/[name]", () => {
 
 describe("POST and GET /api/tools/[name]/calls", () => {
   it("runs a try through the executor and lists it, pinned calls first", async () => {
-    const first = await body(await calls.run(send("POST", "/api/tools/get_weather/calls", { args: { city: "Paris" } }), params({ name: "get_weather" })));
+    const first = await body(
+      await calls.run(send("POST", "/api/tools/get_weather/calls", { args: { city: "Paris" } }), params({ name: "get_weather" })),
+    );
     expect(first).toMatchObject({ callId: expect.any(String), result: { ok: true, value: { city: "Paris" } } });
-    const second = await body(await calls.run(send("POST", "/api/tools/get_weather/calls", { args: { city: "Oslo" }, callId: "try-oslo" }), params({ name: "get_weather" })));
+    const second = await body(
+      await calls.run(
+        send("POST", "/api/tools/get_weather/calls", { args: { city: "Oslo" }, callId: "try-oslo" }),
+        params({ name: "get_weather" }),
+      ),
+    );
     expect(second.callId).toBe("try-oslo");
 
-    const invalid = await body(await calls.run(send("POST", "/api/tools/get_weather/calls", { args: { town: "Paris" } }), params({ name: "get_weather" })));
+    const invalid = await body(
+      await calls.run(send("POST", "/api/tools/get_weather/calls", { args: { town: "Paris" } }), params({ name: "get_weather" })),
+    );
     expect(invalid.result).toMatchObject({ ok: false, error: { kind: "invalid_arguments", issues: expect.any(Array) } });
 
     let listed = (await body(await calls.list(get("/api/tools/get_weather/calls"), params({ name: "get_weather" })))).items;
     expect(listed.map((c: { callId: string }) => c.callId)).toEqual(["try-oslo", first.callId]);
-    expect(listed[0]).toMatchObject({ principal: "local", scope: "console:try", args: { city: "Oslo" }, pinned: false, result: { ok: true } });
+    expect(listed[0]).toMatchObject({
+      principal: "local",
+      scope: "console:try",
+      args: { city: "Oslo" },
+      pinned: false,
+      result: { ok: true },
+    });
 
-    const pinned = await calls.pin(send("POST", `/api/tools/get_weather/calls/${first.callId}/pin`, { pinned: true }), params({ name: "get_weather", callId: first.callId }));
+    const pinned = await calls.pin(
+      send("POST", `/api/tools/get_weather/calls/${first.callId}/pin`, { pinned: true }),
+      params({ name: "get_weather", callId: first.callId }),
+    );
     expect(await body(pinned)).toEqual({ callId: first.callId, pinned: true });
     listed = (await body(await calls.list(get("/api/tools/get_weather/calls"), params({ name: "get_weather" })))).items;
-    expect(listed.map((c: { callId: string; pinned: boolean }) => `${c.callId}:${c.pinned}`)).toEqual([`${first.callId}:true`, "try-oslo:false"]);
+    expect(listed.map((c: { callId: string; pinned: boolean }) => `${c.callId}:${c.pinned}`)).toEqual([
+      `${first.callId}:true`,
+      "try-oslo:false",
+    ]);
 
-    expect((await calls.pin(send("POST", "/api/tools/get_weather/calls/unknown/pin", { pinned: true }), params({ name: "get_weather", callId: "unknown" }))).status).toBe(404);
-    expect((await calls.pin(send("POST", "/api/tools/get_weather/calls/try-oslo/pin", { pinned: "yes" }), params({ name: "get_weather", callId: "try-oslo" }))).status).toBe(422);
+    expect(
+      (
+        await calls.pin(
+          send("POST", "/api/tools/get_weather/calls/unknown/pin", { pinned: true }),
+          params({ name: "get_weather", callId: "unknown" }),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await calls.pin(
+          send("POST", "/api/tools/get_weather/calls/try-oslo/pin", { pinned: "yes" }),
+          params({ name: "get_weather", callId: "try-oslo" }),
+        )
+      ).status,
+    ).toBe(422);
   });
 
   it("answers a call that needs approval as pending, then from the approval when asked again with the same id, running it once", async () => {
     const request = () => send("POST", "/api/tools/open_door/calls", { args: { door: "front" }, callId: "door-1" });
     const pending = await body(await calls.run(request(), params({ name: "open_door" })));
-    expect(pending).toMatchObject({ callId: "door-1", result: { pending: { approvalId: expect.any(String), expiresAt: expect.any(Number) } } });
+    expect(pending).toMatchObject({
+      callId: "door-1",
+      result: { pending: { approvalId: expect.any(String), expiresAt: expect.any(Number) } },
+    });
     const again = await body(await calls.run(request(), params({ name: "open_door" })));
     expect(again.result.pending.approvalId).toBe(pending.result.pending.approvalId);
     expect(ticketRuns).toBe(0);
@@ -235,10 +323,17 @@ describe("sources", () => {
 
   it("previews without registering, warning about names already taken", async () => {
     const before = snapshot();
-    const response = await sources.preview(send("POST", "/api/sources/openapi/preview", { text: petstore, options: { operations: { tags: ["store"] } } }));
+    const response = await sources.preview(
+      send("POST", "/api/sources/openapi/preview", { text: petstore, options: { operations: { tags: ["store"] } } }),
+    );
     expect(response.status).toBe(200);
     const preview = await body(response);
-    expect(preview.operations.map((o: { toolName: string }) => o.toolName)).toEqual(["getInventory", "placeOrder", "getOrderById", "deleteOrder"]);
+    expect(preview.operations.map((o: { toolName: string }) => o.toolName)).toEqual([
+      "getInventory",
+      "placeOrder",
+      "getOrderById",
+      "deleteOrder",
+    ]);
     expect(snapshot()).toEqual(before);
   });
 
@@ -246,7 +341,14 @@ describe("sources", () => {
     const response = await sources.importDocument(send("POST", "/api/sources/openapi", importBody()));
     expect(response.status).toBe(201);
     const imported = await body(response);
-    expect(imported.source).toMatchObject({ kind: "openapi", name: "Swagger Petstore", location: "pasted", toolCount: 20, hasSecret: true, auth: { kind: "header", name: "api_key" } });
+    expect(imported.source).toMatchObject({
+      kind: "openapi",
+      name: "Swagger Petstore",
+      location: "pasted",
+      toolCount: 20,
+      hasSecret: true,
+      auth: { kind: "header", name: "api_key" },
+    });
     expect(imported.tools.map((t: { name: string }) => t.name)).toContain("pets_getPetById");
 
     const listing = await sources.list(get("/api/sources"));
@@ -262,7 +364,9 @@ describe("sources", () => {
     expect(duplicate.status).toBe(409);
     expect(snapshot()).toEqual(before);
 
-    const call = await body(await calls.run(send("POST", "/api/tools/pets_getPetById/calls", { args: { petId: 7 } }), params({ name: "pets_getPetById" })));
+    const call = await body(
+      await calls.run(send("POST", "/api/tools/pets_getPetById/calls", { args: { petId: 7 } }), params({ name: "pets_getPetById" })),
+    );
     expect(call.result).toEqual({ ok: true, value: { id: 7, name: "doggie", photoUrls: [] } });
     expect(api.requests.at(-1)).toMatchObject({ method: "GET", path: "/pet/7", headers: { api_key: SECRET } });
 
@@ -286,13 +390,25 @@ describe("sources", () => {
     ]);
     const url = await listenLocal(server);
     try {
-      const imported = await fetch(`${url}/api/sources/openapi`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(importBody({ options: { ...importBody().options, prefix: "sock_" } })) });
+      const imported = await fetch(`${url}/api/sources/openapi`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(importBody({ options: { ...importBody().options, prefix: "sock_" } })),
+      });
       expect(imported.status).toBe(201);
       const listing = await fetch(`${url}/api/sources`);
       expect(await listing.text()).not.toContain(SECRET);
-      const call = await fetch(`${url}/api/tools/sock_getPetById/calls`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ args: { petId: 3 } }) });
+      const call = await fetch(`${url}/api/tools/sock_getPetById/calls`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ args: { petId: 3 } }),
+      });
       expect(await call.json()).toMatchObject({ result: { ok: true, value: { id: 3, name: "doggie" } } });
-      const refused = await fetch(`${url}/api/tools/sock_getPetById/calls`, { method: "POST", headers: { "content-type": "text/plain" }, body: "{}" });
+      const refused = await fetch(`${url}/api/tools/sock_getPetById/calls`, {
+        method: "POST",
+        headers: { "content-type": "text/plain" },
+        body: "{}",
+      });
       expect(refused.status).toBe(415);
     } finally {
       await new Promise((resolve) => server.close(resolve));

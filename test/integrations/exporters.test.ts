@@ -13,7 +13,13 @@ import { toAnthropicTool, toAnthropicToolResults, toAnthropicTools } from "@/lib
 import { runFunctionCalls, stableCallId, toGeminiFunctionDeclaration, toGeminiFunctionDeclarations } from "@/lib/integrations/gemini";
 import { importLangChainTools, toLangChainTool, ToolException } from "@/lib/integrations/langchain";
 import { toMcpTool, toMcpTools } from "@/lib/integrations/mcp";
-import { dropStrictNulls, toOpenAIChatTool, toOpenAIChatTools, toOpenAIResponsesTool, toOpenAIResponsesTools } from "@/lib/integrations/openai";
+import {
+  dropStrictNulls,
+  toOpenAIChatTool,
+  toOpenAIChatTools,
+  toOpenAIResponsesTool,
+  toOpenAIResponsesTools,
+} from "@/lib/integrations/openai";
 import { DuplicateTool, ToolUsageError, type JsonSchema, type RegisteredTool } from "@/lib/tools";
 import { demoTools } from "@/lib/demo/tools";
 import { testServices } from "../support/services";
@@ -40,7 +46,13 @@ const recursive = addTool("tree_walk", {
   type: "object",
   properties: { root: { $ref: "#/$defs/Node" }, depth: { type: "integer", minimum: 1, default: 3 } },
   required: ["root"],
-  $defs: { Node: { type: "object", properties: { label: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } }, required: ["label"] } },
+  $defs: {
+    Node: {
+      type: "object",
+      properties: { label: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } },
+      required: ["label"],
+    },
+  },
 });
 const openMap = addTool("set_labels", {
   type: "object",
@@ -50,14 +62,23 @@ const openMap = addTool("set_labels", {
 const unions = addTool("pick_shape", {
   type: "object",
   properties: {
-    shape: { oneOf: [{ type: "object", properties: { radius: { type: "number" } }, required: ["radius"] }, { type: "object", properties: { side: { type: "number" } }, required: ["side"] }] },
+    shape: {
+      oneOf: [
+        { type: "object", properties: { radius: { type: "number" } }, required: ["radius"] },
+        { type: "object", properties: { side: { type: "number" } }, required: ["side"] },
+      ],
+    },
     mode: { const: "fast" },
     code: { type: "integer", enum: [1, 2, 3] },
     note: { type: ["string", "null"] },
   },
   required: ["shape"],
 });
-const scalarOut = addTool("count_words", { type: "object", properties: { text: { type: "string" } }, required: ["text"] }, { outputSchema: { type: "integer" } });
+const scalarOut = addTool(
+  "count_words",
+  { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  { outputSchema: { type: "integer" } },
+);
 const mcpOnly = addTool("mcp_only", { type: "object", properties: {} }, { policy: { targets: ["mcp"] } });
 
 describe("OpenAI", () => {
@@ -299,7 +320,13 @@ describe("OpenAI", () => {
     const { output } = toOpenAIResponsesTools(demo());
     const typed: FunctionTool[] = output;
     expect(typed.map((t) => [t.type, t.name, t.strict])).toEqual(demo().map((t) => ["function", t.name, true]));
-    expect(typed[0]).toEqual({ type: "function", name: output[0]!.name, description: output[0]!.description, parameters: toOpenAIChatTools(demo()).output[0]!.function.parameters, strict: true });
+    expect(typed[0]).toEqual({
+      type: "function",
+      name: output[0]!.name,
+      description: output[0]!.description,
+      parameters: toOpenAIChatTools(demo()).output[0]!.function.parameters,
+      strict: true,
+    });
   });
 
   it("keeps recursion through $defs strict, and turns oneOf into anyOf", () => {
@@ -432,16 +459,30 @@ describe("OpenAI", () => {
 
   it("says strict: false, with a warning and the schema unchanged, when a schema cannot be strict", () => {
     const result = toOpenAIChatTool(openMap);
-    expect(result.output).toEqual({ type: "function", function: { name: "set_labels", description: "Tricky set_labels", parameters: openMap.inputSchema, strict: false } });
-    expect(result.warnings).toEqual([{ tool: "set_labels", message: "exported with strict: false: Schema at `/properties/labels` is an open map (additionalProperties), which strict mode cannot express" }]);
+    expect(result.output).toEqual({
+      type: "function",
+      function: { name: "set_labels", description: "Tricky set_labels", parameters: openMap.inputSchema, strict: false },
+    });
+    expect(result.warnings).toEqual([
+      {
+        tool: "set_labels",
+        message:
+          "exported with strict: false: Schema at `/properties/labels` is an open map (additionalProperties), which strict mode cannot express",
+      },
+    ]);
     expect(toOpenAIChatTool(openMap, { strict: false })).toEqual({ output: result.output, warnings: [] });
   });
 
   it("drops the nulls a strict model sends for left-out arguments, keeping nulls the schema accepts", () => {
     const weather = registry.get("get_weather")!;
     expect(dropStrictNulls(weather.inputSchema, { city: "Paris", unit: null })).toEqual({ city: "Paris" });
-    expect(dropStrictNulls(unions.inputSchema, { shape: { radius: 1 }, note: null, mode: null })).toEqual({ shape: { radius: 1 }, note: null });
-    expect(dropStrictNulls(recursive.inputSchema, { root: { label: "a", children: [{ label: "b", children: null }] }, depth: null })).toEqual({ root: { label: "a", children: [{ label: "b" }] } });
+    expect(dropStrictNulls(unions.inputSchema, { shape: { radius: 1 }, note: null, mode: null })).toEqual({
+      shape: { radius: 1 },
+      note: null,
+    });
+    expect(
+      dropStrictNulls(recursive.inputSchema, { root: { label: "a", children: [{ label: "b", children: null }] }, depth: null }),
+    ).toEqual({ root: { label: "a", children: [{ label: "b" }] } });
   });
 });
 
@@ -508,7 +549,9 @@ describe("Anthropic", () => {
 
   it("refuses to answer a call that still waits for approval", async () => {
     const pending = await executor.call("issue_refund", { orderId: "1", amount: 1 });
-    expect(() => toAnthropicToolResults([{ toolUseId: "toolu_9", toolName: "issue_refund", result: pending }])).toThrow(/waits for approval/);
+    expect(() => toAnthropicToolResults([{ toolUseId: "toolu_9", toolName: "issue_refund", result: pending }])).toThrow(
+      /waits for approval/,
+    );
   });
 });
 
@@ -664,9 +707,13 @@ describe("Gemini", () => {
         "type": "OBJECT",
       }
     `);
-    expect(tricky.warnings.map((w) => w.message)).toEqual(["legacy schema: parameters /properties/code: enum of non-strings dropped (Gemini enums hold strings only)"]);
+    expect(tricky.warnings.map((w) => w.message)).toEqual([
+      "legacy schema: parameters /properties/code: enum of non-strings dropped (Gemini enums hold strings only)",
+    ]);
     const tree = toGeminiFunctionDeclaration(recursive, { legacy: true });
-    expect(tree.warnings.map((w) => w.message)).toEqual(["legacy schema: parameters /properties/root/properties/children/items: recursive #/$defs/Node cut to a plain object"]);
+    expect(tree.warnings.map((w) => w.message)).toEqual([
+      "legacy schema: parameters /properties/root/properties/children/items: recursive #/$defs/Node cut to a plain object",
+    ]);
     const scalar = toGeminiFunctionDeclaration(scalarOut, { legacy: true });
     const response: GeminiJsonSchema | undefined = scalar.output.response;
     expect(response).toEqual({ type: "INTEGER" });
@@ -684,11 +731,41 @@ describe("Gemini", () => {
     const parts = await runFunctionCalls(calls, executor, ctx);
     const typed: Part[] = parts;
     expect(typed).toEqual([
-      { functionResponse: { id: stableCallId("calculate", { expression: "1 + 1" }, 0), name: "calculate", response: { output: { expression: "1 + 1", result: 2 } } } },
-      { functionResponse: { id: "given-id", name: "calculate", response: { error: { kind: "tool_error", message: 'Cannot evaluate "2 *": The expression ends too early at position 4' } } } },
-      { functionResponse: { id: stableCallId("calculate", { expression: "1 + 1" }, 1), name: "calculate", response: { output: { expression: "1 + 1", result: 2 } } } },
-      { functionResponse: { id: stableCallId("mcp_only", {}, 0), name: "mcp_only", response: { error: { kind: "tool_not_found", message: 'No tool named "mcp_only" is available' } } } },
-      { functionResponse: { id: stableCallId("no_such_tool", {}, 0), name: "no_such_tool", response: { error: { kind: "tool_not_found", message: 'No tool named "no_such_tool" is available' } } } },
+      {
+        functionResponse: {
+          id: stableCallId("calculate", { expression: "1 + 1" }, 0),
+          name: "calculate",
+          response: { output: { expression: "1 + 1", result: 2 } },
+        },
+      },
+      {
+        functionResponse: {
+          id: "given-id",
+          name: "calculate",
+          response: { error: { kind: "tool_error", message: 'Cannot evaluate "2 *": The expression ends too early at position 4' } },
+        },
+      },
+      {
+        functionResponse: {
+          id: stableCallId("calculate", { expression: "1 + 1" }, 1),
+          name: "calculate",
+          response: { output: { expression: "1 + 1", result: 2 } },
+        },
+      },
+      {
+        functionResponse: {
+          id: stableCallId("mcp_only", {}, 0),
+          name: "mcp_only",
+          response: { error: { kind: "tool_not_found", message: 'No tool named "mcp_only" is available' } },
+        },
+      },
+      {
+        functionResponse: {
+          id: stableCallId("no_such_tool", {}, 0),
+          name: "no_such_tool",
+          response: { error: { kind: "tool_not_found", message: 'No tool named "no_such_tool" is available' } },
+        },
+      },
     ]);
     expect(parts[0]!.functionResponse.id).not.toBe(parts[2]!.functionResponse.id);
     // The same turn again gets the same ids (key order of the arguments does not matter).
@@ -717,8 +794,14 @@ describe("LangChain", () => {
     expect(typed.name).toBe("calculate");
     expect(typed.schema).toEqual(registry.get("calculate")!.inputSchema);
     const message = await output.invoke({ type: "tool_call", id: "call_1", name: "calculate", args: { expression: "6 * 7" } });
-    expect({ content: message.content, artifact: message.artifact, id: message.tool_call_id }).toEqual({ content: '{"expression":"6 * 7","result":42}', artifact: { expression: "6 * 7", result: 42 }, id: "call_1" });
-    const error = await output.invoke({ type: "tool_call", id: "call_2", name: "calculate", args: { expression: "6 *" } }).catch((e: unknown) => e);
+    expect({ content: message.content, artifact: message.artifact, id: message.tool_call_id }).toEqual({
+      content: '{"expression":"6 * 7","result":42}',
+      artifact: { expression: "6 * 7", result: 42 },
+      id: "call_1",
+    });
+    const error = await output
+      .invoke({ type: "tool_call", id: "call_2", name: "calculate", args: { expression: "6 *" } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolException);
     expect(error).toMatchObject({ errorKind: "tool_error", message: 'Cannot evaluate "6 *": The expression ends too early at position 4' });
   });
@@ -731,21 +814,45 @@ describe("LangChain", () => {
         if (b === 0) throw new ToolException("cannot divide by zero");
         return a / b;
       },
-      { name: "divide.numbers", description: "Divide a by b", schema: z.object({ a: z.number(), b: z.number().refine((n) => Number.isFinite(n), "must be finite") }) },
+      {
+        name: "divide.numbers",
+        description: "Divide a by b",
+        schema: z.object({ a: z.number(), b: z.number().refine((n) => Number.isFinite(n), "must be finite") }),
+      },
     );
     const shout = langchainTool(async (input: string) => input.toUpperCase(), { name: "shout", description: "Shout", schema: z.string() });
     const before = registry.count();
-    expect(() => importLangChainTools(registry, [divide, { name: "not a tool" }], { prefix: "lc_" })).toThrow(/Item 1 is not a LangChain tool/);
-    expect(() => importLangChainTools(registry, [divide, langchainTool(async () => 1, { name: "calculate", description: "clash", schema: z.object({}) })])).toThrow(DuplicateTool);
+    expect(() => importLangChainTools(registry, [divide, { name: "not a tool" }], { prefix: "lc_" })).toThrow(
+      /Item 1 is not a LangChain tool/,
+    );
+    expect(() =>
+      importLangChainTools(registry, [
+        divide,
+        langchainTool(async () => 1, { name: "calculate", description: "clash", schema: z.object({}) }),
+      ]),
+    ).toThrow(DuplicateTool);
     expect(registry.count()).toBe(before);
 
     const added = importLangChainTools(registry, [divide, shout], { prefix: "lc_", policy: { effects: "read" } });
-    expect(added.map((t) => [t.name, t.kind])).toEqual([["lc_divide_numbers", "langchain"], ["lc_shout", "langchain"]]);
-    expect(added[0]!.inputSchema).toMatchObject({ type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] });
+    expect(added.map((t) => [t.name, t.kind])).toEqual([
+      ["lc_divide_numbers", "langchain"],
+      ["lc_shout", "langchain"],
+    ]);
+    expect(added[0]!.inputSchema).toMatchObject({
+      type: "object",
+      properties: { a: { type: "number" }, b: { type: "number" } },
+      required: ["a", "b"],
+    });
     expect(await executor.call("lc_divide_numbers", { a: 6, b: 3 })).toEqual({ ok: true, value: 2 });
-    expect(await executor.call("lc_divide_numbers", { a: 6, b: 0 })).toEqual({ ok: false, error: { kind: "tool_error", message: "cannot divide by zero" } });
+    expect(await executor.call("lc_divide_numbers", { a: 6, b: 0 })).toEqual({
+      ok: false,
+      error: { kind: "tool_error", message: "cannot divide by zero" },
+    });
     expect(await executor.call("lc_divide_numbers", { a: 6, b: "x" })).toMatchObject({ ok: false, error: { kind: "invalid_arguments" } });
-    expect(calls).toEqual([{ a: 6, b: 3 }, { a: 6, b: 0 }]);
+    expect(calls).toEqual([
+      { a: 6, b: 3 },
+      { a: 6, b: 0 },
+    ]);
     expect(await executor.call("lc_shout", { input: "hi" })).toEqual({ ok: true, value: "HI" });
   });
 });
@@ -834,12 +941,27 @@ describe("MCP", () => {
         "title": "Issue refund",
       }
     `);
-    expect(typed.find((t) => t.name === "get_weather")!.annotations).toEqual({ title: "Get weather", readOnlyHint: true, idempotentHint: true, openWorldHint: false });
-    expect(typed.find((t) => t.name === "create_ticket")!.annotations).toEqual({ title: "Create ticket", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    expect(typed.find((t) => t.name === "get_weather")!.annotations).toEqual({
+      title: "Get weather",
+      readOnlyHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(typed.find((t) => t.name === "create_ticket")!.annotations).toEqual({
+      title: "Create ticket",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
   });
 
   it("wraps a non-object output schema under result", () => {
-    expect(toMcpTool(scalarOut).output.outputSchema).toEqual({ type: "object", properties: { result: { type: "integer" } }, required: ["result"] });
+    expect(toMcpTool(scalarOut).output.outputSchema).toEqual({
+      type: "object",
+      properties: { result: { type: "integer" } },
+      required: ["result"],
+    });
     expect(toMcpTool(mcpOnly).output.name).toBe("mcp_only");
   });
 });
@@ -869,7 +991,9 @@ describe("A2A", () => {
         ],
       }
     `);
-    expect(toA2ASkill(unions).output.description).toBe("Tricky pick_shape\n\nArguments (JSON): shape: any (required), mode: any, code: 1|2|3, note: string|null");
+    expect(toA2ASkill(unions).output.description).toBe(
+      "Tricky pick_shape\n\nArguments (JSON): shape: any (required), mode: any, code: 1|2|3, note: string|null",
+    );
   });
 });
 

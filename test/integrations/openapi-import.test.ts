@@ -51,9 +51,17 @@ describe("previewOpenApi", () => {
   it("lists Petstore 3.0's operations and tool names without registering anything", async () => {
     const before = snapshot();
     const progress: Array<[number, number]> = [];
-    const preview = await previewOpenApi({ text: read("3.0/json/petstore.json") }, { onProgress: (done, total) => progress.push([done, total]) });
+    const preview = await previewOpenApi(
+      { text: read("3.0/json/petstore.json") },
+      { onProgress: (done, total) => progress.push([done, total]) },
+    );
     expect(snapshot()).toEqual(before);
-    expect(preview).toMatchObject({ title: "Swagger Petstore", openapi: "3.0.0", location: "pasted", baseUrls: ["http://petstore.swagger.io/v2"] });
+    expect(preview).toMatchObject({
+      title: "Swagger Petstore",
+      openapi: "3.0.0",
+      location: "pasted",
+      baseUrls: ["http://petstore.swagger.io/v2"],
+    });
     expect(preview.operations.map((o) => `${o.method} ${o.path} ${o.toolName} ${o.effects}${o.confirm ? " confirm" : ""}`)).toEqual([
       "put /pet updatePet write",
       "post /pet addPet write",
@@ -89,9 +97,14 @@ describe("previewOpenApi", () => {
     expect(security.operations.map((o) => o.toolName)).toContain("sec_post_anything_no-auth");
     const byTag = await previewOpenApi({ text: read("3.0/json/petstore.json") }, { operations: { tags: ["store"] } });
     expect(byTag.operations.map((o) => o.toolName)).toEqual(["getInventory", "placeOrder", "getOrderById", "deleteOrder"]);
-    const byPath = await previewOpenApi({ text: read("3.0/json/petstore.json") }, { operations: { paths: ["/user/*"], operationIds: ["loginUser", "logoutUser", "addPet"] } });
+    const byPath = await previewOpenApi(
+      { text: read("3.0/json/petstore.json") },
+      { operations: { paths: ["/user/*"], operationIds: ["loginUser", "logoutUser", "addPet"] } },
+    );
     expect(byPath.operations.map((o) => o.toolName)).toEqual(["loginUser", "logoutUser"]);
-    await expect(previewOpenApi({ text: read("3.0/json/petstore.json") }, { operations: { operationIds: ["nope"] } })).rejects.toThrow(OpenApiOptionsError);
+    await expect(previewOpenApi({ text: read("3.0/json/petstore.json") }, { operations: { operationIds: ["nope"] } })).rejects.toThrow(
+      OpenApiOptionsError,
+    );
   });
 });
 
@@ -110,13 +123,25 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
 
   it("registers one tool per operation with policies from the method and a source row", () => {
     const get = services.registry.get("getPetById")!;
-    expect(get).toMatchObject({ kind: "openapi", sourceId, policy: { effects: "read", idempotent: true, confirm: false, openWorld: true, retries: 2 } });
+    expect(get).toMatchObject({
+      kind: "openapi",
+      sourceId,
+      policy: { effects: "read", idempotent: true, confirm: false, openWorld: true, retries: 2 },
+    });
     expect(services.registry.get("updatePet")!.policy).toMatchObject({ effects: "write", idempotent: true, confirm: false });
     expect(services.registry.get("addPet")!.policy).toMatchObject({ effects: "write", idempotent: false, confirm: false });
     expect(services.registry.get("deletePet")!.policy).toMatchObject({ effects: "destructive", idempotent: true, confirm: true });
     expect(get.policy.tags).toEqual(["openapi", "pet"]);
     const source = sources.get(sourceId)!;
-    expect(source).toMatchObject({ kind: "openapi", name: "Swagger Petstore", location: "file:petstore.json", auth: { kind: "header", name: "api_key" }, hasSecret: true, status: "ok", toolCount: 20 });
+    expect(source).toMatchObject({
+      kind: "openapi",
+      name: "Swagger Petstore",
+      location: "file:petstore.json",
+      auth: { kind: "header", name: "api_key" },
+      hasSecret: true,
+      status: "ok",
+      toolCount: 20,
+    });
     expect(JSON.stringify(sources.list())).not.toContain("pet-secret-1");
     expect(JSON.parse(sources.document(sourceId)!)).toMatchObject({ openapi: "3.0.0" });
   });
@@ -132,14 +157,17 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
     expect(Object.keys(services.registry.get("deletePet")!.inputSchema.properties as object)).toEqual(["petId"]);
     const addPet = services.registry.get("addPet")!.inputSchema;
     expect(addPet.required).toEqual(["body"]);
-    expect((addPet.properties as Record<string, unknown>).body).toEqual({ $ref: "#/$defs/Pet", description: "Pet object that needs to be added to the store" });
+    expect((addPet.properties as Record<string, unknown>).body).toEqual({
+      $ref: "#/$defs/Pet",
+      description: "Pet object that needs to be added to the store",
+    });
     const pet = (addPet.$defs as Record<string, Record<string, unknown>>).Pet!;
     expect(Object.keys(pet.properties as object)).toEqual(["category", "name", "photoUrls", "tags", "status"]); // readOnly id left out of the input
     expect((pet.properties as Record<string, unknown>).name).toEqual({ type: "string", examples: ["doggie"] });
     expect(Object.keys(addPet.$defs as object).sort()).toEqual(["Category", "Pet", "Tag"]);
     const output = services.registry.get("getPetById")!.outputSchema!;
     expect(output.$ref).toBe("#/$defs/Pet");
-    expect(Object.keys(((output.$defs as Record<string, Record<string, unknown>>).Pet!.properties) as object)).toContain("id");
+    expect(Object.keys((output.$defs as Record<string, Record<string, unknown>>).Pet!.properties as object)).toContain("id");
   });
 
   it("places path parameters and the auth header, and returns the JSON answer", async () => {
@@ -164,7 +192,10 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
     expect(JSON.parse(server.requests[0]!.body)).toEqual({ name: "Rex", photoUrls: ["http://x/1.png"], status: "available" });
     server.requests.length = 0;
     server.respond = () => ({ status: 200, text: "" });
-    expect(await services.executor.call("updatePetWithForm", { petId: 3, body: { name: "Rex", status: "sold" } })).toEqual({ ok: true, value: null });
+    expect(await services.executor.call("updatePetWithForm", { petId: 3, body: { name: "Rex", status: "sold" } })).toEqual({
+      ok: true,
+      value: null,
+    });
     expect(server.requests[0]).toMatchObject({ method: "POST", path: "/v2/pet/3", body: "name=Rex&status=sold" });
     expect(server.requests[0]!.headers["content-type"]).toBe("application/x-www-form-urlencoded");
   });
@@ -174,7 +205,11 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
     const result = await services.executor.call("getPetById", { petId: 999 });
     expect(result).toEqual({
       ok: false,
-      error: { kind: "tool_error", message: 'HTTP 404 Not Found: {"message":"Pet not found"}', details: { status: 404, body: '{"message":"Pet not found"}' } },
+      error: {
+        kind: "tool_error",
+        message: 'HTTP 404 Not Found: {"message":"Pet not found"}',
+        details: { status: 404, body: '{"message":"Pet not found"}' },
+      },
     });
     expect(server.requests).toHaveLength(1);
   });
@@ -199,7 +234,9 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
 
   it("refuses a second import with the same names, leaving nothing behind", async () => {
     const before = snapshot();
-    await expect(importOpenApi(services, { text: read("3.0/json/petstore.json") }, { baseUrl: server.url, allowPrivate: true })).rejects.toThrow(DuplicateTool);
+    await expect(
+      importOpenApi(services, { text: read("3.0/json/petstore.json") }, { baseUrl: server.url, allowPrivate: true }),
+    ).rejects.toThrow(DuplicateTool);
     expect(snapshot()).toEqual(before);
   });
 
@@ -229,11 +266,18 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
 describe("importOpenApi: Petstore 3.1 from a URL", () => {
   it("fetches the document from loopback only when private addresses are allowed", async () => {
     const doc = read("3.1/json/petstore.json");
-    server.respond = (request) => (request.path === "/openapi.json" ? { text: doc, headers: { "content-type": "application/json" } } : { json: {} });
+    server.respond = (request) =>
+      request.path === "/openapi.json" ? { text: doc, headers: { "content-type": "application/json" } } : { json: {} };
     const before = snapshot();
-    await expect(importOpenApi(services, { url: `${server.url}/openapi.json` }, { baseUrl: server.url, allowPrivate: false })).rejects.toThrow(OpenApiFetchError);
+    await expect(
+      importOpenApi(services, { url: `${server.url}/openapi.json` }, { baseUrl: server.url, allowPrivate: false }),
+    ).rejects.toThrow(OpenApiFetchError);
     expect(snapshot()).toEqual(before);
-    const result = await importOpenApi(services, { url: `${server.url}/openapi.json` }, { baseUrl: `${server.url}/api`, allowPrivate: true, prefix: "p31_" });
+    const result = await importOpenApi(
+      services,
+      { url: `${server.url}/openapi.json` },
+      { baseUrl: `${server.url}/api`, allowPrivate: true, prefix: "p31_" },
+    );
     expect(result.source.location).toBe(`${server.url}/openapi.json`);
     expect(result.tools.map((t) => t.name)).toContain("p31_getPetById");
     expect(services.registry.get("p31_getPetById")!.inputSchema).toEqual({
@@ -250,9 +294,15 @@ describe("importOpenApi: Petstore 3.1 from a URL", () => {
 
   it("refuses base URLs that are not http(s) or that point at private addresses without allowPrivate", async () => {
     const before = snapshot();
-    await expect(importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "ftp://example.com" })).rejects.toThrow(OpenApiOptionsError);
-    await expect(importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "http://127.0.0.1:9/x", prefix: "no_" })).rejects.toThrow(/private or loopback/);
-    await expect(importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "http://169.254.169.254", prefix: "no_" })).rejects.toThrow(OpenApiOptionsError);
+    await expect(importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "ftp://example.com" })).rejects.toThrow(
+      OpenApiOptionsError,
+    );
+    await expect(
+      importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "http://127.0.0.1:9/x", prefix: "no_" }),
+    ).rejects.toThrow(/private or loopback/);
+    await expect(
+      importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "http://169.254.169.254", prefix: "no_" }),
+    ).rejects.toThrow(OpenApiOptionsError);
     expect(snapshot()).toEqual(before);
   });
 });
@@ -261,14 +311,22 @@ describe("importOpenApi: the security-scheme matrix", () => {
   const doc = () => read("3.0/json/security.json");
 
   it("sends a bearer token", async () => {
-    await importOpenApi(services, { text: doc() }, { baseUrl: server.url, allowPrivate: true, prefix: "b_", auth: { kind: "bearer", token: "tok-bearer-42" } });
+    await importOpenApi(
+      services,
+      { text: doc() },
+      { baseUrl: server.url, allowPrivate: true, prefix: "b_", auth: { kind: "bearer", token: "tok-bearer-42" } },
+    );
     expect(await services.executor.call("b_post_anything_bearer", {})).toMatchObject({ ok: true });
     expect(server.requests[0]).toMatchObject({ method: "POST", path: "/anything/bearer" });
     expect(server.requests[0]!.headers.authorization).toBe("Bearer tok-bearer-42");
   });
 
   it("sends a header key", async () => {
-    await importOpenApi(services, { text: doc() }, { baseUrl: server.url, allowPrivate: true, prefix: "h_", auth: { kind: "header", name: "X-API-KEY", value: "hdr-secret-7" } });
+    await importOpenApi(
+      services,
+      { text: doc() },
+      { baseUrl: server.url, allowPrivate: true, prefix: "h_", auth: { kind: "header", name: "X-API-KEY", value: "hdr-secret-7" } },
+    );
     expect(await services.executor.call("h_put_anything_apiKey", {})).toMatchObject({ ok: true });
     expect(server.requests[0]).toMatchObject({ method: "PUT", path: "/anything/apiKey" });
     expect(server.requests[0]!.headers["x-api-key"]).toBe("hdr-secret-7");
@@ -276,12 +334,19 @@ describe("importOpenApi: the security-scheme matrix", () => {
 
   it("sends a query key and never logs it", async () => {
     logLines.length = 0;
-    const { source } = await importOpenApi(services, { text: doc() }, { baseUrl: server.url, allowPrivate: true, prefix: "q_", auth: { kind: "query", name: "apiKey", value: "qry-secret-9" } });
+    const { source } = await importOpenApi(
+      services,
+      { text: doc() },
+      { baseUrl: server.url, allowPrivate: true, prefix: "q_", auth: { kind: "query", name: "apiKey", value: "qry-secret-9" } },
+    );
     server.respond = () => ({ status: 401, text: "bad key qry-secret-9" });
     const result = await services.executor.call("q_get_anything_apiKey", {});
     expect(server.requests[0]).toMatchObject({ method: "GET", path: "/anything/apiKey", query: { apiKey: ["qry-secret-9"] } });
     // Servers that echo the request must not leak the key to the model either.
-    expect(result).toEqual({ ok: false, error: { kind: "tool_error", message: "HTTP 401 Unauthorized: bad key ***", details: { status: 401, body: "bad key ***" } } });
+    expect(result).toEqual({
+      ok: false,
+      error: { kind: "tool_error", message: "HTTP 401 Unauthorized: bad key ***", details: { status: 401, body: "bad key ***" } },
+    });
     expect(logLines.join("\n")).toContain("apiKey=***");
     expect(logLines.join("\n")).not.toContain("qry-secret-9");
     expect(JSON.stringify(sources.list())).not.toContain("qry-secret-9");
@@ -290,7 +355,13 @@ describe("importOpenApi: the security-scheme matrix", () => {
 
   it("refuses a malformed auth option", async () => {
     const before = snapshot();
-    await expect(importOpenApi(services, { text: doc() }, { baseUrl: server.url, allowPrivate: true, prefix: "x_", auth: { kind: "bearer", token: "" } })).rejects.toThrow(OpenApiOptionsError);
+    await expect(
+      importOpenApi(
+        services,
+        { text: doc() },
+        { baseUrl: server.url, allowPrivate: true, prefix: "x_", auth: { kind: "bearer", token: "" } },
+      ),
+    ).rejects.toThrow(OpenApiOptionsError);
     expect(snapshot()).toEqual(before);
   });
 });
@@ -363,24 +434,41 @@ describe("importOpenApi: a tricky YAML document", () => {
         },
       },
     });
-    const result = await services.executor.call("t_create_item", { org: "acme co", dry_run: true, X_Request_ID: "r-1", filter: { kind: "box" }, body: { name: "root", children: [{ name: null }] } });
+    const result = await services.executor.call("t_create_item", {
+      org: "acme co",
+      dry_run: true,
+      X_Request_ID: "r-1",
+      filter: { kind: "box" },
+      body: { name: "root", children: [{ name: null }] },
+    });
     expect(result).toEqual({ ok: true, value: { id: 1, name: null, children: [] } });
     const request = server.requests.at(-1)!;
-    expect(request).toMatchObject({ method: "POST", path: "/orgs/acme%20co/items", query: { "dry-run": ["true"], "filter[kind]": ["box"] } });
+    expect(request).toMatchObject({
+      method: "POST",
+      path: "/orgs/acme%20co/items",
+      query: { "dry-run": ["true"], "filter[kind]": ["box"] },
+    });
     expect(request.headers["x-request-id"]).toBe("r-1");
     expect(JSON.parse(request.body)).toEqual({ name: "root", children: [{ name: null }] });
   });
 });
 
 describe("bad documents register nothing", () => {
-  const petstore = () => JSON.parse(read("3.0/json/petstore.json")) as Record<string, Record<string, Record<string, Record<string, unknown>>>>;
+  const petstore = () =>
+    JSON.parse(read("3.0/json/petstore.json")) as Record<string, Record<string, Record<string, Record<string, unknown>>>>;
 
   it.each([
     ["invalid YAML", { text: "openapi: 3.0.0\ninfo: [unclosed" }, /not valid YAML/],
     ["not OpenAPI", { text: '{"hello": "world"}' }, /no "openapi" version/],
     ["Swagger 2.0", { text: '{"swagger": "2.0", "paths": {}}' }, /Swagger 2.0 documents are not supported/],
     ["no operations", { text: '{"openapi": "3.0.0", "info": {"title": "x", "version": "1"}, "paths": {}}' }, /no paths/],
-    ["only unusable operations", { text: '{"openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "paths": {"/a": {"options": {"responses": {"200": {"description": "ok"}}}}}}' }, /no operations/],
+    [
+      "only unusable operations",
+      {
+        text: '{"openapi": "3.1.0", "info": {"title": "x", "version": "1"}, "paths": {"/a": {"options": {"responses": {"200": {"description": "ok"}}}}}}',
+      },
+      /no operations/,
+    ],
   ])("%s", async (_label, input, message) => {
     const before = snapshot();
     const error = await importOpenApi(services, input, { baseUrl: server.url, allowPrivate: true }).catch((e: unknown) => e);
@@ -393,7 +481,9 @@ describe("bad documents register nothing", () => {
     const doc = petstore();
     doc.paths!["/pet"]!.post!.requestBody = { $ref: "#/components/requestBodies/Nope" };
     const before = snapshot();
-    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "br_" })).rejects.toMatchObject({
+    await expect(
+      importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "br_" }),
+    ).rejects.toMatchObject({
       kind: "invalid_document",
       issues: [expect.objectContaining({ message: expect.stringMatching(/Missing \$ref pointer "#\/components\/requestBodies\/Nope"/) })],
     });
@@ -405,7 +495,9 @@ describe("bad documents register nothing", () => {
     doc.paths!["/pet"]!.post!.requestBody = { $ref: `${server.url}/remote.json#/Body` };
     const before = snapshot();
     server.requests.length = 0;
-    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "rr_" })).rejects.toThrow(/Remote \$ref .* is not fetched/);
+    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "rr_" })).rejects.toThrow(
+      /Remote \$ref .* is not fetched/,
+    );
     expect(server.requests).toHaveLength(0);
     expect(snapshot()).toEqual(before);
   });
@@ -414,7 +506,9 @@ describe("bad documents register nothing", () => {
     const doc = petstore();
     doc.paths!["/pet"]!.post!.responses = 5 as unknown as Record<string, unknown>;
     const before = snapshot();
-    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "iv_" })).rejects.toMatchObject({
+    await expect(
+      importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "iv_" }),
+    ).rejects.toMatchObject({
       message: "The document is not valid OpenAPI",
       issues: expect.arrayContaining([expect.objectContaining({ message: expect.stringMatching(/^TYPE must be object/) })]),
     });

@@ -38,11 +38,20 @@ export async function startRecordingServer(): Promise<RecordingServer> {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const query: Record<string, string[]> = {};
       for (const [key, value] of url.searchParams) (query[key] ??= []).push(value);
-      const recorded: RecordedRequest = { method: req.method ?? "", path: url.pathname, query, headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
+      const recorded: RecordedRequest = {
+        method: req.method ?? "",
+        path: url.pathname,
+        query,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+      };
       state.requests.push(recorded);
       const reply = state.respond(recorded);
       const body = reply.json !== undefined ? JSON.stringify(reply.json) : (reply.text ?? "");
-      res.writeHead(reply.status ?? 200, { "content-type": reply.json !== undefined ? "application/json" : "text/plain", ...reply.headers });
+      res.writeHead(reply.status ?? 200, {
+        "content-type": reply.json !== undefined ? "application/json" : "text/plain",
+        ...reply.headers,
+      });
       res.end(body);
     });
   });

@@ -75,7 +75,11 @@ export function parseFrames(raw: string): AGUIEvent[] {
  * Run the agent once with the real client (its verifier rejects a protocol violation) and return
  * what went over the wire. Does not judge the stream: see `expectValidRun`.
  */
-export async function observeRun(agent: RecordingAgent, params: RunAgentParameters = {}, subscriber: AgentSubscriber = {}): Promise<ObservedRun> {
+export async function observeRun(
+  agent: RecordingAgent,
+  params: RunAgentParameters = {},
+  subscriber: AgentSubscriber = {},
+): Promise<ObservedRun> {
   let finished: RunFinishedEvent | undefined;
   let error: RunErrorEvent | undefined;
   const before = agent.exchanges.length;
@@ -93,7 +97,16 @@ export async function observeRun(agent: RecordingAgent, params: RunAgentParamete
   const exchange = agent.exchanges[before];
   if (!exchange) throw new Error("the client sent no request");
   const raw = await exchange.raw;
-  return { input: exchange.input, status: exchange.status, contentType: exchange.contentType, raw, events: parseFrames(raw), result, finished, error };
+  return {
+    input: exchange.input,
+    status: exchange.status,
+    contentType: exchange.contentType,
+    raw,
+    events: parseFrames(raw),
+    result,
+    finished,
+    error,
+  };
 }
 
 const OUTCOMES = new Set(["success", "interrupt", "cancelled"]);
@@ -109,7 +122,12 @@ export function expectValidRun(run: ObservedRun): void {
   expect(run.raw).not.toContain("\r");
   expect(run.raw.endsWith("\n\n")).toBe(true);
   const [first] = run.events;
-  expect(first).toMatchObject({ type: EventType.RUN_STARTED, protocolVersion: "1.0", threadId: run.input.threadId, runId: run.input.runId });
+  expect(first).toMatchObject({
+    type: EventType.RUN_STARTED,
+    protocolVersion: "1.0",
+    threadId: run.input.threadId,
+    runId: run.input.runId,
+  });
   const terminals = run.events.filter((e) => e.type === EventType.RUN_FINISHED || e.type === EventType.RUN_ERROR);
   expect(terminals).toHaveLength(1);
   const terminal = run.events.at(-1)!;
@@ -161,7 +179,11 @@ export function userMessage(content: string): Message {
 }
 
 /** POST a RunAgentInput by hand (for statuses and replays the client would refuse to send). */
-export async function postRun(baseUrl: string, body: unknown, init: { path?: string; token?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function postRun(
+  baseUrl: string,
+  body: unknown,
+  init: { path?: string; token?: string; headers?: Record<string, string> } = {},
+): Promise<Response> {
   return fetch(`${baseUrl}${init.path ?? "/api/agui/demo"}`, {
     method: "POST",
     headers: {

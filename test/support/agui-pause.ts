@@ -19,7 +19,14 @@ async function main(file: string, text: string): Promise<void> {
         onRunFinishedEvent: ({ event }) => void (outcome = event.outcome),
       },
     );
-    const paused = { pid: process.pid, threadId: client.threadId, runId, messages: client.messages, interrupts: client.pendingInterrupts, outcome };
+    const paused = {
+      pid: process.pid,
+      threadId: client.threadId,
+      runId,
+      messages: client.messages,
+      interrupts: client.pendingInterrupts,
+      outcome,
+    };
     process.stdout.write(`${JSON.stringify(paused)}\n`);
   } finally {
     await server.close();

@@ -10,13 +10,23 @@ export interface RawResponse {
  * One HTTP request with full control over the headers (Host included) and the body: a string is
  * sent with content-length, an array of strings is sent chunked, one write per element.
  */
-export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | string[] }): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | string[] },
+): Promise<RawResponse> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const headers = { ...options.headers };
     if (typeof options.body === "string") headers["content-length"] = String(Buffer.byteLength(options.body));
     const req = http.request(
-      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: options.method ?? "POST", headers, setHost: !Object.keys(headers).some((h) => h.toLowerCase() === "host") },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        method: options.method ?? "POST",
+        headers,
+        setHost: !Object.keys(headers).some((h) => h.toLowerCase() === "host"),
+      },
       (res) => {
         let body = "";
         res.setEncoding("utf8");

@@ -12,7 +12,9 @@ export default function ApprovalsPage() {
   return (
     <div className="max-w-5xl">
       <h1 className="text-2xl font-semibold tracking-tight">Approvals</h1>
-      <p className="mt-1 mb-4 text-sm text-slate-600">Every call that waits for a person, from every thread, agent and surface. Decisions reach the waiting run at once.</p>
+      <p className="mt-1 mb-4 text-sm text-slate-600">
+        Every call that waits for a person, from every thread, agent and surface. Decisions reach the waiting run at once.
+      </p>
       <ApprovalsInbox initial={initial} tools={tools} />
     </div>
   );

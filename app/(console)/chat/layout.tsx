@@ -19,7 +19,11 @@ export default function ChatLayout({ children }: { children: ReactNode }) {
           <ul className="space-y-0.5">
             {threads.map((t) => (
               <li key={t.id}>
-                <Link href={`/chat/${encodeURIComponent(t.id)}`} className="block truncate rounded px-2 py-1 text-sm hover:bg-slate-100" title={t.title ?? t.id}>
+                <Link
+                  href={`/chat/${encodeURIComponent(t.id)}`}
+                  className="block truncate rounded px-2 py-1 text-sm hover:bg-slate-100"
+                  title={t.title ?? t.id}
+                >
                   {t.title ?? "Untitled"}
                   <span className="block text-xs text-slate-500">
                     {t.agent} · {new Date(t.updatedAt).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short" })}

@@ -10,7 +10,10 @@ export default function ChatIndexPage() {
   return (
     <div className="max-w-2xl">
       <h1 className="text-2xl font-semibold tracking-tight">Chat</h1>
-      <p className="mt-1 text-sm text-slate-600">Pick an agent and start a thread. Every tool call streams as a timeline entry; calls that need a person pause the run until you decide.</p>
+      <p className="mt-1 text-sm text-slate-600">
+        Pick an agent and start a thread. Every tool call streams as a timeline entry; calls that need a person pause the run until you
+        decide.
+      </p>
       <ul className="mt-6 space-y-3">
         {agents.map((agent) => (
           <li key={agent.name} className="rounded-lg border border-slate-200 bg-white p-4">

@@ -7,18 +7,30 @@ export const metadata = { title: "Runs" };
 
 const STATUSES: RunStatus[] = ["running", "finished", "interrupted", "error", "cancelled"];
 
-export default async function RunsPage({ searchParams }: { searchParams: Promise<{ agent?: string; status?: string; principal?: string; cursor?: string }> }) {
+export default async function RunsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ agent?: string; status?: string; principal?: string; cursor?: string }>;
+}) {
   const query = await searchParams;
   const services = getServices();
   const status = STATUSES.includes(query.status as RunStatus) ? (query.status as RunStatus) : undefined;
   let page;
   try {
-    page = services.runs.listRuns({ agent: query.agent || undefined, status, principal: query.principal || undefined, cursor: query.cursor, limit: 50 });
+    page = services.runs.listRuns({
+      agent: query.agent || undefined,
+      status,
+      principal: query.principal || undefined,
+      cursor: query.cursor,
+      limit: 50,
+    });
   } catch {
     page = services.runs.listRuns({ agent: query.agent || undefined, status, principal: query.principal || undefined, limit: 50 });
   }
   const agents = services.agents.list().map((a) => a.name);
-  const next = page.nextCursor ? `/runs?${new URLSearchParams({ ...(query.agent && { agent: query.agent }), ...(status && { status }), ...(query.principal && { principal: query.principal }), cursor: page.nextCursor })}` : undefined;
+  const next = page.nextCursor
+    ? `/runs?${new URLSearchParams({ ...(query.agent && { agent: query.agent }), ...(status && { status }), ...(query.principal && { principal: query.principal }), cursor: page.nextCursor })}`
+    : undefined;
   return (
     <div className="max-w-6xl">
       <h1 className="text-2xl font-semibold tracking-tight">Runs</h1>
@@ -109,6 +121,12 @@ export default async function RunsPage({ searchParams }: { searchParams: Promise
 
 function tokens(usage: unknown[] | null): string {
   if (!usage?.length) return "—";
-  const total = usage.reduce<number>((sum, u) => sum + (((u as { totalTokens?: number }).totalTokens ?? 0) || ((u as { inputTokens?: number }).inputTokens ?? 0) + ((u as { outputTokens?: number }).outputTokens ?? 0)), 0);
+  const total = usage.reduce<number>(
+    (sum, u) =>
+      sum +
+      (((u as { totalTokens?: number }).totalTokens ?? 0) ||
+        ((u as { inputTokens?: number }).inputTokens ?? 0) + ((u as { outputTokens?: number }).outputTokens ?? 0)),
+    0,
+  );
   return String(total);
 }

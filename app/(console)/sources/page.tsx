@@ -12,7 +12,10 @@ export default function SourcesPage() {
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Sources</h1>
-          <p className="mt-1 text-sm text-slate-600">APIs imported as tools. Each OpenAPI operation becomes one tool; refresh re-reads the document and keeps what you set on its tools.</p>
+          <p className="mt-1 text-sm text-slate-600">
+            APIs imported as tools. Each OpenAPI operation becomes one tool; refresh re-reads the document and keeps what you set on its
+            tools.
+          </p>
         </div>
         <ImportOpenApiDialog />
       </div>

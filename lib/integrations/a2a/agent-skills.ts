@@ -38,7 +38,11 @@ function argumentSummary(schema: JsonSchema): string {
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   return Object.entries(properties)
     .map(([name, property]) => {
-      const type = Array.isArray(property?.enum) ? property.enum.map(String).join("|") : Array.isArray(property?.type) ? property.type.join("|") : String(property?.type ?? "any");
+      const type = Array.isArray(property?.enum)
+        ? property.enum.map(String).join("|")
+        : Array.isArray(property?.type)
+          ? property.type.join("|")
+          : String(property?.type ?? "any");
       return `${name}: ${type}${required.has(name) ? " (required)" : ""}`;
     })
     .join(", ");

@@ -31,7 +31,6 @@ export class ThreadForbidden extends DomainError<"forbidden"> {
   }
 }
 
-
 /**
  * Runs agents for AG-UI callers: records the thread, the run and every event in order, stops the
  * agent when the caller goes away (the run is recorded as cancelled), and guarantees exactly one
@@ -51,7 +50,14 @@ export class AguiBridge {
     if (owner !== undefined && !mayActFor(principal, owner)) throw new ThreadForbidden(input.threadId);
     const firstUser = input.messages.find((m) => m.role === "user");
     const title = firstUser && typeof firstUser.content === "string" ? firstUser.content : undefined;
-    this.deps.runs.start({ runId: input.runId, threadId: input.threadId, agent: agent.info.name, principal: principal.id, parentRunId: input.parentRunId, title });
+    this.deps.runs.start({
+      runId: input.runId,
+      threadId: input.threadId,
+      agent: agent.info.name,
+      principal: principal.id,
+      parentRunId: input.parentRunId,
+      title,
+    });
     return new BridgeRun(this, agent, input, principal);
   }
 
@@ -168,12 +174,28 @@ export class BridgeRun {
     const stamp = (event: AGUIEvent): AGUIEvent => ({ ...event, timestamp: Date.now() }) as AGUIEvent;
     try {
       const { threadId, runId } = input;
-      send([stamp({ type: EventType.RUN_STARTED, threadId, runId, protocolVersion: "1.0", ...(input.parentRunId ? { parentRunId: input.parentRunId } : {}) } as AGUIEvent)]);
+      send([
+        stamp({
+          type: EventType.RUN_STARTED,
+          threadId,
+          runId,
+          protocolVersion: "1.0",
+          ...(input.parentRunId ? { parentRunId: input.parentRunId } : {}),
+        } as AGUIEvent),
+      ]);
       // The console's own interrupts are answered here, so every agent gets resume for them.
       const conversation = new Conversation(input.messages);
       const resumed = await applyResume(
         { executor, approvals, grants, logger },
-        { threadId, runId, principal, signal: controller.signal, entries: input.resume ?? [], conversation, emit: (event) => send([stamp(event)]) },
+        {
+          threadId,
+          runId,
+          principal,
+          signal: controller.signal,
+          entries: input.resume ?? [],
+          conversation,
+          emit: (event) => send([stamp(event)]),
+        },
       );
       if (resumed.open.length) {
         // An interrupt the resume left open keeps the thread paused: the agent is not run.
@@ -185,7 +207,11 @@ export class BridgeRun {
         ]);
       } else {
         const { resume: _answered, ...rest } = input;
-        const agentInput: RunAgentInput = { ...rest, messages: [...conversation.messages], ...(resumed.foreign.length ? { resume: resumed.foreign } : {}) };
+        const agentInput: RunAgentInput = {
+          ...rest,
+          messages: [...conversation.messages],
+          ...(resumed.foreign.length ? { resume: resumed.foreign } : {}),
+        };
         const events = this.agent.run(agentInput, { principal, signal: controller.signal, executor, logger });
         if (events instanceof EventQueue) {
           // Our own agents: take what is ready in one go rather than one await per event.
@@ -197,7 +223,8 @@ export class BridgeRun {
     } catch (error) {
       logger.error("agent stream failed", { runId: input.runId, error });
     }
-    if (!terminal) send([{ type: EventType.RUN_ERROR, message: AGENT_FAILED_MESSAGE, code: "agent_error", timestamp: Date.now() } as AGUIEvent]);
+    if (!terminal)
+      send([{ type: EventType.RUN_ERROR, message: AGENT_FAILED_MESSAGE, code: "agent_error", timestamp: Date.now() } as AGUIEvent]);
     signal.removeEventListener("abort", stop);
     untrack();
     out.close();
@@ -209,7 +236,11 @@ export class BridgeRun {
   }
 }
 
-function outcomeOf(terminal: AGUIEvent): { status: "finished" | "interrupted" | "error" | "cancelled"; outcome?: Record<string, unknown>; error?: string } {
+function outcomeOf(terminal: AGUIEvent): {
+  status: "finished" | "interrupted" | "error" | "cancelled";
+  outcome?: Record<string, unknown>;
+  error?: string;
+} {
   if (terminal.type === EventType.RUN_ERROR) return { status: "error", error: terminal.message };
   if (terminal.type !== EventType.RUN_FINISHED) return { status: "error" };
   const outcome = terminal.outcome ?? { type: "success" as const };

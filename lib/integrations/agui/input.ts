@@ -18,16 +18,23 @@ export const INPUT_LIMITS = {
  */
 export function parseRunInput(body: unknown): RunAgentInput {
   const parsed = RunAgentInputSchema.safeParse(body);
-  if (!parsed.success) throw invalid(parsed.error.issues.slice(0, 20).map((issue) => ({ path: `/${issue.path.map(String).join("/")}`, message: issue.message })));
+  if (!parsed.success)
+    throw invalid(
+      parsed.error.issues.slice(0, 20).map((issue) => ({ path: `/${issue.path.map(String).join("/")}`, message: issue.message })),
+    );
   const input = parsed.data as RunAgentInput;
   const issues: Issue[] = [];
   for (const key of ["threadId", "runId", "parentRunId"] as const) {
     const id = input[key];
-    if (id !== undefined && (id.length === 0 || id.length > INPUT_LIMITS.idLength)) issues.push({ path: `/${key}`, message: `must be 1 to ${INPUT_LIMITS.idLength} characters` });
+    if (id !== undefined && (id.length === 0 || id.length > INPUT_LIMITS.idLength))
+      issues.push({ path: `/${key}`, message: `must be 1 to ${INPUT_LIMITS.idLength} characters` });
   }
-  if (input.messages.length > INPUT_LIMITS.messages) issues.push({ path: "/messages", message: `at most ${INPUT_LIMITS.messages} messages per run` });
-  if ((input.tools ?? []).length > INPUT_LIMITS.tools) issues.push({ path: "/tools", message: `at most ${INPUT_LIMITS.tools} client tools` });
-  if ((input.context ?? []).length > INPUT_LIMITS.context) issues.push({ path: "/context", message: `at most ${INPUT_LIMITS.context} context entries` });
+  if (input.messages.length > INPUT_LIMITS.messages)
+    issues.push({ path: "/messages", message: `at most ${INPUT_LIMITS.messages} messages per run` });
+  if ((input.tools ?? []).length > INPUT_LIMITS.tools)
+    issues.push({ path: "/tools", message: `at most ${INPUT_LIMITS.tools} client tools` });
+  if ((input.context ?? []).length > INPUT_LIMITS.context)
+    issues.push({ path: "/context", message: `at most ${INPUT_LIMITS.context} context entries` });
   const resume = input.resume ?? [];
   if (resume.length > INPUT_LIMITS.resume) issues.push({ path: "/resume", message: `at most ${INPUT_LIMITS.resume} resume entries` });
   const seen = new Set<string>();

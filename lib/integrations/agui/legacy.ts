@@ -33,7 +33,8 @@ export function toPre10(event: AGUIEvent): AGUIEvent {
     return rest as AGUIEvent;
   }
   if (event.type !== EventType.RUN_FINISHED || !event.outcome) return event;
-  if (event.outcome.type === "cancelled") return { type: EventType.RUN_ERROR, message: "The run was cancelled", code: "cancelled", timestamp: event.timestamp } as AGUIEvent;
+  if (event.outcome.type === "cancelled")
+    return { type: EventType.RUN_ERROR, message: "The run was cancelled", code: "cancelled", timestamp: event.timestamp } as AGUIEvent;
   if (event.outcome.type === "success" && "pendingToolCallIds" in event.outcome) return { ...event, outcome: { type: "success" } };
   return event;
 }

@@ -55,12 +55,25 @@ export async function applyResume(deps: ResumeDeps, run: ResumeRun): Promise<Res
   const answer = async (approval: Approval): Promise<void> => {
     const outcome = await executor.call(approval.tool, approval.args, {
       callId: approval.callId,
-      ctx: { runId: run.runId, threadId: run.threadId, principal: approval.principal, scope: approval.scope, surface: "agui", signal: run.signal },
+      ctx: {
+        runId: run.runId,
+        threadId: run.threadId,
+        principal: approval.principal,
+        scope: approval.scope,
+        surface: "agui",
+        signal: run.signal,
+      },
     });
     if (isPending(outcome)) return;
     const message = toolResultMessage(approval.callId, outcome);
     run.conversation.addToolMessage(message);
-    run.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId: approval.callId, content: message.content, role: "tool" });
+    run.emit({
+      type: EventType.TOOL_CALL_RESULT,
+      messageId: message.id,
+      toolCallId: approval.callId,
+      content: message.content,
+      role: "tool",
+    });
     approvals.markAnswered(approval.id, run.runId, run.principal.id);
   };
 
@@ -115,7 +128,8 @@ function settle(deps: ResumeDeps, principal: Principal, approval: Approval, entr
     return true;
   }
   const parsed = ToolCallAnswer.safeParse(entry.payload);
-  if (!parsed.success) return "the payload does not match the interrupt's responseSchema ({ approved, reason?, editedArgs?, rememberForThread? })";
+  if (!parsed.success)
+    return "the payload does not match the interrupt's responseSchema ({ approved, reason?, editedArgs?, rememberForThread? })";
   try {
     decideApproval({ approvals, grants, registry: executor.registry }, approval.id, { ...parsed.data, decidedBy: principal.id });
     return true;

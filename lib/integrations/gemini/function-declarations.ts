@@ -25,9 +25,18 @@ export interface GeminiExportOptions {
 }
 
 /** One tool as a Gemini function declaration. Throws ToolUsageError when the tool is not exported to gemini. */
-export function toGeminiFunctionDeclaration(tool: ToolSpec, options: GeminiExportOptions & { legacy: true }): ExportResult<GeminiLegacyFunctionDeclaration>;
-export function toGeminiFunctionDeclaration(tool: ToolSpec, options?: GeminiExportOptions & { legacy?: false }): ExportResult<GeminiFunctionDeclaration>;
-export function toGeminiFunctionDeclaration(tool: ToolSpec, options: GeminiExportOptions = {}): ExportResult<GeminiFunctionDeclaration | GeminiLegacyFunctionDeclaration> {
+export function toGeminiFunctionDeclaration(
+  tool: ToolSpec,
+  options: GeminiExportOptions & { legacy: true },
+): ExportResult<GeminiLegacyFunctionDeclaration>;
+export function toGeminiFunctionDeclaration(
+  tool: ToolSpec,
+  options?: GeminiExportOptions & { legacy?: false },
+): ExportResult<GeminiFunctionDeclaration>;
+export function toGeminiFunctionDeclaration(
+  tool: ToolSpec,
+  options: GeminiExportOptions = {},
+): ExportResult<GeminiFunctionDeclaration | GeminiLegacyFunctionDeclaration> {
   assertTarget(tool, "gemini");
   if (!options.legacy) {
     return {
@@ -44,14 +53,28 @@ export function toGeminiFunctionDeclaration(tool: ToolSpec, options: GeminiExpor
   const parameters = toGeminiSchema(tool.inputSchema, notes);
   const responseNotes: string[] = [];
   const response = tool.outputSchema ? toGeminiSchema(tool.outputSchema, responseNotes) : undefined;
-  const warnings = [...notes.map((n) => `parameters ${n}`), ...responseNotes.map((n) => `response ${n}`)].map((message) => ({ tool: tool.name, message: `legacy schema: ${message}` }));
+  const warnings = [...notes.map((n) => `parameters ${n}`), ...responseNotes.map((n) => `response ${n}`)].map((message) => ({
+    tool: tool.name,
+    message: `legacy schema: ${message}`,
+  }));
   return { output: { name: tool.name, description: tool.description, parameters, ...(response && { response }) }, warnings };
 }
 
 /** Tools as Gemini function declarations, in the order given. Throws ToolUsageError for a tool not exported to gemini. */
-export function toGeminiFunctionDeclarations(tools: ToolSpec[], options: GeminiExportOptions & { legacy: true }): ExportResult<GeminiLegacyFunctionDeclaration[]>;
-export function toGeminiFunctionDeclarations(tools: ToolSpec[], options?: GeminiExportOptions & { legacy?: false }): ExportResult<GeminiFunctionDeclaration[]>;
-export function toGeminiFunctionDeclarations(tools: ToolSpec[], options: GeminiExportOptions = {}): ExportResult<Array<GeminiFunctionDeclaration | GeminiLegacyFunctionDeclaration>> {
-  const results = tools.map((tool) => (options.legacy ? toGeminiFunctionDeclaration(tool, { legacy: true }) : toGeminiFunctionDeclaration(tool)));
+export function toGeminiFunctionDeclarations(
+  tools: ToolSpec[],
+  options: GeminiExportOptions & { legacy: true },
+): ExportResult<GeminiLegacyFunctionDeclaration[]>;
+export function toGeminiFunctionDeclarations(
+  tools: ToolSpec[],
+  options?: GeminiExportOptions & { legacy?: false },
+): ExportResult<GeminiFunctionDeclaration[]>;
+export function toGeminiFunctionDeclarations(
+  tools: ToolSpec[],
+  options: GeminiExportOptions = {},
+): ExportResult<Array<GeminiFunctionDeclaration | GeminiLegacyFunctionDeclaration>> {
+  const results = tools.map((tool) =>
+    options.legacy ? toGeminiFunctionDeclaration(tool, { legacy: true }) : toGeminiFunctionDeclaration(tool),
+  );
   return { output: results.map((r) => r.output), warnings: results.flatMap((r) => r.warnings) };
 }

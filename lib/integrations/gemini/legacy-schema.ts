@@ -28,7 +28,13 @@ export interface GeminiSchema {
 }
 
 const TYPES: Record<string, GeminiSchema["type"]> = {
-  string: "STRING", number: "NUMBER", integer: "INTEGER", boolean: "BOOLEAN", array: "ARRAY", object: "OBJECT", null: "NULL",
+  string: "STRING",
+  number: "NUMBER",
+  integer: "INTEGER",
+  boolean: "BOOLEAN",
+  array: "ARRAY",
+  object: "OBJECT",
+  null: "NULL",
 };
 // Gemini carries int64 counts as strings.
 const COUNTS = ["minLength", "maxLength", "minItems", "maxItems", "minProperties", "maxProperties"] as const;
@@ -64,7 +70,7 @@ function convert(input: unknown, root: JsonSchema, stack: string[], path: string
     const merged: JsonSchema = { ...node };
     delete merged.allOf;
     for (const part of node.allOf as unknown[]) {
-      const resolved = isJsonObject(part) && typeof part.$ref === "string" ? pointer(root, part.$ref) ?? {} : part;
+      const resolved = isJsonObject(part) && typeof part.$ref === "string" ? (pointer(root, part.$ref) ?? {}) : part;
       if (!isJsonObject(resolved)) continue;
       for (const [key, value] of Object.entries(resolved)) {
         if (key === "properties" && isJsonObject(value)) merged.properties = { ...(merged.properties as object), ...value };
@@ -93,7 +99,8 @@ function convert(input: unknown, root: JsonSchema, stack: string[], path: string
     const nonNull = branches.filter((b) => !(isJsonObject(b) && b.type === "null"));
     if (nonNull.length < branches.length) out.nullable = true;
     const converted = nonNull.map((b, i) => convert(b, root, stack, `${path}/anyOf/${i}`, notes));
-    if (converted.length === 1) return { ...converted[0], ...out, ...(converted[0]!.description && !out.description && { description: converted[0]!.description }) };
+    if (converted.length === 1)
+      return { ...converted[0], ...out, ...(converted[0]!.description && !out.description && { description: converted[0]!.description }) };
     if (converted.length) out.anyOf = converted;
   }
 
@@ -129,10 +136,13 @@ function convert(input: unknown, root: JsonSchema, stack: string[], path: string
   }
   if (isJsonObject(node.properties)) {
     out.type ??= "OBJECT";
-    out.properties = Object.fromEntries(Object.entries(node.properties).map(([name, s]) => [name, convert(s, root, stack, `${path}/properties/${name}`, notes)]));
+    out.properties = Object.fromEntries(
+      Object.entries(node.properties).map(([name, s]) => [name, convert(s, root, stack, `${path}/properties/${name}`, notes)]),
+    );
     if (Array.isArray(node.required) && node.required.length) out.required = [...new Set(node.required as string[])];
   }
-  if (isJsonObject(node.additionalProperties) || node.additionalProperties === true) notes.push(`${at}: additionalProperties dropped (the subset has no maps)`);
+  if (isJsonObject(node.additionalProperties) || node.additionalProperties === true)
+    notes.push(`${at}: additionalProperties dropped (the subset has no maps)`);
   return out;
 }
 

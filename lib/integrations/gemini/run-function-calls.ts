@@ -8,7 +8,9 @@ import { ToolUsageError } from "../../tools/errors";
 import { assertAnswered } from "../pending-call";
 
 /** A model's function call (`FunctionCall` in `@google/genai`), bare or inside a content part. */
-export type GeminiFunctionCall = { id?: string; name?: string; args?: Record<string, unknown> } | { functionCall: { id?: string; name?: string; args?: Record<string, unknown> } };
+export type GeminiFunctionCall =
+  | { id?: string; name?: string; args?: Record<string, unknown> }
+  | { functionCall: { id?: string; name?: string; args?: Record<string, unknown> } };
 
 /** A function-response content part (`Part` with `functionResponse` in `@google/genai`). */
 export interface GeminiFunctionResponsePart {
@@ -24,12 +26,17 @@ export interface GeminiFunctionResponsePart {
  * when a call waits for a person (repeat the batch with the same ctx after the decision: finished
  * calls are answered from the record).
  */
-export async function runFunctionCalls(calls: GeminiFunctionCall[], executor: Executor, ctx: Partial<RunContext> = {}): Promise<GeminiFunctionResponsePart[]> {
+export async function runFunctionCalls(
+  calls: GeminiFunctionCall[],
+  executor: Executor,
+  ctx: Partial<RunContext> = {},
+): Promise<GeminiFunctionResponsePart[]> {
   const seen = new Map<string, number>();
   const normalised = calls.map((item, index) => {
     const inner = isJsonObject(item) ? (item as { functionCall?: unknown }).functionCall : undefined;
     const call: unknown = isJsonObject(inner) ? inner : item;
-    if (!isJsonObject(call) || typeof call.name !== "string" || !call.name) throw new ToolUsageError(`Item ${index} is not a Gemini function call (it needs a name)`);
+    if (!isJsonObject(call) || typeof call.name !== "string" || !call.name)
+      throw new ToolUsageError(`Item ${index} is not a Gemini function call (it needs a name)`);
     const args = isJsonObject(call.args) ? call.args : {};
     const key = canonicalJson([call.name, args]);
     const occurrence = seen.get(key) ?? 0;
@@ -37,7 +44,9 @@ export async function runFunctionCalls(calls: GeminiFunctionCall[], executor: Ex
     const id = typeof call.id === "string" && call.id ? call.id : stableCallId(call.name, args, occurrence);
     return { name: call.name, args, id };
   });
-  const runnable = normalised.flatMap((call, index) => (executor.registry.get(call.name)?.policy.targets.includes("gemini") ? [index] : []));
+  const runnable = normalised.flatMap((call, index) =>
+    executor.registry.get(call.name)?.policy.targets.includes("gemini") ? [index] : [],
+  );
   const ran = await executor.callMany(
     runnable.map((index) => ({ name: normalised[index]!.name, args: normalised[index]!.args, callId: normalised[index]!.id })),
     { ctx: { surface: "gemini", ...ctx } },
@@ -53,5 +62,8 @@ export async function runFunctionCalls(calls: GeminiFunctionCall[], executor: Ex
 
 /** The id a call without one gets: the same name, arguments and occurrence give the same id. */
 export function stableCallId(name: string, args: Record<string, unknown>, occurrence: number): string {
-  return `gcall_${createHash("sha256").update(canonicalJson([name, args, occurrence])).digest("hex").slice(0, 24)}`;
+  return `gcall_${createHash("sha256")
+    .update(canonicalJson([name, args, occurrence]))
+    .digest("hex")
+    .slice(0, 24)}`;
 }

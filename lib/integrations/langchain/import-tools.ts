@@ -1,4 +1,10 @@
-import { Tool as StringInputTool, isLangChainTool, isStructuredTool, ToolInputParsingException, type StructuredToolInterface } from "@langchain/core/tools";
+import {
+  Tool as StringInputTool,
+  isLangChainTool,
+  isStructuredTool,
+  ToolInputParsingException,
+  type StructuredToolInterface,
+} from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { ToolArgsInvalid, ToolError } from "../../execution/errors";
 import { ToolDefinitionError } from "../../tools/errors";
@@ -28,13 +34,25 @@ export function importLangChainTools(registry: ToolRegistry, tools: unknown[], o
     const lcTool = candidate as StructuredToolInterface;
     const stringInput = lcTool instanceof StringInputTool;
     const name = `${prefix}${lcTool.name.replace(/[^A-Za-z0-9_]/g, "_")}`;
-    const inputSchema = stringInput ? { type: "object", properties: { input: { type: "string" } }, required: ["input"] } : schemaOf(lcTool, name);
+    const inputSchema = stringInput
+      ? { type: "object", properties: { input: { type: "string" } }, required: ["input"] }
+      : schemaOf(lcTool, name);
     const handler: ToolHandler = async (args, call) => {
-      const zod = (lcTool.schema as { safeParse?: (v: unknown) => { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } } }).safeParse;
+      const zod = (
+        lcTool.schema as {
+          safeParse?: (v: unknown) => { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+        }
+      ).safeParse;
       if (!stringInput && typeof zod === "function") {
         const checked = zod.call(lcTool.schema, args);
         if (!checked.success) {
-          throw new ToolArgsInvalid(name, (checked.error?.issues ?? []).map((i) => ({ path: i.path.length ? `/${i.path.map(String).join("/")}` : "", message: i.message })));
+          throw new ToolArgsInvalid(
+            name,
+            (checked.error?.issues ?? []).map((i) => ({
+              path: i.path.length ? `/${i.path.map(String).join("/")}` : "",
+              message: i.message,
+            })),
+          );
         }
       }
       try {
@@ -56,7 +74,9 @@ function schemaOf(lcTool: StructuredToolInterface, name: string): JsonSchema {
   try {
     schema = toJsonSchema(lcTool.schema as Parameters<typeof toJsonSchema>[0]) as JsonSchema;
   } catch (error) {
-    throw new ToolDefinitionError(`Tool "${name}": its schema cannot be converted to JSON Schema: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ToolDefinitionError(
+      `Tool "${name}": its schema cannot be converted to JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   // The registry validates with 2020-12; a draft-07 marker from zod v3 or plain schemas would point Ajv at a meta-schema it lacks.
   const { $schema: _ignored, ...rest } = schema;

@@ -19,7 +19,11 @@ export interface LangChainExportOptions {
  * Model-visible failures throw ToolException; a call waiting for a person throws ApprovalPending.
  * Throws ToolUsageError when the tool is not exported to langchain.
  */
-export function toLangChainTool(tool: ToolSpec, executor: Executor, options: LangChainExportOptions = {}): ExportResult<DynamicStructuredTool<JSONSchema>> {
+export function toLangChainTool(
+  tool: ToolSpec,
+  executor: Executor,
+  options: LangChainExportOptions = {},
+): ExportResult<DynamicStructuredTool<JSONSchema>> {
   assertTarget(tool, "langchain");
   const structured = new DynamicStructuredTool<JSONSchema>({
     name: tool.name,
@@ -30,8 +34,18 @@ export function toLangChainTool(tool: ToolSpec, executor: Executor, options: Lan
     func: async (args, _runManager, runnableConfig) => {
       const config = runnableConfig as ToolRunnableConfig | undefined;
       const configurable = (config?.configurable ?? {}) as Record<string, unknown>;
-      const runId = typeof configurable.run_id === "string" ? configurable.run_id : typeof configurable.thread_id === "string" ? configurable.thread_id : undefined;
-      const ctx: Partial<RunContext> = { surface: "langchain", ...(runId && { runId }), ...(config?.signal && { signal: config.signal }), ...options.ctx };
+      const runId =
+        typeof configurable.run_id === "string"
+          ? configurable.run_id
+          : typeof configurable.thread_id === "string"
+            ? configurable.thread_id
+            : undefined;
+      const ctx: Partial<RunContext> = {
+        surface: "langchain",
+        ...(runId && { runId }),
+        ...(config?.signal && { signal: config.signal }),
+        ...options.ctx,
+      };
       const callId = config?.toolCall?.id ?? undefined;
       const result = await executor.call(tool.name, args, { callId, ctx });
       assertAnswered(result, tool.name);
@@ -44,7 +58,11 @@ export function toLangChainTool(tool: ToolSpec, executor: Executor, options: Lan
 }
 
 /** Tools as LangChain StructuredTools, in the order given. Throws ToolUsageError for a tool not exported to langchain. */
-export function toLangChainTools(tools: ToolSpec[], executor: Executor, options: LangChainExportOptions = {}): ExportResult<Array<DynamicStructuredTool<JSONSchema>>> {
+export function toLangChainTools(
+  tools: ToolSpec[],
+  executor: Executor,
+  options: LangChainExportOptions = {},
+): ExportResult<Array<DynamicStructuredTool<JSONSchema>>> {
   const results = tools.map((tool) => toLangChainTool(tool, executor, options));
   return { output: results.map((r) => r.output), warnings: results.flatMap((r) => r.warnings) };
 }

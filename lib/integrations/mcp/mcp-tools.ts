@@ -34,9 +34,11 @@ export function toMcpTool(tool: ToolSpec): ExportResult<McpTool> {
     _meta: { [CONFIRM_META]: policy.confirm },
   };
   if (tool.outputSchema) {
-    output.outputSchema = (wrapsResult(tool.outputSchema)
-      ? { type: "object", properties: { result: structuredClone(tool.outputSchema) }, required: ["result"] }
-      : structuredClone(tool.outputSchema)) as McpTool["outputSchema"];
+    output.outputSchema = (
+      wrapsResult(tool.outputSchema)
+        ? { type: "object", properties: { result: structuredClone(tool.outputSchema) }, required: ["result"] }
+        : structuredClone(tool.outputSchema)
+    ) as McpTool["outputSchema"];
   }
   return { output, warnings: [] };
 }

@@ -40,7 +40,11 @@ function prepare(tool: ToolSpec, options: OpenAIExportOptions): Prepared {
       warnings: [{ tool: tool.name, message: `exported with strict: false: ${result.reason}` }],
     };
   }
-  return { parameters: result.schema, strict: true, warnings: result.notes.map((message) => ({ tool: tool.name, message: `strict mode: ${message}` })) };
+  return {
+    parameters: result.schema,
+    strict: true,
+    warnings: result.notes.map((message) => ({ tool: tool.name, message: `strict mode: ${message}` })),
+  };
 }
 
 /** One tool in Chat Completions format. Throws ToolUsageError when the tool is not exported to openai. */

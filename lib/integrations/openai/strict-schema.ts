@@ -2,22 +2,80 @@ import { toStrictJsonSchema } from "openai/lib/transform";
 import type { JsonSchema } from "../../tools/spec";
 
 /** The outcome of preparing a schema for OpenAI's strict mode. */
-export type StrictSchemaResult =
-  | { strict: true; schema: JsonSchema; notes: string[] }
-  | { strict: false; reason: string };
+export type StrictSchemaResult = { strict: true; schema: JsonSchema; notes: string[] } | { strict: false; reason: string };
 
 // Keys that describe a schema for people or other tools and never constrain a value: dropped.
-const DROP = new Set(["example", "examples", "xml", "externalDocs", "deprecated", "readOnly", "writeOnly", "discriminator", "$schema", "$id", "$comment", "nullable"]);
+const DROP = new Set([
+  "example",
+  "examples",
+  "xml",
+  "externalDocs",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "discriminator",
+  "$schema",
+  "$id",
+  "$comment",
+  "nullable",
+]);
 // Constraints strict mode does not take: kept for the model as text in the description.
-const TO_DESCRIPTION = new Set(["default", "minLength", "maxLength", "uniqueItems", "minProperties", "maxProperties", "contentEncoding", "contentMediaType"]);
+const TO_DESCRIPTION = new Set([
+  "default",
+  "minLength",
+  "maxLength",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+  "contentEncoding",
+  "contentMediaType",
+]);
 // Keywords with no strict equivalent: the tool goes out non-strict.
 const BLOCKING = new Set([
-  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "patternProperties", "propertyNames", "prefixItems",
-  "additionalItems", "unevaluatedProperties", "unevaluatedItems", "contains", "minContains", "maxContains", "$anchor", "$dynamicRef", "$dynamicAnchor",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "patternProperties",
+  "propertyNames",
+  "prefixItems",
+  "additionalItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "$anchor",
+  "$dynamicRef",
+  "$dynamicAnchor",
 ]);
 const KEEP = new Set([
-  "type", "properties", "required", "additionalProperties", "items", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs", "definitions",
-  "description", "title", "pattern", "format", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum", "minItems", "maxItems",
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "items",
+  "enum",
+  "const",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "$ref",
+  "$defs",
+  "definitions",
+  "description",
+  "title",
+  "pattern",
+  "format",
+  "multipleOf",
+  "maximum",
+  "exclusiveMaximum",
+  "minimum",
+  "exclusiveMinimum",
+  "minItems",
+  "maxItems",
 ]);
 // String formats the Structured Outputs guide lists; others go to the description.
 const FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
@@ -82,14 +140,17 @@ function prepare(node: unknown, path: string, isRoot: boolean, notes: string[]):
   const types = typeList(out.type);
   if (types.includes("array")) {
     if (Array.isArray(out.items)) throw new NotStrict(`Schema at \`${at}\` is a tuple, which strict mode cannot express`);
-    if (out.items === undefined || out.items === true) throw new NotStrict(`Schema at \`${at}\` is an array without \`items\`; strict mode needs them`);
+    if (out.items === undefined || out.items === true)
+      throw new NotStrict(`Schema at \`${at}\` is an array without \`items\`; strict mode needs them`);
     out.items = prepare(out.items, `${path}/items`, false, notes);
   }
   if (types.includes("object") || out.properties !== undefined) {
     const additional = out.additionalProperties;
-    if (additional !== undefined && additional !== false) throw new NotStrict(`Schema at \`${at}\` is an open map (additionalProperties), which strict mode cannot express`);
+    if (additional !== undefined && additional !== false)
+      throw new NotStrict(`Schema at \`${at}\` is an open map (additionalProperties), which strict mode cannot express`);
     const properties = (out.properties ?? {}) as Record<string, unknown>;
-    if (!isRoot && out.properties === undefined) throw new NotStrict(`Schema at \`${at}\` is a free-form object, which strict mode cannot express`);
+    if (!isRoot && out.properties === undefined)
+      throw new NotStrict(`Schema at \`${at}\` is a free-form object, which strict mode cannot express`);
     const required = new Set(Array.isArray(out.required) ? (out.required as string[]) : []);
     const optional: string[] = [];
     const next: Record<string, unknown> = {};

@@ -3,7 +3,11 @@ import { z } from "zod";
 /** How calls of a source authenticate: a bearer token, a fixed header, or a query parameter. */
 export const OpenApiAuth = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("bearer"), token: z.string().min(1) }),
-  z.object({ kind: z.literal("header"), name: z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be a header name"), value: z.string().min(1) }),
+  z.object({
+    kind: z.literal("header"),
+    name: z.string().regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, "must be a header name"),
+    value: z.string().min(1),
+  }),
   z.object({ kind: z.literal("query"), name: z.string().min(1).max(200), value: z.string().min(1) }),
 ]);
 export type OpenApiAuth = z.infer<typeof OpenApiAuth>;

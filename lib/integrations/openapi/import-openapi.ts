@@ -80,7 +80,16 @@ export async function previewOpenApi(input: OpenApiInput, options: OpenApiImport
     version: plan.version,
     openapi: plan.openapi,
     location: loaded.location,
-    operations: plan.operations.map(({ method, path, operationId, summary, toolName, effects, confirm, tags }) => ({ method, path, operationId, summary, toolName, effects, confirm, tags })),
+    operations: plan.operations.map(({ method, path, operationId, summary, toolName, effects, confirm, tags }) => ({
+      method,
+      path,
+      operationId,
+      summary,
+      toolName,
+      effects,
+      confirm,
+      tags,
+    })),
     securitySchemes: plan.securitySchemes,
     baseUrls: plan.baseUrls,
     warnings,
@@ -92,7 +101,11 @@ export async function previewOpenApi(input: OpenApiInput, options: OpenApiImport
  * tool and no source row is left. The secret is stored for the calls and never returned.
  * Throws OpenApiFetchError, OpenApiDocumentError, OpenApiOptionsError, DuplicateTool or ToolDefinitionError.
  */
-export async function importOpenApi(deps: OpenApiImportDeps, input: OpenApiInput, options: OpenApiImportOptions = {}): Promise<OpenApiImportResult> {
+export async function importOpenApi(
+  deps: OpenApiImportDeps,
+  input: OpenApiInput,
+  options: OpenApiImportOptions = {},
+): Promise<OpenApiImportResult> {
   const auth = parseAuth(options.auth);
   const { loaded, plan } = await prepare(input, options);
   await assertBaseUrls(plan, options.allowPrivate ?? false);
@@ -115,7 +128,12 @@ export async function importOpenApi(deps: OpenApiImportDeps, input: OpenApiInput
         handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger }),
       })),
     );
-    deps.logger.info("openapi source imported", { source: source.id, location: loaded.location, tools: tools.length, auth: split?.ref.kind ?? "none" });
+    deps.logger.info("openapi source imported", {
+      source: source.id,
+      location: loaded.location,
+      tools: tools.length,
+      auth: split?.ref.kind ?? "none",
+    });
     return { source: sources.get(source.id)!, tools, warnings: plan.warnings };
   } catch (error) {
     sources.delete(source.id);
@@ -137,7 +155,9 @@ export async function prepare(input: OpenApiInput, options: OpenApiImportOptions
   if (operations <= FULL_VALIDATION_MAX_OPERATIONS) await validateDocument(loaded.document);
   const plan = planOpenApiTools(loaded, options);
   if (operations > FULL_VALIDATION_MAX_OPERATIONS) {
-    plan.warnings.unshift(`The document has ${operations} operations, more than ${FULL_VALIDATION_MAX_OPERATIONS}: it was checked by the importer, not by the full OpenAPI validator`);
+    plan.warnings.unshift(
+      `The document has ${operations} operations, more than ${FULL_VALIDATION_MAX_OPERATIONS}: it was checked by the importer, not by the full OpenAPI validator`,
+    );
   }
   return { loaded, plan };
 }
@@ -145,7 +165,8 @@ export async function prepare(input: OpenApiInput, options: OpenApiImportOptions
 function countOperations(document: Record<string, unknown>): number {
   let count = 0;
   for (const item of Object.values(document.paths as Record<string, unknown>)) {
-    if (item && typeof item === "object") count += ["get", "put", "post", "delete", "patch", "head", "options", "trace"].filter((m) => m in item).length;
+    if (item && typeof item === "object")
+      count += ["get", "put", "post", "delete", "patch", "head", "options", "trace"].filter((m) => m in item).length;
   }
   return count;
 }
@@ -171,11 +192,14 @@ export async function assertBaseUrls(plan: OpenApiPlan, allowPrivate: boolean): 
 function parseAuth(auth: unknown): OpenApiAuth | undefined {
   if (auth === undefined) return undefined;
   const parsed = OpenApiAuth.safeParse(auth);
-  if (!parsed.success) throw new OpenApiOptionsError(`Bad auth: ${parsed.error.issues.map((i) => `${i.path.join(".") || "auth"} ${i.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new OpenApiOptionsError(`Bad auth: ${parsed.error.issues.map((i) => `${i.path.join(".") || "auth"} ${i.message}`).join("; ")}`);
   return parsed.data;
 }
 
 export function storedOptions(options: OpenApiImportOptions): StoredOptions {
   const { operations, prefix, baseUrl, allowPrivate, timeoutMs, maxResponseBytes, retries, policy } = options;
-  return JSON.parse(JSON.stringify({ operations, prefix, baseUrl, allowPrivate, timeoutMs, maxResponseBytes, retries, policy })) as StoredOptions;
+  return JSON.parse(
+    JSON.stringify({ operations, prefix, baseUrl, allowPrivate, timeoutMs, maxResponseBytes, retries, policy }),
+  ) as StoredOptions;
 }

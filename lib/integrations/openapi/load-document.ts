@@ -49,7 +49,11 @@ async function fetchText(start: string, options: LoadOptions, maxBytes: number):
     if (refused) throw new OpenApiFetchError(`Cannot fetch the document: ${refused}`);
     let response: Response;
     try {
-      response = await doFetch(url, { signal, redirect: "manual", headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5" } });
+      response = await doFetch(url, {
+        signal,
+        redirect: "manual",
+        headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5" },
+      });
     } catch (error) {
       const reason = signal.aborted ? "it did not answer in time" : error instanceof Error ? error.message : String(error);
       throw new OpenApiFetchError(`Cannot fetch the document at ${url}: ${reason}`);
@@ -87,7 +91,9 @@ function parseText(text: string): Record<string, unknown> {
     try {
       value = parseYaml(trimmed, { maxAliasCount: 100 });
     } catch (error) {
-      throw new OpenApiDocumentError(`The document is not valid YAML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      throw new OpenApiDocumentError(
+        `The document is not valid YAML: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+      );
     }
   }
   if (!isJsonObject(value)) throw new OpenApiDocumentError("The document is not a JSON or YAML object");
@@ -97,10 +103,12 @@ function parseText(text: string): Record<string, unknown> {
 function checkVersion(document: Record<string, unknown>): Record<string, unknown> {
   const version = document.openapi;
   if (typeof version !== "string") {
-    if (typeof document.swagger === "string") throw new OpenApiDocumentError(`Swagger ${document.swagger} documents are not supported; convert it to OpenAPI 3 first`);
+    if (typeof document.swagger === "string")
+      throw new OpenApiDocumentError(`Swagger ${document.swagger} documents are not supported; convert it to OpenAPI 3 first`);
     throw new OpenApiDocumentError('The document has no "openapi" version: it is not an OpenAPI document');
   }
   if (!/^3\.[01]\./.test(version)) throw new OpenApiDocumentError(`OpenAPI ${version} is not supported (3.0 and 3.1 are)`);
-  if (!isJsonObject(document.paths) || Object.keys(document.paths).length === 0) throw new OpenApiDocumentError("The document has no paths, so no operations to import");
+  if (!isJsonObject(document.paths) || Object.keys(document.paths).length === 0)
+    throw new OpenApiDocumentError("The document has no paths, so no operations to import");
   return document;
 }

@@ -44,14 +44,26 @@ export function operationHandler(binding: OpenApiBinding, options: OperationHand
       response = await doFetch(url, { ...init, signal, redirect: "manual" });
     } catch (error) {
       const reason = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error), credential?.secret);
-      options.logger.warn("openapi call failed before an answer", { tool: call.toolName, method: binding.method, url: logUrl, reason, attempt: call.attempt });
+      options.logger.warn("openapi call failed before an answer", {
+        tool: call.toolName,
+        method: binding.method,
+        url: logUrl,
+        reason,
+        attempt: call.attempt,
+      });
       if (call.signal.aborted) throw new ToolError("The call was stopped");
       const message = signal.aborted ? `no answer within ${binding.timeoutMs} ms` : "the server could not be reached";
       if (idempotent) throw new RetryableError(message);
       throw new Error(message);
     }
     const status = response.status;
-    options.logger.debug("openapi call", { tool: call.toolName, method: binding.method, url: logUrl, status, ms: Math.round(performance.now() - started) });
+    options.logger.debug("openapi call", {
+      tool: call.toolName,
+      method: binding.method,
+      url: logUrl,
+      status,
+      ms: Math.round(performance.now() - started),
+    });
     if (status >= 300 && status < 400) {
       await response.body?.cancel().catch(() => {});
       throw new ToolError(`HTTP ${status}: the API redirected the call, which is not followed`, { status });
@@ -60,13 +72,18 @@ export function operationHandler(binding: OpenApiBinding, options: OperationHand
     try {
       text = binding.method === "head" ? "" : await readLimited(response, binding.maxResponseBytes);
     } catch (error) {
-      if (error instanceof ResponseTooLarge) throw new ToolError(`HTTP ${status}: the response is larger than ${binding.maxResponseBytes} bytes`, { status });
+      if (error instanceof ResponseTooLarge)
+        throw new ToolError(`HTTP ${status}: the response is larger than ${binding.maxResponseBytes} bytes`, { status });
       throw idempotent ? new RetryableError("the response could not be read") : error;
     }
-    if (status === 429 || status >= 500) throw Object.assign(new RetryableError(`HTTP ${status}: ${excerpt(text, credential?.secret)}`), { status });
+    if (status === 429 || status >= 500)
+      throw Object.assign(new RetryableError(`HTTP ${status}: ${excerpt(text, credential?.secret)}`), { status });
     if (status >= 400) {
       const body = excerpt(text, credential?.secret);
-      throw new ToolError(`HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}: ${body || "(empty body)"}`, { status, body });
+      throw new ToolError(`HTTP ${status}${response.statusText ? ` ${response.statusText}` : ""}: ${body || "(empty body)"}`, {
+        status,
+        body,
+      });
     }
     if (binding.method === "head") return { status, headers: Object.fromEntries(response.headers) };
     if (!text) return null;
@@ -87,7 +104,10 @@ function excerpt(text: string, secret: string | undefined): string {
 }
 
 /** The URL and request init for a call: path, query, header and cookie parameters, and the body. */
-export function buildRequest(binding: OpenApiBinding, args: Record<string, unknown>): { url: URL; init: RequestInit & { headers: Headers } } {
+export function buildRequest(
+  binding: OpenApiBinding,
+  args: Record<string, unknown>,
+): { url: URL; init: RequestInit & { headers: Headers } } {
   let path = binding.path;
   const headers = new Headers({ accept: "application/json, */*;q=0.5" });
   const query: Array<[string, string]> = [];
@@ -122,7 +142,8 @@ export function buildRequest(binding: OpenApiBinding, args: Record<string, unkno
       const form = new URLSearchParams();
       for (const [key, value] of Object.entries(isJsonObject(bodyValue) ? bodyValue : { value: bodyValue })) {
         if (value === undefined || value === null) continue;
-        for (const item of Array.isArray(value) ? value : [value]) form.append(key, typeof item === "object" ? JSON.stringify(item) : String(item));
+        for (const item of Array.isArray(value) ? value : [value])
+          form.append(key, typeof item === "object" ? JSON.stringify(item) : String(item));
       }
       init.body = form.toString();
     } else if (/^text\//i.test(type)) init.body = typeof bodyValue === "string" ? bodyValue : JSON.stringify(bodyValue);
@@ -140,7 +161,10 @@ function simple(param: ParameterBinding, value: unknown, encode: boolean): strin
   const enc = (s: string) => (encode ? encodeURIComponent(s) : s);
   if (param.json) return enc(JSON.stringify(value));
   if (Array.isArray(value)) return value.map((v) => enc(scalar(v))).join(",");
-  if (isJsonObject(value)) return Object.entries(value).flatMap(([k, v]) => (param.explode ? [`${enc(k)}=${enc(scalar(v))}`] : [enc(k), enc(scalar(v))])).join(",");
+  if (isJsonObject(value))
+    return Object.entries(value)
+      .flatMap(([k, v]) => (param.explode ? [`${enc(k)}=${enc(scalar(v))}`] : [enc(k), enc(scalar(v))]))
+      .join(",");
   return enc(scalar(value));
 }
 
@@ -157,7 +181,14 @@ function queryPairs(param: ParameterBinding, value: unknown): Array<[string, str
   if (isJsonObject(value)) {
     if (style === "deepObject") return Object.entries(value).map(([k, v]) => [`${param.name}[${k}]`, scalar(v)]);
     if (explode) return Object.entries(value).map(([k, v]) => [k, scalar(v)]);
-    return [[param.name, Object.entries(value).flatMap(([k, v]) => [k, scalar(v)]).join(",")]];
+    return [
+      [
+        param.name,
+        Object.entries(value)
+          .flatMap(([k, v]) => [k, scalar(v)])
+          .join(","),
+      ],
+    ];
   }
   return [[param.name, scalar(value)]];
 }

@@ -82,8 +82,10 @@ export function planOpenApiTools(loaded: LoadedDocument, options: OpenApiPlanOpt
   const converter = new SchemaConverter(document, is30);
   const warnings: string[] = [];
   const prefix = options.prefix ?? "";
-  if (prefix && !/^[A-Za-z_][A-Za-z0-9_-]{0,31}$/.test(prefix)) throw new OpenApiOptionsError(`The name prefix "${prefix}" must match ^[A-Za-z_][A-Za-z0-9_-]{0,31}$`);
-  if (options.baseUrl !== undefined && !/^https?:\/\//i.test(options.baseUrl)) throw new OpenApiOptionsError(`The base URL "${options.baseUrl}" must start with http:// or https://`);
+  if (prefix && !/^[A-Za-z_][A-Za-z0-9_-]{0,31}$/.test(prefix))
+    throw new OpenApiOptionsError(`The name prefix "${prefix}" must match ^[A-Za-z_][A-Za-z0-9_-]{0,31}$`);
+  if (options.baseUrl !== undefined && !/^https?:\/\//i.test(options.baseUrl))
+    throw new OpenApiOptionsError(`The base URL "${options.baseUrl}" must start with http:// or https://`);
 
   const schemes = securitySchemes(document);
   const authParams = new Set(schemes.filter((s) => s.in).map((s) => `${s.in}:${s.paramName!.toLowerCase()}`));
@@ -108,7 +110,10 @@ export function planOpenApiTools(loaded: LoadedDocument, options: OpenApiPlanOpt
     if (options.onProgress && (done % 50 === 0 || done === selected.length)) options.onProgress(done, selected.length);
   }
   if (!operations.length) {
-    throw new OpenApiDocumentError(all.length ? "No operation of the document can become a tool" : "The document has no operations", warnings);
+    throw new OpenApiDocumentError(
+      all.length ? "No operation of the document can become a tool" : "The document has no operations",
+      warnings,
+    );
   }
   return {
     title: typeof info.title === "string" ? info.title : "OpenAPI",
@@ -232,7 +237,8 @@ function planOperation({ method, path, operation, pathItem }: OperationEntry, ct
       const converted = converter.convert(media.schema ?? fallback, "input", where);
       Object.assign(defs, converted.defs);
       const schema: JsonSchema = { ...converted.schema };
-      if (typeof requestBody.description === "string" && requestBody.description && schema.description === undefined) schema.description = requestBody.description;
+      if (typeof requestBody.description === "string" && requestBody.description && schema.description === undefined)
+        schema.description = requestBody.description;
       const property = Object.hasOwn(properties, "body") ? "request_body" : "body";
       properties[property] = schema;
       if (requestBody.required === true) required.push(property);
@@ -248,9 +254,13 @@ function planOperation({ method, path, operation, pathItem }: OperationEntry, ct
   const toolName = uniqueToolName(operationToolName(ctx.prefix, method, path, operationId), method, path, ctx.taken);
   const summary = typeof operation.summary === "string" ? operation.summary.trim() : "";
   const details = typeof operation.description === "string" ? operation.description.trim() : "";
-  let description = [summary, details && details !== summary ? details : ""].filter(Boolean).join("\n\n") || `${method.toUpperCase()} ${path}`;
+  let description =
+    [summary, details && details !== summary ? details : ""].filter(Boolean).join("\n\n") || `${method.toUpperCase()} ${path}`;
   if (description.length > DESCRIPTION_MAX) description = `${description.slice(0, DESCRIPTION_MAX - 1)}…`;
-  const tags = (Array.isArray(operation.tags) ? operation.tags : []).filter((t): t is string => typeof t === "string").map((t) => t.trim().slice(0, 64)).filter(Boolean);
+  const tags = (Array.isArray(operation.tags) ? operation.tags : [])
+    .filter((t): t is string => typeof t === "string")
+    .map((t) => t.trim().slice(0, 64))
+    .filter(Boolean);
 
   const readOnly = method === "get" || method === "head";
   const effects = method === "delete" ? "destructive" : readOnly ? "read" : "write";
@@ -293,7 +303,12 @@ function planOperation({ method, path, operation, pathItem }: OperationEntry, ct
 }
 
 /** The schema of the first 2xx JSON response, when every 2xx answer is JSON (else a bodiless 2xx would fail the check). */
-function responseSchema(operation: Record<string, unknown>, converter: SchemaConverter, where: string, warnings: string[]): JsonSchema | undefined {
+function responseSchema(
+  operation: Record<string, unknown>,
+  converter: SchemaConverter,
+  where: string,
+  warnings: string[],
+): JsonSchema | undefined {
   const responses = isJsonObject(operation.responses) ? operation.responses : {};
   const schemas = Object.keys(responses)
     .filter((code) => /^2(\d\d|XX)$/i.test(code))
@@ -316,7 +331,8 @@ function responseSchema(operation: Record<string, unknown>, converter: SchemaCon
 }
 
 function serverUrl(operation: Record<string, unknown>, pathItem: Record<string, unknown>, loaded: LoadedDocument): string | undefined {
-  const servers = [operation.servers, pathItem.servers, loaded.document.servers].find((s) => Array.isArray(s) && s.length) as unknown[] | undefined;
+  const servers = [operation.servers, pathItem.servers, loaded.document.servers].find((s) => Array.isArray(s) && s.length) as
+    unknown[] | undefined;
   const server = servers?.[0];
   let url = isJsonObject(server) && typeof server.url === "string" ? server.url : "/";
   const variables = isJsonObject(server) && isJsonObject(server.variables) ? server.variables : {};
@@ -344,12 +360,20 @@ function securitySchemes(document: Record<string, unknown>): SchemeEntry[] {
     const type = String(raw.type);
     if (type === "apiKey" && typeof raw.name === "string") {
       const location = String(raw.in);
-      const supply = location === "header" ? { kind: "header" as const, name: raw.name } : location === "query" ? { kind: "query" as const, name: raw.name } : null;
+      const supply =
+        location === "header"
+          ? { kind: "header" as const, name: raw.name }
+          : location === "query"
+            ? { kind: "query" as const, name: raw.name }
+            : null;
       return [{ name, type, in: location, paramName: raw.name, supply }];
     }
-    if (type === "http" && String(raw.scheme).toLowerCase() === "bearer") return [{ name, type, supply: { kind: "bearer", name: "Authorization" } }];
-    if (type === "http" && String(raw.scheme).toLowerCase() === "basic") return [{ name, type, supply: { kind: "header", name: "Authorization", note: 'value "Basic <base64 of user:password>"' } }];
-    if (type === "oauth2" || type === "openIdConnect") return [{ name, type, supply: { kind: "bearer", name: "Authorization", note: "an access token you obtained" } }];
+    if (type === "http" && String(raw.scheme).toLowerCase() === "bearer")
+      return [{ name, type, supply: { kind: "bearer", name: "Authorization" } }];
+    if (type === "http" && String(raw.scheme).toLowerCase() === "basic")
+      return [{ name, type, supply: { kind: "header", name: "Authorization", note: 'value "Basic <base64 of user:password>"' } }];
+    if (type === "oauth2" || type === "openIdConnect")
+      return [{ name, type, supply: { kind: "bearer", name: "Authorization", note: "an access token you obtained" } }];
     return [{ name, type, supply: null }];
   });
 }

@@ -13,7 +13,11 @@ import { operationHandler } from "./operation-handler";
  * what operators set on tools that survive. On failure the old tools stay, the source's status
  * becomes "error" with the reason, and the error is thrown (as importOpenApi's, or SourceNotFound).
  */
-export async function refreshOpenApiSource(deps: OpenApiImportDeps, id: string, extra: Pick<OpenApiImportOptions, "onProgress"> = {}): Promise<OpenApiImportResult> {
+export async function refreshOpenApiSource(
+  deps: OpenApiImportDeps,
+  id: string,
+  extra: Pick<OpenApiImportOptions, "onProgress"> = {},
+): Promise<OpenApiImportResult> {
   const { sources } = deps;
   const source = sources.get(id);
   if (!source || source.kind !== "openapi") throw new SourceNotFound(id);
@@ -22,7 +26,11 @@ export async function refreshOpenApiSource(deps: OpenApiImportDeps, id: string, 
   try {
     const ref = sources.credentials(id)?.authRef as AuthRef | null | undefined;
     // The plan only needs where the credential goes (to leave that parameter out), not the secret.
-    const auth = ref ? (ref.kind === "bearer" ? { kind: "bearer" as const, token: "-" } : { kind: ref.kind, name: ref.name, value: "-" }) : undefined;
+    const auth = ref
+      ? ref.kind === "bearer"
+        ? { kind: "bearer" as const, token: "-" }
+        : { kind: ref.kind, name: ref.name, value: "-" }
+      : undefined;
     const input = /^https?:\/\//i.test(source.location) ? { url: source.location } : { text: sources.document(id) ?? "" };
     if ("text" in input && !input.text) throw new OpenApiOptionsError("The source has no stored document to refresh from");
     const { loaded, plan } = await prepare(input, { ...options, auth });
@@ -39,7 +47,12 @@ export async function refreshOpenApiSource(deps: OpenApiImportDeps, id: string, 
     deps.registry.removeSource(id);
     let tools: RegisteredTool[];
     try {
-      tools = deps.registry.addMany(plan.operations.map((op) => ({ spec: { ...op.spec, sourceId: id }, handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger }) })));
+      tools = deps.registry.addMany(
+        plan.operations.map((op) => ({
+          spec: { ...op.spec, sourceId: id },
+          handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger }),
+        })),
+      );
     } catch (error) {
       deps.registry.addMany(old.map((tool) => ({ spec: specInput(tool) })));
       for (const tool of old) deps.registry.update(tool.name, settingsOf(tool));
@@ -63,7 +76,16 @@ function specInput(tool: RegisteredTool) {
     description: tool.description,
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
-    policy: { confirm: policy.confirm, effects: policy.effects, idempotent: policy.idempotent, openWorld: policy.openWorld, timeoutMs: policy.timeoutMs, retries: policy.retries, targets: policy.targets, tags: policy.tags },
+    policy: {
+      confirm: policy.confirm,
+      effects: policy.effects,
+      idempotent: policy.idempotent,
+      openWorld: policy.openWorld,
+      timeoutMs: policy.timeoutMs,
+      retries: policy.retries,
+      targets: policy.targets,
+      tags: policy.tags,
+    },
     kind: tool.kind,
     sourceId: tool.sourceId,
     binding: tool.binding,

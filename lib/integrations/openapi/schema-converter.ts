@@ -9,7 +9,19 @@ export type SchemaDirection = "input" | "output";
 const COMPONENT_REF = /^#\/components\/schemas\/([^/]+)$/;
 // Keys that only help people or code generators; a model and a validator do without them.
 const DROPPED = new Set(["xml", "externalDocs", "discriminator"]);
-const SUBSCHEMA = new Set(["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems"]);
+const SUBSCHEMA = new Set([
+  "items",
+  "additionalProperties",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contains",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "additionalItems",
+]);
 const SUBSCHEMA_LISTS = new Set(["allOf", "anyOf", "oneOf", "prefixItems"]);
 const SUBSCHEMA_MAPS = new Set(["patternProperties", "dependentSchemas", "$defs", "definitions"]);
 
@@ -73,7 +85,8 @@ export class SchemaConverter {
   }
 
   private pointer(ref: string, where: string): unknown {
-    if (!ref.startsWith("#")) throw new OpenApiDocumentError(`Remote $ref "${ref}" at ${where} is not fetched: bundle the document into one file first`);
+    if (!ref.startsWith("#"))
+      throw new OpenApiDocumentError(`Remote $ref "${ref}" at ${where} is not fetched: bundle the document into one file first`);
     const target = resolveRef(this.document, ref);
     return target === undefined ? broken(ref, where) : target;
   }
@@ -84,7 +97,9 @@ export class SchemaConverter {
     if (typeof node.$ref === "string") {
       const ref = node.$ref;
       // 3.0 ignores siblings of $ref; 3.1 (2020-12) applies them, so they are kept there.
-      const siblings = this.is30 ? {} : this.walkObject(Object.fromEntries(Object.entries(node).filter(([k]) => k !== "$ref")), direction, refs, stack, where);
+      const siblings = this.is30
+        ? {}
+        : this.walkObject(Object.fromEntries(Object.entries(node).filter(([k]) => k !== "$ref")), direction, refs, stack, where);
       const component = COMPONENT_REF.exec(ref);
       if (component) {
         const name = decodeToken(component[1]!);
@@ -92,27 +107,39 @@ export class SchemaConverter {
         refs.add(name);
         return { $ref: `#/$defs/${encodeToken(name)}`, ...siblings };
       }
-      if (stack.includes(ref)) throw new OpenApiDocumentError(`Circular $ref "${ref}" at ${where} (only component schemas may refer to themselves)`);
+      if (stack.includes(ref))
+        throw new OpenApiDocumentError(`Circular $ref "${ref}" at ${where} (only component schemas may refer to themselves)`);
       const target = this.walk(this.pointer(ref, where), direction, refs, [...stack, ref], where);
       return isJsonObject(target) ? { ...target, ...siblings } : target;
     }
     return this.walkObject(node, direction, refs, stack, where);
   }
 
-  private walkObject(node: Record<string, unknown>, direction: SchemaDirection, refs: Set<string>, stack: string[], where: string): Record<string, unknown> {
+  private walkObject(
+    node: Record<string, unknown>,
+    direction: SchemaDirection,
+    refs: Set<string>,
+    stack: string[],
+    where: string,
+  ): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
       if (DROPPED.has(key) || key.startsWith("x-")) continue;
       if (key === "properties" && isJsonObject(value)) {
         const properties: Record<string, unknown> = {};
         for (const [name, child] of Object.entries(value)) {
-          if (isJsonObject(child) && ((direction === "input" && child.readOnly === true) || (direction === "output" && child.writeOnly === true))) continue;
+          if (
+            isJsonObject(child) &&
+            ((direction === "input" && child.readOnly === true) || (direction === "output" && child.writeOnly === true))
+          )
+            continue;
           properties[name] = this.walk(child, direction, refs, stack, where);
         }
         out.properties = properties;
       } else if (SUBSCHEMA.has(key)) out[key] = this.walk(value, direction, refs, stack, where);
       else if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((v) => this.walk(v, direction, refs, stack, where));
-      else if (SUBSCHEMA_MAPS.has(key) && isJsonObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.walk(v, direction, refs, stack, where)]));
+      else if (SUBSCHEMA_MAPS.has(key) && isJsonObject(value))
+        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.walk(v, direction, refs, stack, where)]));
       else out[key] = value;
     }
     if (isJsonObject(out.properties) && Array.isArray(out.required)) {
@@ -135,7 +162,10 @@ function upgrade30(schema: Record<string, unknown>): Record<string, unknown> {
     if (out.examples === undefined) out.examples = [out.example];
     delete out.example;
   }
-  for (const [flag, bound] of [["exclusiveMinimum", "minimum"], ["exclusiveMaximum", "maximum"]] as const) {
+  for (const [flag, bound] of [
+    ["exclusiveMinimum", "minimum"],
+    ["exclusiveMaximum", "maximum"],
+  ] as const) {
     if (typeof out[flag] === "boolean") {
       if (out[flag] === true && typeof out[bound] === "number") {
         out[flag] = out[bound];
@@ -152,7 +182,11 @@ function upgrade30(schema: Record<string, unknown>): Record<string, unknown> {
         if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
       } else if (out.type === undefined) {
         const { description, title, ...rest } = out;
-        return { anyOf: [rest, { type: "null" }], ...(title !== undefined && { title }), ...(description !== undefined && { description }) };
+        return {
+          anyOf: [rest, { type: "null" }],
+          ...(title !== undefined && { title }),
+          ...(description !== undefined && { description }),
+        };
       }
     }
   }

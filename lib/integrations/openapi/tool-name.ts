@@ -8,7 +8,10 @@ const MAX = 64;
  */
 export function operationToolName(prefix: string, method: string, path: string, operationId?: string): string {
   const raw = operationId?.trim() || `${method}_${path.replace(/\{([^}]+)\}/g, "by_$1")}`;
-  let name = raw.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/_{2,}/g, "_").replace(/^[_-]+|[_-]+$/g, "");
+  let name = raw
+    .replace(/[^A-Za-z0-9_-]+/g, "_")
+    .replace(/_{2,}/g, "_")
+    .replace(/^[_-]+|[_-]+$/g, "");
   if (!name) name = method;
   if (!prefix && !/^[A-Za-z_]/.test(name)) name = `op_${name}`;
   return fit(prefix, name, raw);

@@ -7,7 +7,13 @@ import { getServices } from "@/lib/services";
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Chat" };
 
-export default async function ThreadPage({ params, searchParams }: { params: Promise<{ threadId: string }>; searchParams: Promise<{ agent?: string }> }) {
+export default async function ThreadPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ threadId: string }>;
+  searchParams: Promise<{ agent?: string }>;
+}) {
   const { threadId } = await params;
   const { agent: requested } = await searchParams;
   const services = getServices();
@@ -17,5 +23,13 @@ export default async function ThreadPage({ params, searchParams }: { params: Pro
   if (!agent) notFound();
   const initial = view ? { threadId, messages: view.messages, state: view.state, interrupts: view.interrupts } : null;
   const toolSchemas = Object.fromEntries(services.registry.forTarget("agui").map((t) => [t.name, t.inputSchema]));
-  return <ChatView key={threadId} agent={{ name: agent.info.name, description: agent.info.description, model: agent.info.model }} threadId={threadId} initial={initial} toolSchemas={toolSchemas} />;
+  return (
+    <ChatView
+      key={threadId}
+      agent={{ name: agent.info.name, description: agent.info.description, model: agent.info.model }}
+      threadId={threadId}
+      initial={initial}
+      toolSchemas={toolSchemas}
+    />
+  );
 }

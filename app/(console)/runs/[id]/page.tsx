@@ -26,7 +26,10 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       </h1>
       <dl className="mt-2 grid grid-cols-2 gap-x-6 gap-y-1 text-sm sm:grid-cols-4">
         <dt className="text-slate-500">Status</dt>
-        <dd data-status={run.status}>{run.status}{outcome ? ` (${outcome})` : ""}</dd>
+        <dd data-status={run.status}>
+          {run.status}
+          {outcome ? ` (${outcome})` : ""}
+        </dd>
         <dt className="text-slate-500">Principal</dt>
         <dd>{run.principal}</dd>
         <dt className="text-slate-500">Thread</dt>

@@ -42,7 +42,10 @@ export default async function ToolPage({ params }: Props) {
           <li className="rounded bg-slate-100 px-2 py-0.5">{tool.kind}</li>
           {source ? (
             <li className="rounded bg-slate-100 px-2 py-0.5">
-              source: <Link href="/sources" className="text-indigo-700 hover:underline">{source.name}</Link>
+              source:{" "}
+              <Link href="/sources" className="text-indigo-700 hover:underline">
+                {source.name}
+              </Link>
             </li>
           ) : null}
           <li className="rounded bg-slate-100 px-2 py-0.5">{policy.effects}</li>
@@ -77,7 +80,11 @@ export default async function ToolPage({ params }: Props) {
           </div>
           <div>
             <h3 className="mb-1 text-sm font-medium">Output</h3>
-            {tool.outputSchema ? <SchemaView label="Output schema" schema={tool.outputSchema} /> : <p className="text-sm text-slate-500">No output schema: any JSON value.</p>}
+            {tool.outputSchema ? (
+              <SchemaView label="Output schema" schema={tool.outputSchema} />
+            ) : (
+              <p className="text-sm text-slate-500">No output schema: any JSON value.</p>
+            )}
           </div>
         </div>
       </section>
@@ -90,7 +97,13 @@ export default async function ToolPage({ params }: Props) {
           name={tool.name}
           confirm={policy.confirm}
           targets={TARGETS}
-          saved={{ approval: tool.approval, enabled: tool.enabled, targets: policy.targets, timeoutMs: policy.timeoutMs, retries: policy.retries }}
+          saved={{
+            approval: tool.approval,
+            enabled: tool.enabled,
+            targets: policy.targets,
+            timeoutMs: policy.timeoutMs,
+            retries: policy.retries,
+          }}
         />
       </section>
 
@@ -98,7 +111,9 @@ export default async function ToolPage({ params }: Props) {
         <h2 id="export-heading" className="text-lg font-semibold">
           Export
         </h2>
-        <p className="text-sm text-slate-600">The definition to paste into your own code for each model API, exactly as the console serves it.</p>
+        <p className="text-sm text-slate-600">
+          The definition to paste into your own code for each model API, exactly as the console serves it.
+        </p>
         <ExportTabs exports={exportToolDefinitions(tool)} />
       </section>
     </div>
