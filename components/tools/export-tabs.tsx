@@ -2,7 +2,7 @@
 
 import { useId, useState } from "react";
 import { TabList } from "../common/tab-list";
-import type { ToolExport } from "@/lib/integrations/tool-exports";
+import type { ToolExport } from "@/lib/api/contracts";
 
 /**
  * The tool's definition for each model API and protocol, one tab each (arrow keys move between
