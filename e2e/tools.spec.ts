@@ -126,12 +126,12 @@ test("a try that needs approval waits, and Check again answers the same call onc
   const first = page.waitForResponse(calls);
   await toolPage.run("create_ticket");
   const pending = await (await first).json();
-  expect(pending.result.error).toMatchObject({ kind: "approval_pending", approvalId: expect.any(String) });
-  await expect(toolPage.waitingForApproval()).toContainText(pending.result.error.approvalId);
+  expect(pending.result).toMatchObject({ pending: { approvalId: expect.any(String) } });
+  await expect(toolPage.waitingForApproval()).toContainText(pending.result.pending.approvalId);
   await expect(toolPage.waitingForApproval().getByRole("link", { name: "Approvals page" })).toHaveAttribute("href", "/approvals");
 
   // Someone decides elsewhere (the Approvals page uses this endpoint).
-  const decided = await request.post(`/api/approvals/${pending.result.error.approvalId}/decision`, { data: { approved: true } });
+  const decided = await request.post(`/api/approvals/${pending.result.pending.approvalId}/decision`, { data: { approved: true } });
   expect(decided.status()).toBe(200);
 
   const second = page.waitForResponse(calls);

@@ -3,7 +3,8 @@
  *
  * Why not @ag-ui/client's `parseSSEStream`: it is an rxjs Subject pipeline that errors the whole
  * stream when one frame is not JSON, while our client must skip and log such a frame and go on;
- * and it re-splits the whole buffer on every chunk. The framing rules are the same: events end at
+ * and it re-splits the whole buffer on every chunk. Why not `eventsource-parser`: it buffers a
+ * frame of any size, and a hostile or broken server must not make the client hold unbounded text. The framing rules are the same: events end at
  * a blank line, `data:` lines are joined with "\n" (one leading space dropped), comments
  * (`: keepalive`) and the `event:`, `id:`, `retry:` fields are ignored. CR and CRLF line ends are
  * read as LF (the SSE spec allows them; AG-UI producers should send LF).

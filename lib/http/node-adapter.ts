@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { Readable } from "node:stream";
+import { INTERNAL_ERROR_MESSAGE } from "./handler";
 
 export type WebHandler = (request: Request, context: { params: Promise<Record<string, string>>; peer?: string }) => Promise<Response>;
 
@@ -47,9 +48,11 @@ export function createNodeServer(routes: NodeRoute[]): http.Server {
     try {
       response = await match.handler(request, { params: Promise.resolve(params), peer: req.socket.remoteAddress });
     } catch (error) {
+      // Handlers from lib/api answer their own errors; this is the last resort, with no details.
+      console.error(error);
       res
         .writeHead(500, { "content-type": "application/json" })
-        .end(JSON.stringify({ error: { code: "internal_error", message: String(error) } }));
+        .end(JSON.stringify({ error: { code: "internal_error", message: INTERNAL_ERROR_MESSAGE } }));
       return;
     }
     res.writeHead(response.status, Object.fromEntries(response.headers));
