@@ -10,6 +10,7 @@ import {
   ApprovalNotUsable,
   type ApprovalRequest,
   ApprovalStore,
+  GrantStore,
 } from "@/lib/approvals";
 import { type DatabaseHandle, InvalidCursor } from "@/lib/db";
 import { Executor } from "@/lib/execution";
@@ -444,6 +445,23 @@ describe("the audit trail", () => {
   });
 });
 
+describe("grants", () => {
+  it("reading a grant writes nothing; a changed definition revokes the grants made for the old one", () => {
+    const { handle } = setup();
+    const grants = new GrantStore(handle.db);
+    grants.grant({ tool: "issue_refund", threadId: "t1", toolDigest: "v1", grantedBy: "alice" });
+    const events = () => countRows(handle, "tool_events");
+    const before = events();
+    expect(grants.activeFor("issue_refund", "t1", "v2")).toBeUndefined();
+    expect(grants.activeFor("issue_refund", "t1", "v1")).toBeDefined();
+    expect(events()).toBe(before);
+    expect(grants.revokeStale([{ name: "issue_refund", digest: "v2" }])).toBe(1);
+    expect(grants.activeFor("issue_refund", "t1", "v1")).toBeUndefined();
+    expect(grants.forTool("issue_refund")[0]).toMatchObject({ revokedBy: "system" });
+    expect(grants.revokeStale([{ name: "issue_refund", digest: "v2" }])).toBe(0);
+  });
+});
+
 describe("list", () => {
   function populate() {
     const ctx = setup();
@@ -504,6 +522,14 @@ describe("list", () => {
     expect(all({ text: "ticket order-10" })).toEqual([made[10]!.id]);
     expect(all({ text: "%" })).toEqual([]);
     expect(all({ principal: "bob", tool: "create_ticket", status: "pending" })).toEqual(expected((_a, i) => i % 15 === 0 && i !== 0));
+  });
+
+  it("finds a principal by a word with LIKE's own characters in it, matched literally", () => {
+    const { store } = setup();
+    const mine = request(store, { callId: "u1", principal: "token:ci_bot", args: { orderId: "x" } });
+    request(store, { callId: "u2", principal: "token:cixbot", args: { orderId: "y" } });
+    // "_" is LIKE's any-character: unescaped it would also match "cixbot"; escaped without an ESCAPE clause it matched nothing.
+    expect(ids(store.list({ text: "ci_bot" }).items)).toEqual([mine.id]);
   });
 
   it("pages a filtered list", () => {

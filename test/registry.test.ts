@@ -383,6 +383,23 @@ describe("listing", () => {
 });
 
 describe("changing tools", () => {
+  it("an operator's change and its audit row commit together; the in-memory copy changes only after the commit", () => {
+    const { handle, registry } = setup();
+    registry.add(spec("a"));
+    const changed = registry.changeSettings("a", { enabled: false, approval: "always" }, "alice");
+    expect(changed).toMatchObject({ enabled: false, approval: "always" });
+    expect(handle.sqlite.prepare("select type, actor, data from tool_events where tool = 'a'").all()).toEqual([
+      { type: "settings_changed", actor: "alice", data: expect.stringContaining('"after":{"enabled":false,"approval":"always"') },
+    ]);
+
+    // The audit insert fails: the whole change is undone, in SQLite and in memory.
+    handle.sqlite.exec("create trigger refuse_audit before insert on tool_events begin select raise(abort, 'audit refused'); end");
+    expect(() => registry.changeSettings("a", { enabled: true }, "bob")).toThrow(/audit refused/);
+    expect(registry.get("a")).toMatchObject({ enabled: false, approval: "always" });
+    expect(handle.sqlite.prepare("select enabled from tools where name = 'a'").get()).toEqual({ enabled: 0 });
+    expect(reopen(handle).registry.get("a")).toMatchObject({ enabled: false });
+  });
+
   it("remove deletes the row and the handler, and says whether it existed", () => {
     const { handle, registry } = setup();
     registry.add(spec("a"), () => "a");
