@@ -4,7 +4,7 @@ import "./globals.css";
 
 export const metadata: Metadata = {
   title: { default: "AG-UI Console", template: "%s · AG-UI Console" },
-  description: "Chat with tool-using agents, approve their calls, and serve one tool registry over AG-UI, MCP and A2A.",
+  description: "Chat with tool-using agents over AG-UI, approve their calls, and manage the tools they use.",
 };
 
 export default function RootLayout({ children }: { children: ReactNode }) {

@@ -1,3 +1,4 @@
+import net from "node:net";
 import { z } from "zod";
 import { DomainError } from "./errors";
 
@@ -25,15 +26,29 @@ const positiveInt = (max: number) =>
     .min(1, "must be at least 1")
     .max(max, `must be at most ${max}`);
 
-const hostList = z.string().transform((value) =>
-  value
-    .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean),
-);
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+
+/** An IP address (IPv6 with or without brackets) or a host name. */
+const isHost = (value: string): boolean => net.isIP(value.replace(/^\[(.*)\]$/, "$1")) !== 0 || HOST_NAME.test(value);
+
+const hostList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+  )
+  .refine((hosts) => hosts.length > 0, "lists no host name: give names separated by commas, or unset it")
+  .refine((hosts) => hosts.every((h) => h === "*" || isHost(h)), "must be host names separated by commas (or *)");
 
 const EnvSchema = z.object({
-  HOST: z.string().trim().min(1, "must not be empty").default("127.0.0.1"),
+  HOST: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .refine(isHost, "must be an IP address or a host name of this machine")
+    .default("127.0.0.1"),
   PORT: port.default(3000),
   CONSOLE_DB: z.string().trim().min(1, "must not be empty").default("./data/console.db"),
   /** How long an approval waits for a decision before it expires. */
@@ -64,7 +79,8 @@ const EnvSchema = z.object({
 export type Config = z.output<typeof EnvSchema>;
 
 /**
- * Parse the console's settings from an environment (process.env by default).
+ * Parse the console's settings from an environment (process.env by default). A variable set but
+ * empty counts as unset (configNotes says so).
  * Throws ConfigError naming the first variable whose value is unusable.
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -79,4 +95,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const variable = String(issue.path[0] ?? "environment");
   const raw = env[variable];
   throw new ConfigError(`${variable} ${issue.message}${raw === undefined ? "" : ` (got ${JSON.stringify(raw)})`}`, variable);
+}
+
+/** What start-up should tell about the environment: variables set but empty, which count as unset. */
+export function configNotes(env: Record<string, string | undefined> = process.env): string[] {
+  const defaults = loadConfig({});
+  return Object.keys(EnvSchema.shape)
+    .filter((key) => env[key] === "")
+    .map((key) => `${key} is set but empty: using the default (${JSON.stringify(defaults[key as keyof Config])}).`);
 }

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "@/lib/config";
+import { ConfigError, configNotes, loadConfig } from "@/lib/config";
 import { DatabaseOpenError } from "@/lib/db";
 import { createServices } from "@/lib/services";
 import { tempDir } from "./support/services";
@@ -34,8 +34,12 @@ describe("loadConfig", () => {
     });
   });
 
-  it("treats an empty variable as unset", () => {
+  it("treats an empty variable as unset, and says so", () => {
     expect(loadConfig({ PORT: "", LOG_LEVEL: "" })).toMatchObject({ PORT: 3000, LOG_LEVEL: "info" });
+    expect(configNotes({ PORT: "", LOG_LEVEL: "", HOST: "127.0.0.1" })).toEqual([
+      "PORT is set but empty: using the default (3000).",
+      'LOG_LEVEL is set but empty: using the default ("info").',
+    ]);
   });
 
   it("reads the values it is given", () => {
@@ -74,7 +78,10 @@ describe("loadConfig", () => {
     ["AGUI_MAX_BODY_BYTES", "lots"],
     ["LOG_LEVEL", "loud"],
     ["SEED_DEMO", "yes"],
-    ["HOST", "   "],
+    ["HOST", "not a host!"],
+    ["HOST", "http://127.0.0.1"],
+    ["ALLOWED_HOSTS", ",,,"],
+    ["ALLOWED_HOSTS", "console.example, http://x"],
     ["CONSOLE_DB", "  "],
   ])("%s=%j stops with a ConfigError naming the variable", (variable, value) => {
     const error = configError({ [variable]: value });

@@ -18,7 +18,8 @@ export interface InboxTool {
 
 type Tab = "pending" | "history";
 const HISTORY = "approved,denied,expired,cancelled,consumed";
-const SURFACES = ["agui", "mcp", "a2a", "console", "rest"];
+// The surfaces that ask for approvals today (MCP and A2A join when they are served).
+const SURFACES = ["agui", "console", "rest"];
 
 interface Filters {
   status: string;

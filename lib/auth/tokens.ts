@@ -4,8 +4,8 @@ import { TokenRows, type TokenRow } from "../db/tokens";
 import { DomainError } from "../errors";
 import type { Principal } from "./principal";
 
-/** What a token may do: run agents, decide approvals (operator), manage tools, use MCP or A2A. */
-export const TOKEN_SCOPES = ["agui", "approvals", "tools", "mcp", "a2a"] as const;
+/** What a token may do: run agents, decide approvals (an operator), manage tools. MCP and A2A join when they are served. */
+export const TOKEN_SCOPES = ["agui", "approvals", "tools"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 export interface TokenInfo {

@@ -14,8 +14,8 @@ export default async function ToolsPage({ searchParams }: { searchParams: Promis
     <div className="max-w-5xl">
       <h1 className="text-2xl font-semibold tracking-tight">Tools</h1>
       <p className="mt-1 mb-6 text-sm text-slate-600">
-        Every tool the console serves to agents, MCP and A2A clients. Open one to read its schemas, set its policy, copy its definition or
-        try it.
+        Every tool the console’s agents can call over AG-UI, with its definition for OpenAI, Anthropic, Gemini, MCP and A2A. Open one to
+        read its schemas, set its policy, copy its definition or try it.
       </p>
       <ToolBrowser initial={filtersFrom(await searchParams)} sources={sources} kinds={kinds} targets={TARGETS} />
     </div>
