@@ -10,18 +10,35 @@ const headers = process.env.AGUI_TOKEN ? { authorization: `Bearer ${process.env.
 const agent = new HttpAgent({ url, headers });
 
 // A RUN_ERROR is an event: runAgent() still resolves, and @ag-ui/client only logs an exception
-// thrown in a subscriber. So keep it, and check after each run.
+// thrown in a subscriber. A transport failure (console down, 401) makes runAgent() log and throw,
+// unless a subscriber's onRunFailed stops it. So keep either, and check after each run.
 let failure;
 const subscriber = {
   onRunErrorEvent: ({ event }) => {
-    failure = event;
+    failure = `run failed: ${event.message} (${event.code ?? "no code"})`;
+  },
+  onRunFailed: ({ error }) => {
+    failure = transportFailure(error);
+    return { stopPropagation: true };
   },
   onToolCallResultEvent: ({ event }) => console.log("tool result:", event.content),
 };
 async function run(input) {
   failure = undefined;
   await agent.runAgent(input, subscriber);
-  if (failure) throw new Error(`run failed: ${failure.message} (${failure.code ?? "no code"})`);
+  if (failure) {
+    console.error(failure);
+    process.exit(1);
+  }
+}
+
+/** One line: what failed, and what to check. */
+function transportFailure(error) {
+  const code = error?.cause?.code;
+  if (code) return `Cannot reach the console at ${url} (${code}): is it running (npm start)? Set AGUI_URL to its address.`;
+  if (error?.status === 401) return `The console at ${url} wants a token (HTTP 401): set AGUI_TOKEN (npm run token -- create NAME).`;
+  if (error?.status) return `The console at ${url} answered HTTP ${error.status}: ${error.payload?.error?.message ?? error.message}`;
+  return `The run failed: ${error?.message ?? error}`;
 }
 
 agent.addMessage({ id: crypto.randomUUID(), role: "user", content: "refund order 1234 for 20 EUR" });

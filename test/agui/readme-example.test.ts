@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -48,4 +49,25 @@ it("examples/agui-approve.mjs stops with the run's error when the agent fails (r
   );
   expect(failed?.code).toBe(1);
   expect(failed?.stderr).toContain("run failed: The agent failed while answering. The server log has the details. (agent_error)");
+});
+
+it("examples/agui-approve.mjs says in one line what failed when the console is not there", async () => {
+  // A port nothing listens on: bound then closed on 127.0.0.1.
+  const free = await new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+  const failed = await promisify(execFile)(process.execPath, [script], {
+    env: { ...process.env, AGUI_URL: `http://127.0.0.1:${free}/api/agui/demo` },
+    timeout: 30_000,
+  }).then(
+    () => undefined,
+    (error: { code: number; stderr: string }) => error,
+  );
+  expect(failed?.code).toBe(1);
+  expect(failed?.stderr.trim()).toBe(
+    `Cannot reach the console at http://127.0.0.1:${free}/api/agui/demo (ECONNREFUSED): is it running (npm start)? Set AGUI_URL to its address.`,
+  );
 });
