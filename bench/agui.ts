@@ -9,7 +9,7 @@
 //    it, and so is a floor: a route writing bytes encoded beforehand (no encoding at all);
 // 2. median time to the first byte of RUN_STARTED on loopback over 50 runs (target < 30 ms);
 // 3. 100 concurrent runs: no error, resident memory growth < 200 MB.
-// A miss is printed, never an exit code: timings are not tests.
+// A miss is reported, never an exit code: timings are not tests.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -26,6 +26,7 @@ import { EventJsonEncoder } from "../lib/runs/event-json";
 import { RecordBatch } from "../lib/runs/record-batch";
 import { createServices, type Services } from "../lib/services";
 import { EventQueue } from "../lib/streams/event-queue";
+import type { BenchResult, Figure } from "./support/measure";
 
 const DELTAS = 20_000;
 const WARM_UP_ROUNDS = 5;
@@ -269,17 +270,17 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function line(label: string, value: string, target?: string, pass?: boolean): void {
-  console.log(`  ${label.padEnd(52)} ${value.padStart(14)}${target ? `  target ${target}  ${pass ? "PASS" : "MISS"}` : ""}`);
-}
-
 async function close(server: http.Server): Promise<void> {
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** The AG-UI endpoint's throughput against a bare SSE route, its time to first byte, and 100 concurrent runs. */
-export async function benchAgui(): Promise<void> {
+export async function benchAgui(): Promise<BenchResult> {
+  const figures: Figure[] = [];
+  const add = (label: string, value: number, unit: string, target?: Figure["target"]) =>
+    figures.push({ label, value, unit, ...(target && { target }) });
+  let title = "agui";
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
   const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent", AGENT_STREAM_DELAY_MS: "0" }));
   services.agents.add(replayAgent(DELTAS));
@@ -337,46 +338,33 @@ export async function benchAgui(): Promise<void> {
     const endpointMedian = median(endpointMs);
     const bareMedian = median(bareMs);
     const ratio = endpointMedian / bareMedian;
-    console.log(
-      `agui: ${count} events per run (${DELTAS} text deltas), ${chunks.length} chunks (${(count / chunks.length).toFixed(1)} events/chunk), median of ${THROUGHPUT_ROUNDS} rounds (demo agent: ${DEMO_ROUNDS})`,
-    );
-    line("endpoint (node-adapter) run time", `${endpointMedian.toFixed(1)} ms`);
-    line("  its first byte (RUN_STARTED) after", `${median(endpointTtfb).toFixed(1)} ms`);
-    line("endpoint events per second", `${Math.round((count * 1000) / endpointMedian).toLocaleString("en")} /s`);
-    line("bare node:http route, same agent and frames, run time", `${bareMedian.toFixed(1)} ms`);
-    line("  its first byte (RUN_STARTED) after", `${median(bareTtfb).toFixed(1)} ms`);
-    line("bare route events per second", `${Math.round((count * 1000) / bareMedian).toLocaleString("en")} /s`);
-    line("ratio endpoint / bare", `${ratio.toFixed(2)}x`, `≤ ${TARGETS.ratio}`, ratio <= TARGETS.ratio);
+    title = `agui: ${count.toLocaleString("en")} events per run (${DELTAS.toLocaleString("en")} text deltas) in ${chunks.length} chunks, median of ${THROUGHPUT_ROUNDS} rounds (demo agent: ${DEMO_ROUNDS})`;
+    add("endpoint (node adapter) run time", endpointMedian, "ms");
+    add("  its first byte (RUN_STARTED) after", median(endpointTtfb), "ms");
+    add("endpoint events per second", (count * 1000) / endpointMedian, "events/s");
+    add("bare node:http route, same agent and frames, run time", bareMedian, "ms");
+    add("  its first byte (RUN_STARTED) after", median(bareTtfb), "ms");
+    add("bare route events per second", (count * 1000) / bareMedian, "events/s");
+    add("ratio endpoint / bare", ratio, "x", { max: TARGETS.ratio });
     const floorMedian = median(floorMs);
-    line("floor: route writing pre-encoded bytes, run time", `${floorMedian.toFixed(1)} ms`);
-    line("  ratio endpoint / floor (no target)", `${(endpointMedian / floorMedian).toFixed(2)}x`);
+    add("floor: a route writing pre-encoded bytes, run time", floorMedian, "ms");
+    add("  ratio endpoint / floor (no target)", endpointMedian / floorMedian, "x");
     const demoMedian = median(demoMs);
-    line("demo agent /stream run time (model work included)", `${demoMedian.toFixed(1)} ms`);
-    line("demo agent events per second", `${Math.round((events.length * 1000) / demoMedian).toLocaleString("en")} /s`);
-    const agentMs = median(parts.agentMs);
-    const recordMs = median(parts.recordMs);
-    const encodeMs = median(parts.encodeMs);
-    const inProcessMs = median(parts.inProcessMs);
-    console.log("  where a demo-agent run's time goes (each part alone on the same events, sampled in the same rounds):");
-    line("    agent (scripted model, AgentRun, event queue)", `${agentMs.toFixed(1)} ms`);
-    line("    encoding every event once (JSON, frames, record, UTF-8)", `${encodeMs.toFixed(1)} ms`);
-    line("    recording every event in SQLite (written together)", `${recordMs.toFixed(1)} ms`);
-    line("    the rest in-process (bridge, queues, sseBody; ±noise)", `${(inProcessMs - agentMs - recordMs - encodeMs).toFixed(1)} ms`);
-    line("    = the demo run in-process, no socket", `${inProcessMs.toFixed(1)} ms`);
-    line("    adapter, HTTP, client (over HTTP − in-process)", `${(demoMedian - inProcessMs).toFixed(1)} ms`);
+    add("demo agent /stream run over HTTP (model work included)", demoMedian, "ms");
+    add("demo agent events per second", (events.length * 1000) / demoMedian, "events/s");
+    // Each part measured alone on the same events in the same rounds (parts overlap in a real run, so they are not summed).
+    add("  the same demo run in-process (no socket)", median(parts.inProcessMs), "ms");
+    add("  its agent alone (scripted model, AgentRun, event queue)", median(parts.agentMs), "ms");
+    add("  encoding its events once (JSON, frames, record, UTF-8)", median(parts.encodeMs), "ms");
+    add("  recording its events in SQLite (written together)", median(parts.recordMs), "ms");
 
     // 2. Time to the first byte of RUN_STARTED, a short run each time.
     for (let i = 0; i < 5; i++) await post(base, body("hello", "plain-chat"));
     const ttfb: number[] = [];
     for (let i = 0; i < TTFB_RUNS; i++) ttfb.push((await post(base, body("hello", "plain-chat"))).ttfbMs);
     const ttfbMedian = median(ttfb);
-    line(
-      `median time to first byte of RUN_STARTED (${TTFB_RUNS} runs)`,
-      `${ttfbMedian.toFixed(2)} ms`,
-      `< ${TARGETS.ttfbMs} ms`,
-      ttfbMedian < TARGETS.ttfbMs,
-    );
-    line("  p90", `${[...ttfb].sort((a, b) => a - b)[Math.floor(TTFB_RUNS * 0.9)]!.toFixed(2)} ms`);
+    add(`median time to first byte of RUN_STARTED (${TTFB_RUNS} runs)`, ttfbMedian, "ms", { max: TARGETS.ttfbMs });
+    add("  p90", [...ttfb].sort((a, b) => a - b)[Math.floor(TTFB_RUNS * 0.9)]!, "ms");
 
     // 3. 100 concurrent runs of every kind; resident memory sampled while they run.
     globalThis.gc?.();
@@ -398,9 +386,9 @@ export async function benchAgui(): Promise<void> {
         o.status === "rejected" || !/"type":"RUN_FINISHED"[^\n]*\n\n$/.test(o.value.text ?? "") || o.value.text!.includes('"RUN_ERROR"'),
     );
     const growthMb = (rssPeak - rssBefore) / 1024 / 1024;
-    line(`${CONCURRENT} concurrent runs: failed or without RUN_FINISHED`, String(failures.length), "0", failures.length === 0);
-    line(`${CONCURRENT} concurrent runs: wall time`, `${wallMs.toFixed(0)} ms`);
-    line(`${CONCURRENT} concurrent runs: peak RSS growth`, `${growthMb.toFixed(1)} MB`, `< ${TARGETS.rssMb} MB`, growthMb < TARGETS.rssMb);
+    add(`${CONCURRENT} concurrent runs: failed or without RUN_FINISHED`, failures.length, "", { max: 0 });
+    add(`${CONCURRENT} concurrent runs: wall time`, wallMs, "ms");
+    add(`${CONCURRENT} concurrent runs: peak RSS growth`, growthMb, "MB", { max: TARGETS.rssMb });
   } finally {
     await close(server);
     await close(bare);
@@ -408,8 +396,7 @@ export async function benchAgui(): Promise<void> {
     services.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+  return { title, figures };
 }
 
 export default benchAgui;
-
-if (process.argv[1] && /bench[\\/]agui\.ts$/.test(process.argv[1])) void benchAgui();

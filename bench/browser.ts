@@ -18,10 +18,9 @@ import { median, type BenchResult } from "./support/measure";
 const root = path.resolve(__dirname, "..");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-export default async function benchBrowser(): Promise<BenchResult | void> {
+export default async function benchBrowser(): Promise<BenchResult> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || !fs.existsSync(CHROMIUM)) {
-    console.log("  skipped: needs a production build (npm run build) and Chromium at /usr/bin/chromium");
-    return;
+    return { title: "browser", figures: [], skipped: `needs a production build (npm run build) and Chromium at ${CHROMIUM}` };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-browser-"));
   const dbFile = path.join(dir, "bench.db");

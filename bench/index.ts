@@ -1,15 +1,14 @@
-// `npm run bench [name...]`: runs every bench file in this folder (or those named) and prints its
-// figures. A bench file default-exports an async function; add a new one (agui-stream.ts,
-// approvals-list.ts...) and it runs here. Returning a BenchResult gets the figures printed with
-// their targets and PASS/MISS; returning nothing means the bench printed its own lines (with MISS
-// or SLOW for a miss). Each bench runs in its own process. A miss is reported, not an exit code:
-// timings are not tests.
+// `npm run bench [name...] [-- --json FILE]`: runs every bench file in this folder (or those named),
+// each in its own process, and prints its figures in one format, with their targets and PASS or
+// MISS. A bench file default-exports an async function returning its figures (BenchResult); add a
+// new one and it runs here. `--json FILE` also writes every figure to FILE, to compare runs. A
+// miss is reported, not an exit code: timings are not tests.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Bench, type Figure, verdict } from "./support/measure";
+import { type Bench, type BenchResult, formatFigure, verdict } from "./support/measure";
 
 function benchFiles(dir: string): string[] {
   return fs
@@ -19,87 +18,86 @@ function benchFiles(dir: string): string[] {
     .sort();
 }
 
-function format(figure: Figure): string {
-  const digits = figure.value >= 100 ? 0 : figure.value >= 10 ? 1 : figure.value >= 1 ? 2 : 3;
-  const value = `${figure.value.toFixed(digits)} ${figure.unit}`;
-  const target = figure.target
-    ? `  target ${[figure.target.max !== undefined && `< ${figure.target.max} ${figure.unit}`, figure.target.min !== undefined && `> ${figure.target.min} ${figure.unit}`].filter(Boolean).join(", ")}  ${verdict(figure)}`
-    : "";
-  return `  ${figure.label.padEnd(48)} ${value.padStart(12)}${target}${figure.note ? `  (${figure.note})` : ""}`;
-}
-
-/** A line a bench printed for a figure that missed its target (its own verdict words or ours). */
-const MISSED = /\b(MISS|SLOW)\b/;
-
-/** Run one bench in this process and print its figures (the parent counts the misses). */
-async function runOne(dir: string, name: string): Promise<void> {
+/** Run one bench in this process, print its figures, and write them to `resultFile` for the parent. */
+async function runOne(dir: string, name: string, resultFile: string): Promise<void> {
   const module = (await import(pathToFileURL(path.join(dir, `${name}.ts`)).href)) as { default?: Bench };
-  if (typeof module.default !== "function") {
-    console.error(`bench/${name}.ts has no default export; skipped`);
-    return;
-  }
+  if (typeof module.default !== "function") throw new Error(`bench/${name}.ts has no default export`);
   const started = performance.now();
-  console.log(`\n== ${name}`);
-  const result = await module.default();
-  if (!result) {
-    console.log(`  [${((performance.now() - started) / 1000).toFixed(1)} s]`);
-    return;
+  const returned = await module.default();
+  const results = Array.isArray(returned) ? returned : [returned];
+  for (const result of results) {
+    console.log(`${result.title}`);
+    if (result.skipped) console.log(`  skipped: ${result.skipped}`);
+    for (const figure of result.figures) console.log(formatFigure(figure));
   }
-  console.log(`${result.title}  [${((performance.now() - started) / 1000).toFixed(1)} s]`);
-  for (const figure of result.figures) console.log(format(figure));
+  console.log(`  [${((performance.now() - started) / 1000).toFixed(1)} s]`);
+  fs.writeFileSync(resultFile, JSON.stringify(results));
 }
 
 /**
  * Run one bench in a process of its own, so that its memory figures (peak RSS) and its timings
- * owe nothing to the benches before it; its lines are passed through. Returns the lines that
- * reported a miss.
+ * owe nothing to the benches before it; its lines are passed through. Resolves with its figures.
  */
-function runInChild(name: string): Promise<number> {
+function runInChild(name: string, resultFile: string): Promise<BenchResult[]> {
   return new Promise((resolve) => {
+    console.log(`\n== ${name}`);
     const child = spawn(process.execPath, ["--import", "tsx", __filename, name], {
-      stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, BENCH_CHILD: "1" },
-    });
-    let misses = 0;
-    let pending = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      process.stdout.write(chunk);
-      const lines = (pending + chunk).split("\n");
-      pending = lines.pop()!;
-      misses += lines.filter((l) => MISSED.test(l)).length;
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, BENCH_CHILD: "1", BENCH_RESULT_FILE: resultFile },
     });
     child.on("close", (code) => {
-      if (MISSED.test(pending)) misses++;
-      if (code) console.error(`bench/${name}.ts exited with code ${code}`);
-      resolve(misses + (code ? 1 : 0));
+      if (code) {
+        console.error(`bench/${name}.ts exited with code ${code}`);
+        return resolve([{ title: name, figures: [], skipped: `exited with code ${code}` }]);
+      }
+      resolve(JSON.parse(fs.readFileSync(resultFile, "utf8")) as BenchResult[]);
     });
   });
 }
 
 async function main(): Promise<void> {
   const dir = __dirname;
-  const wanted = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const jsonAt = args.indexOf("--json");
+  const jsonFile = jsonAt === -1 ? undefined : args[jsonAt + 1];
+  if (jsonAt !== -1 && !jsonFile) throw new Error("--json needs a file name: npm run bench -- --json bench.json");
+  const wanted = args.filter((arg, i) => arg !== "--" && (jsonAt === -1 || (i !== jsonAt && i !== jsonAt + 1)));
   const names = benchFiles(dir).filter((name) => wanted.length === 0 || wanted.includes(name));
   if (names.length === 0) {
     console.error(`No bench named ${wanted.join(", ")}; there are: ${benchFiles(dir).join(", ")}`);
     process.exitCode = 1;
     return;
   }
-  if (process.env.BENCH_CHILD) {
-    await runOne(dir, names[0]!);
-    return;
-  }
+  if (process.env.BENCH_CHILD) return runOne(dir, names[0]!, process.env.BENCH_RESULT_FILE!);
+
   // Timings swing with whatever else the machine runs; the load average says how busy it was.
-  const load = os
-    .loadavg()
-    .map((n) => n.toFixed(2))
-    .join(" ");
+  const machine = {
+    node: process.version,
+    platform: `${process.platform}/${process.arch}`,
+    cpus: os.cpus().length,
+    loadAverage: os.loadavg(),
+  };
   console.log(
-    `Node ${process.version} on ${process.platform}/${process.arch}, ${os.cpus().length} CPUs, load average ${load}; each bench in its own process`,
+    `Node ${machine.node} on ${machine.platform}, ${machine.cpus} CPUs, load average ${machine.loadAverage.map((n) => n.toFixed(2)).join(" ")}; each bench in its own process`,
   );
-  let misses = 0;
-  for (const name of names) misses += await runInChild(name);
-  console.log(misses ? `\n${misses} figure(s) missed their target (MISS or SLOW above).` : "\nEvery figure with a target met it.");
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-results-"));
+  const benches: Record<string, BenchResult[]> = {};
+  try {
+    for (const name of names) benches[name] = await runInChild(name, path.join(scratch, `${name}.json`));
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+  const figures = Object.values(benches).flatMap((results) => results.flatMap((r) => r.figures));
+  const misses = figures.filter((figure) => verdict(figure) === "MISS");
+  console.log(
+    misses.length
+      ? `\n${misses.length} figure(s) missed their target: ${misses.map((f) => f.label.trim()).join("; ")}.`
+      : `\nEvery figure with a target met it (${figures.filter((f) => f.target).length} targets).`,
+  );
+  if (jsonFile) {
+    fs.writeFileSync(jsonFile, `${JSON.stringify({ date: new Date().toISOString(), machine, benches }, null, 2)}\n`);
+    console.log(`Figures written to ${jsonFile}.`);
+  }
 }
 
 main().catch((error: unknown) => {

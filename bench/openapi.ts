@@ -5,6 +5,7 @@ import { loadConfig } from "../lib/config";
 import { importOpenApi } from "../lib/integrations/openapi";
 import { silentLogger } from "../lib/log";
 import { createServices, type Services } from "../lib/services";
+import type { BenchResult, Figure } from "./support/measure";
 
 const IMPORT_OPERATIONS = 2_000;
 const IMPORT_BUDGET_MS = 3_000;
@@ -75,11 +76,7 @@ function freshServices(): { services: Services; dir: string } {
   return { services, dir };
 }
 
-function line(label: string, value: string, target: string, ok: boolean): void {
-  console.log(`${ok ? "ok  " : "SLOW"} ${label.padEnd(44)} ${value.padStart(12)}   target ${target}`);
-}
-
-async function benchImport(): Promise<void> {
+async function benchImport(): Promise<Figure[]> {
   const { services, dir } = freshServices();
   try {
     const text = JSON.stringify(generatedDocument(IMPORT_OPERATIONS));
@@ -91,20 +88,22 @@ async function benchImport(): Promise<void> {
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
     const mb = peak / 1024 / 1024;
-    line(
-      `import ${result.tools.length} operations (${(text.length / 1024).toFixed(0)} KB)`,
-      `${ms.toFixed(0)} ms`,
-      `< ${IMPORT_BUDGET_MS} ms`,
-      ms < IMPORT_BUDGET_MS,
-    );
-    line("peak resident memory during the import", `${mb.toFixed(0)} MB`, `< ${IMPORT_BUDGET_RSS_MB} MB`, mb < IMPORT_BUDGET_RSS_MB);
+    return [
+      {
+        label: `import ${result.tools.length} operations (${(text.length / 1024).toFixed(0)} KB)`,
+        value: ms,
+        unit: "ms",
+        target: { max: IMPORT_BUDGET_MS },
+      },
+      { label: "peak resident memory during the import", value: mb, unit: "MB", target: { max: IMPORT_BUDGET_RSS_MB } },
+    ];
   } finally {
     services.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function benchSearch(): Promise<void> {
+async function benchSearch(): Promise<Figure[]> {
   const { services, dir } = freshServices();
   try {
     const words = ["invoice", "customer", "weather", "ticket", "refund", "order", "shipment", "report", "user", "payment"];
@@ -130,18 +129,20 @@ async function benchSearch(): Promise<void> {
     times.sort((a, b) => a - b);
     const median = times[Math.floor(times.length / 2)]!;
     const worst = times.at(-1)!;
-    line(
-      `registry.list({text}) over ${SEARCH_TOOLS} tools, median`,
-      `${median.toFixed(1)} ms`,
-      `< ${SEARCH_BUDGET_MS} ms`,
-      median < SEARCH_BUDGET_MS,
-    );
-    line(
-      `registry.list({text}) over ${SEARCH_TOOLS} tools, worst`,
-      `${worst.toFixed(1)} ms`,
-      `< ${SEARCH_BUDGET_MS} ms`,
-      worst < SEARCH_BUDGET_MS,
-    );
+    return [
+      {
+        label: `registry.list({text}) over ${SEARCH_TOOLS.toLocaleString("en")} tools, median`,
+        value: median,
+        unit: "ms",
+        target: { max: SEARCH_BUDGET_MS },
+      },
+      {
+        label: `registry.list({text}) over ${SEARCH_TOOLS.toLocaleString("en")} tools, worst`,
+        value: worst,
+        unit: "ms",
+        target: { max: SEARCH_BUDGET_MS },
+      },
+    ];
   } finally {
     services.close();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -149,10 +150,11 @@ async function benchSearch(): Promise<void> {
 }
 
 /** OpenAPI import of a generated 2,000-operation document, and registry text search over 10,000 tools. */
-export async function benchOpenApi(): Promise<void> {
-  console.log("OpenAPI import and tool search");
-  await benchImport();
-  await benchSearch();
+export async function benchOpenApi(): Promise<BenchResult> {
+  return {
+    title: "openapi: importing a generated document, and searching the registry",
+    figures: [...(await benchImport()), ...(await benchSearch())],
+  };
 }
 
 export default benchOpenApi;

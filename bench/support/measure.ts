@@ -4,9 +4,11 @@ import path from "node:path";
 
 /** One measured figure; with a target, the report says PASS or MISS. */
 export interface Figure {
+  /** What was measured; a label starting with spaces is a detail of the figure above it. */
   label: string;
   value: number;
-  unit: "µs" | "ms" | "ops/s" | "MB/s" | "events/s";
+  /** "ms", "µs", "MB", "events/s", "x" (a ratio), "" (a count)... */
+  unit: string;
   /** The figure must stay at or below `max` (or at or above `min`) to pass. */
   target?: { max?: number; min?: number };
   note?: string;
@@ -15,10 +17,27 @@ export interface Figure {
 export interface BenchResult {
   title: string;
   figures: Figure[];
+  /** Why the bench measured nothing (a missing build, say). */
+  skipped?: string;
 }
 
-/** A bench file's default export: figures to print, or nothing when it printed its own. */
-export type Bench = () => Promise<BenchResult | void>;
+/** A bench file's default export: its figures, in one or more sections. */
+export type Bench = () => Promise<BenchResult | BenchResult[]>;
+
+/** A figure's value with its unit: digits by size, thousands separated ("1,062,732 events/s", "1.41x", "0.322 ms"). */
+export function formatValue(value: number, unit: string): string {
+  const digits = Number.isInteger(value) || Math.abs(value) >= 100 ? 0 : Math.abs(value) >= 10 ? 1 : Math.abs(value) >= 1 ? 2 : 3;
+  const text = value.toLocaleString("en", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return unit === "x" ? `${text}x` : unit ? `${text} ${unit}` : text;
+}
+
+/** The one line format of every bench: label, value, and the target with its verdict when there is one. */
+export function formatFigure(figure: Figure): string {
+  const target = figure.target
+    ? `  target ${[figure.target.max !== undefined && `≤ ${formatValue(figure.target.max, figure.unit)}`, figure.target.min !== undefined && `≥ ${formatValue(figure.target.min, figure.unit)}`].filter(Boolean).join(", ")}  ${verdict(figure)}`
+    : "";
+  return `  ${figure.label.padEnd(60)} ${formatValue(figure.value, figure.unit).padStart(18)}${target}${figure.note ? `  (${figure.note})` : ""}`;
+}
 
 /** The median of `samples` (which it sorts in place). */
 export function median(samples: number[]): number {
@@ -48,7 +67,7 @@ export async function sampleMicros(iterations: number, fn: (i: number) => unknow
   return samples;
 }
 
-/** Whether a figure meets its target (undefined when it has none). */
+/** Whether a figure meets its target, bounds included (undefined when it has none). */
 export function verdict(figure: Figure): "PASS" | "MISS" | undefined {
   if (!figure.target) return undefined;
   const { max, min } = figure.target;

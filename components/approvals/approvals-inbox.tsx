@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { ApprovalDetail, ApprovalPage, ApprovalView, BulkDecision, BulkDecisionAnswer, DecisionPayload } from "@/lib/api/contracts";
 import { JsonView } from "../common/json-view";
+import { LocalTime } from "../common/local-time";
 import { errorMessage, requestJson } from "../common/request-json";
 import { TabList } from "../common/tab-list";
 import { useApprovalEvents } from "../common/use-approval-events";
@@ -339,7 +340,8 @@ function PendingRow({
             ) : null}
           </h3>
           <p className="text-xs text-slate-600">
-            asked by <span className="font-medium">{approval.principal}</span> via {approval.surface} · {ago(approval.createdAt, now)} ·{" "}
+            asked by <span className="font-medium">{approval.principal}</span> via {approval.surface} ·{" "}
+            {now === undefined ? "" : ago(approval.createdAt, now)} ·{" "}
             <span className={left.expired ? "font-semibold text-red-700" : ""}>{left.label}</span>
             {approval.threadId && approval.surface === "agui" ? (
               <>
@@ -395,8 +397,13 @@ function HistoryRow({ approval }: { approval: ApprovalView }) {
           {approval.status}
         </span>
         <span className="text-xs text-slate-600">
-          asked by {approval.principal} via {approval.surface} on {when(approval.createdAt)}
-          {approval.decidedBy ? ` · decided by ${approval.decidedBy} on ${when(approval.decidedAt!)}` : ""}
+          asked by {approval.principal} via {approval.surface} on <LocalTime at={approval.createdAt} />
+          {approval.decidedBy ? (
+            <>
+              {" "}
+              · decided by {approval.decidedBy} on <LocalTime at={approval.decidedAt!} />
+            </>
+          ) : null}
         </span>
       </div>
       {approval.reason ? <p className="mt-1 text-sm">Reason: {approval.reason}</p> : null}
@@ -417,7 +424,13 @@ function HistoryRow({ approval }: { approval: ApprovalView }) {
       {approval.result ? (
         <div className="mt-2">
           <h4 className="text-xs font-medium text-slate-500">
-            Outcome of the call{approval.ranAt ? ` (ran ${when(approval.ranAt)})` : ""}
+            Outcome of the call
+            {approval.ranAt ? (
+              <>
+                {" "}
+                (ran <LocalTime at={approval.ranAt} />)
+              </>
+            ) : null}
           </h4>
           <JsonView value={approval.result} openDepth={2} label={`Outcome of ${approval.id}`} />
         </div>
@@ -443,7 +456,7 @@ function HistoryRow({ approval }: { approval: ApprovalView }) {
         <ol className="mt-2 space-y-1 border-l-2 border-slate-200 pl-3 text-xs" aria-label={`Audit trail of ${approval.id}`}>
           {trail.map((event) => (
             <li key={event.id}>
-              <span className="font-medium">{event.type}</span> by {event.actor} on {when(event.createdAt)}
+              <span className="font-medium">{event.type}</span> by {event.actor} on <LocalTime at={event.createdAt} />
               {event.data && event.type === "decided"
                 ? ` (${(event.data as { approved?: boolean }).approved ? "approved" : "denied"}${(event.data as { reason?: string }).reason ? `: ${(event.data as { reason?: string }).reason}` : ""})`
                 : ""}
@@ -470,8 +483,4 @@ function ago(at: number, now: number): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
   return `${Math.floor(s / 86400)} d ago`;
-}
-
-function when(at: number): string {
-  return new Date(at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" });
 }

@@ -194,6 +194,8 @@ export function ChatView({
           </label>
           <textarea
             id="chat-message"
+            // A new user types at once: the composer has the focus when the chat opens.
+            autoFocus
             rows={2}
             placeholder={unanswered ? "Answer the open approvals first" : "Message the agent (Enter sends, Shift+Enter for a new line)"}
             className="min-h-[2.75rem] flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm"

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import type { OpenInterrupt } from "@/lib/client";
 import { DecisionControls } from "../approvals/decision-controls";
 import { JsonView } from "../common/json-view";
@@ -38,6 +39,9 @@ export function InterruptCard({
 }) {
   const { interrupt, answer } = open;
   const now = useNow();
+  const card = useRef<HTMLElement>(null);
+  // A new card ends the conversation: bring its buttons into view (at 1280×900 they fell below the fold).
+  useEffect(() => card.current?.scrollIntoView({ block: "end" }), []);
   const metadata = (interrupt.metadata ?? {}) as {
     toolName?: string;
     arguments?: Record<string, unknown>;
@@ -58,6 +62,7 @@ export function InterruptCard({
 
   return (
     <section
+      ref={card}
       aria-labelledby={headingId}
       className="rounded-lg border-2 border-amber-300 bg-amber-50 p-4 text-sm"
       data-interrupt-id={interrupt.id}
@@ -73,7 +78,9 @@ export function InterruptCard({
       {interrupt.message ? <p className="mt-1 text-slate-700">{interrupt.message}</p> : null}
       <div className="mt-2">
         <h4 className="text-xs font-medium text-slate-500">Proposed arguments</h4>
-        <JsonView value={metadata.arguments ?? {}} label={`Proposed arguments of ${tool}`} />
+        <div className="max-h-40 overflow-auto">
+          <JsonView value={metadata.arguments ?? {}} label={`Proposed arguments of ${tool}`} />
+        </div>
       </div>
       {decided ? (
         <p className="mt-3 font-medium text-slate-800" role="status">

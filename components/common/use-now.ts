@@ -2,19 +2,24 @@
 
 import { useEffect, useState } from "react";
 
-/** The current time, refreshed every `intervalMs` (for countdowns). */
-export function useNow(intervalMs = 1000): number {
-  const [now, setNow] = useState(() => Date.now());
+/**
+ * The current time, refreshed every `intervalMs` (for countdowns); undefined until the page is
+ * hydrated, so the server's render and the browser's first one agree (React error #418 otherwise).
+ */
+export function useNow(intervalMs = 1000): number | undefined {
+  const [now, setNow] = useState<number>();
   useEffect(() => {
+    setNow(Date.now());
     const timer = setInterval(() => setNow(Date.now()), intervalMs);
     return () => clearInterval(timer);
   }, [intervalMs]);
   return now;
 }
 
-/** "4 min 10 s left" / "expired". */
-export function timeLeft(expiresAt: string | number | undefined, now: number): { expired: boolean; label: string } {
+/** "4 min 10 s left" / "expired" ("" until the time is known). */
+export function timeLeft(expiresAt: string | number | undefined, now: number | undefined): { expired: boolean; label: string } {
   if (expiresAt === undefined) return { expired: false, label: "no expiry" };
+  if (now === undefined) return { expired: false, label: "" };
   const ms = new Date(expiresAt).getTime() - now;
   if (Number.isNaN(ms)) return { expired: false, label: "unknown expiry" };
   if (ms <= 0) return { expired: true, label: "expired" };

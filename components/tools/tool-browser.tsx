@@ -3,18 +3,12 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import Link from "next/link";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
-import type { ToolSummary } from "@/lib/api/contracts";
+import type { ToolPage, ToolSummary } from "@/lib/api/contracts";
 import { ErrorBox } from "../common/error-box";
 import { requestJson } from "../common/request-json";
-import { EMPTY_FILTERS, type ToolFilters } from "./tool-filters";
+import { EMPTY_FILTERS, PAGE_SIZE, type ToolFilters } from "./tool-filters";
 
-interface Page {
-  items: ToolSummary[];
-  nextCursor: string | null;
-  total: number;
-}
-
-const PAGE_SIZE = 200;
+type Page = ToolPage;
 const ROW_HEIGHT = 76;
 
 /**
@@ -23,19 +17,24 @@ const ROW_HEIGHT = 76;
  */
 export function ToolBrowser({
   initial,
+  firstPage,
   sources,
   kinds,
   targets,
 }: {
   initial: ToolFilters;
+  /** The first page for `initial`, rendered on the server; fetched here when absent. */
+  firstPage?: Page;
   sources: Array<{ id: string; name: string }>;
   kinds: string[];
   targets: readonly string[];
 }) {
   const [filters, setFilters] = useState(initial);
-  const [items, setItems] = useState<ToolSummary[]>([]);
-  const [total, setTotal] = useState<number | undefined>();
-  const [nextCursor, setNextCursor] = useState<string | null>(null);
+  const [items, setItems] = useState<ToolSummary[]>(firstPage?.items ?? []);
+  const [total, setTotal] = useState<number | undefined>(firstPage?.total);
+  const [nextCursor, setNextCursor] = useState<string | null>(firstPage?.nextCursor ?? null);
+  // The server's first page answers the first query: the list shows before any script asks.
+  const served = useRef(firstPage !== undefined);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<unknown>();
   // Answers to an older query are dropped: each new query bumps the generation.
@@ -56,6 +55,10 @@ export function ToolBrowser({
 
   useEffect(() => {
     const mine = ++generation.current;
+    if (served.current) {
+      served.current = false;
+      return;
+    }
     const controller = new AbortController();
     // Typing waits a moment before asking; choosing a filter asks at once.
     const timer = setTimeout(

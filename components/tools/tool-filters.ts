@@ -20,3 +20,6 @@ export function filtersFrom(params: Record<string, string | string[] | undefined
   }
   return filters;
 }
+
+/** Tools fetched per page of the list. */
+export const PAGE_SIZE = 200;

@@ -5,11 +5,13 @@ import { readJsonBody, readQuery, routeParam, type RouteContext } from "../http/
 import { json } from "../http/respond";
 import { exportToolDefinitions } from "../integrations/tool-exports";
 import type { Services } from "../services";
+import type { ToolRegistry } from "../tools/registry";
 import { EFFECTS, TARGETS, type RegisteredTool } from "../tools/spec";
 import { ToolSettingsPatch, type ToolPage } from "./contracts";
 import { toolDetail, toolSummary } from "./tool-summary";
 
-const ListQuery = z
+/** The query of GET /api/tools (and of the tools page's first page). */
+export const ToolListQuery = z
   .object({
     text: z.string().max(500).optional(),
     source: z.string().max(200).optional(),
@@ -37,21 +39,7 @@ export function toolsApi(services: Pick<Services, "registry">, protect: Protect)
     return registry.get(name) ?? toolNotFound(name);
   };
 
-  const list = protect("tools", async (request) => {
-    const q = readQuery(request, ListQuery);
-    const page = registry.list({
-      text: q.text,
-      sourceId: q.source,
-      kind: q.kind,
-      effects: q.effects,
-      needsApproval: q.approval === undefined ? undefined : q.approval === "required",
-      target: q.target,
-      enabled: q.enabled === undefined ? undefined : q.enabled === "true",
-      cursor: q.cursor,
-      limit: q.limit ?? 100,
-    });
-    return json({ items: page.items.map(toolSummary), nextCursor: page.nextCursor ?? null, total: page.total } satisfies ToolPage);
-  });
+  const list = protect("tools", async (request) => json(listTools(registry, readQuery(request, ToolListQuery))));
 
   const get = protect("tools", async (_request, _caller, context) => json({ tool: toolDetail(await named(context)) }));
 
@@ -78,4 +66,20 @@ export function toolsApi(services: Pick<Services, "registry">, protect: Protect)
 /** Throws tool_not_found for a name the registry does not hold. */
 export function toolNotFound(name: string): never {
   throw new DomainError("tool_not_found", `No tool named "${name}" is registered`);
+}
+
+/** A page of tool summaries for a parsed list query. Throws InvalidCursor. */
+export function listTools(registry: ToolRegistry, q: z.output<typeof ToolListQuery>): ToolPage {
+  const page = registry.list({
+    text: q.text,
+    sourceId: q.source,
+    kind: q.kind,
+    effects: q.effects,
+    needsApproval: q.approval === undefined ? undefined : q.approval === "required",
+    target: q.target,
+    enabled: q.enabled === undefined ? undefined : q.enabled === "true",
+    cursor: q.cursor,
+    limit: q.limit ?? 100,
+  });
+  return { items: page.items.map(toolSummary), nextCursor: page.nextCursor ?? null, total: page.total };
 }

@@ -12,6 +12,7 @@ export type Grant = typeof approvalGrants.$inferSelect;
  */
 export class GrantStore {
   private readonly active;
+  private readonly grantedTools;
 
   constructor(
     private readonly db: Db,
@@ -29,6 +30,11 @@ export class GrantStore {
           isNull(approvalGrants.revokedAt),
         ),
       )
+      .prepare();
+    this.grantedTools = db
+      .selectDistinct({ tool: approvalGrants.tool })
+      .from(approvalGrants)
+      .where(isNull(approvalGrants.revokedAt))
       .prepare();
   }
 
@@ -70,7 +76,10 @@ export class GrantStore {
    * current digest, or all of them for a tool that is gone (digest undefined). Called when tools
    * change. Returns how many grants it revoked.
    */
-  revokeStale(tools: ReadonlyArray<{ name: string; digest: string | undefined }>): number {
+  revokeStale(changed: ReadonlyArray<{ name: string; digest: string | undefined }>): number {
+    // Imports change thousands of tools at once; only the few with active grants need a look.
+    const granted = changed.length ? new Set(this.grantedTools.all().map((row) => row.tool)) : new Set<string>();
+    const tools = changed.filter((tool) => granted.has(tool.name));
     if (!tools.length) return 0;
     const now = this.now();
     return this.db.transaction(

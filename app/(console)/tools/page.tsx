@@ -1,5 +1,6 @@
 import { ToolBrowser } from "@/components/tools/tool-browser";
-import { filtersFrom } from "@/components/tools/tool-filters";
+import { filtersFrom, PAGE_SIZE } from "@/components/tools/tool-filters";
+import { listTools, ToolListQuery } from "@/lib/api/tools";
 import { getServices } from "@/lib/services";
 import { TARGETS } from "@/lib/tools";
 
@@ -10,6 +11,10 @@ export default async function ToolsPage({ searchParams }: { searchParams: Promis
   const services = getServices();
   const sources = services.sources.list().map((s) => ({ id: s.id, name: s.name }));
   const kinds = [...new Set(services.registry.all().map((t) => t.kind))].sort();
+  const filters = filtersFrom(await searchParams);
+  // The first page is rendered here, so the list shows at once; filters the API refuses are left to the browser, which shows the error.
+  const query = ToolListQuery.safeParse({ ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v.trim())), limit: String(PAGE_SIZE) });
+  const firstPage = query.success ? listTools(services.registry, query.data) : undefined;
   return (
     <div className="max-w-5xl">
       <h1 className="text-2xl font-semibold tracking-tight">Tools</h1>
@@ -17,7 +22,7 @@ export default async function ToolsPage({ searchParams }: { searchParams: Promis
         Every tool the console’s agents can call over AG-UI, with its definition for OpenAI, Anthropic, Gemini, MCP and A2A. Open one to
         read its schemas, set its policy, copy its definition or try it.
       </p>
-      <ToolBrowser initial={filtersFrom(await searchParams)} sources={sources} kinds={kinds} targets={TARGETS} />
+      <ToolBrowser initial={filters} firstPage={firstPage} sources={sources} kinds={kinds} targets={TARGETS} />
     </div>
   );
 }
