@@ -41,7 +41,9 @@ export function InterruptCard({
   const now = useNow();
   const card = useRef<HTMLElement>(null);
   // A new card ends the conversation: bring its buttons into view (at 1280×900 they fell below the fold).
-  useEffect(() => card.current?.scrollIntoView({ block: "end" }), []);
+  useEffect(() => {
+    card.current?.scrollIntoView({ block: "end" });
+  }, []);
   const metadata = (interrupt.metadata ?? {}) as {
     toolName?: string;
     arguments?: Record<string, unknown>;

@@ -8,6 +8,8 @@ import { useEffect, useState } from "react";
  */
 export function LocalTime({ at }: { at: number }) {
   const [text, setText] = useState<string>();
-  useEffect(() => setText(new Date(at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" })), [at]);
+  useEffect(() => {
+    setText(new Date(at).toLocaleString("en-GB", { dateStyle: "medium", timeStyle: "medium" }));
+  }, [at]);
   return <time dateTime={new Date(at).toISOString()}>{text}</time>;
 }
