@@ -8,7 +8,16 @@ import type { CallOutcome } from "../execution/result";
 import type { OpenApiPreview } from "../integrations/openapi/import-openapi";
 import type { ToolExport } from "../integrations/tool-exports";
 import type { SourceSummary } from "../db/sources";
-import { APPROVAL_POLICIES, TARGETS, type ApprovalPolicy, type Effects, type RegisteredTool, type Target } from "../tools/spec";
+import {
+  APPROVAL_POLICIES,
+  Retries,
+  TARGETS,
+  TimeoutMs,
+  type ApprovalPolicy,
+  type Effects,
+  type RegisteredTool,
+  type Target,
+} from "../tools/spec";
 
 export { DecisionPayload } from "../approvals/decision-payload";
 export type { ApprovalStatus } from "../db/schema";
@@ -93,13 +102,8 @@ export const ToolSettingsPatch = z
       .max(TARGETS.length * 2)
       .optional(),
     enabled: z.boolean().optional(),
-    timeoutMs: z
-      .number()
-      .int()
-      .min(1)
-      .max(15 * 60_000)
-      .optional(),
-    retries: z.number().int().min(0).max(10).optional(),
+    timeoutMs: TimeoutMs.optional(),
+    retries: Retries.optional(),
   })
   .strict()
   .refine((patch) => Object.values(patch).some((v) => v !== undefined), {

@@ -60,19 +60,24 @@ export interface RegisteredTool extends ToolSpec {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/** A call's time limit, in ms: up to 15 minutes. */
+export const TimeoutMs = z
+  .number()
+  .int()
+  .min(1)
+  .max(15 * 60_000);
+
+/** Extra attempts after a retryable failure: up to 10. */
+export const Retries = z.number().int().min(0).max(10);
+
 const PolicyInput = z
   .object({
     confirm: z.boolean().optional(),
     effects: z.enum(EFFECTS).optional(),
     idempotent: z.boolean().optional(),
     openWorld: z.boolean().optional(),
-    timeoutMs: z
-      .number()
-      .int()
-      .min(1)
-      .max(15 * 60_000)
-      .optional(),
-    retries: z.number().int().min(0).max(10).optional(),
+    timeoutMs: TimeoutMs.optional(),
+    retries: Retries.optional(),
     targets: z.array(z.enum(TARGETS)).optional(),
     tags: z.array(z.string().trim().min(1).max(64)).max(32).optional(),
   })
