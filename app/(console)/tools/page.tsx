@@ -13,7 +13,10 @@ export default async function ToolsPage({ searchParams }: { searchParams: Promis
   const kinds = [...new Set(services.registry.all().map((t) => t.kind))].sort();
   const filters = filtersFrom(await searchParams);
   // The first page is rendered here, so the list shows at once; filters the API refuses are left to the browser, which shows the error.
-  const query = ToolListQuery.safeParse({ ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v.trim())), limit: String(PAGE_SIZE) });
+  const query = ToolListQuery.safeParse({
+    ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v.trim())),
+    limit: String(PAGE_SIZE),
+  });
   const firstPage = query.success ? listTools(services.registry, query.data) : undefined;
   return (
     <div className="max-w-5xl">
