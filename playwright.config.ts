@@ -44,6 +44,8 @@ export default defineConfig({
       CONSOLE_DB: process.env.CONSOLE_DB ?? "./data/e2e.db",
       LOG_LEVEL: "warn",
       NEXT_TELEMETRY_DISABLED: "1",
+      // The specs' own API servers listen on 127.0.0.1: the operator's allowance names that address.
+      OUTBOUND_ALLOW: "127.0.0.1/32",
     },
   },
 });

@@ -47,7 +47,7 @@ test("imports the pasted Petstore document, finds and tries a tool, and copies i
   await sources.open();
   const dialog = await sources.openImport();
   await dialog.paste(petstore);
-  await dialog.setOptions({ prefix, baseUrl: apiUrl, allowPrivate: true });
+  await dialog.setOptions({ prefix, baseUrl: apiUrl });
   const preview = await dialog.preview();
   await expect(preview).toContainText("Swagger Petstore");
   await expect(preview).toContainText("20 operations become tools");
@@ -186,7 +186,7 @@ test("the tool list stays virtualised with thousands of tools and loads more as 
   const document = { openapi: "3.0.3", info: { title: "Bulk items", version: "1" }, servers: [{ url: "http://127.0.0.1:9" }], paths };
   const prefix = `bulk${Date.now().toString(36)}_`;
   const imported = await request.post("/api/sources/openapi", {
-    data: { text: JSON.stringify(document), options: { prefix, allowPrivate: true } },
+    data: { text: JSON.stringify(document), options: { prefix } },
   });
   expect(imported.status()).toBe(201);
   const sourceId = (await imported.json()).source.id as string;
@@ -221,7 +221,7 @@ test("the policy editor saves approval, timeout and targets, and the exports fol
     paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } },
   };
   const imported = await request.post("/api/sources/openapi", {
-    data: { text: JSON.stringify(document), options: { prefix: name.replace(/ping$/, ""), allowPrivate: true } },
+    data: { text: JSON.stringify(document), options: { prefix: name.replace(/ping$/, "") } },
   });
   expect(imported.status()).toBe(201);
   const sourceId = (await imported.json()).source.id as string;

@@ -1,6 +1,7 @@
 import net from "node:net";
 import { z } from "zod";
 import { DomainError } from "./errors";
+import { NOTHING_ALLOWED, parseAllowance } from "./net/address-policy";
 
 /** Raised when an environment variable holds a value the console cannot use. */
 export class ConfigError extends DomainError<"config_error"> {
@@ -69,6 +70,21 @@ const EnvSchema = z.object({
     .min(0, "must be at least 0")
     .max(1000, "must be at most 1000")
     .default(12),
+  /**
+   * What imports and tool calls may reach although private (loopback, private networks, link-local...):
+   * CIDR ranges, addresses and host names, comma separated. Empty: public addresses only.
+   */
+  OUTBOUND_ALLOW: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseAllowance(value.split(","));
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `has ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    })
+    .default(NOTHING_ALLOWED),
   /** Seed the demo tools on start ("0" to skip). */
   SEED_DEMO: z
     .enum(["0", "1"], { message: 'must be "0" or "1"' })
@@ -102,5 +118,8 @@ export function configNotes(env: Record<string, string | undefined> = process.en
   const defaults = loadConfig({});
   return Object.keys(EnvSchema.shape)
     .filter((key) => env[key] === "")
-    .map((key) => `${key} is set but empty: using the default (${JSON.stringify(defaults[key as keyof Config])}).`);
+    .map((key) => {
+      const value = defaults[key as keyof Config];
+      return `${key} is set but empty: using the default (${typeof value === "object" && !Array.isArray(value) ? "none" : JSON.stringify(value)}).`;
+    });
 }

@@ -9,6 +9,7 @@ import { Executor } from "./execution";
 import { registerOpenApiBinder } from "./integrations/openapi/binder";
 import { AguiBridge } from "./integrations/agui/bridge";
 import { createLogger, type Logger } from "./log";
+import { OutboundGuard } from "./net";
 import { RunStore } from "./db/runs";
 import { SourceStore } from "./db/sources";
 import { ToolRegistry, validateAgainst } from "./tools";
@@ -26,6 +27,8 @@ export interface Services {
   /** The recorded calls of each tool, to list, pin and run again. */
   callHistory: CallResults;
   sources: SourceStore;
+  /** The outbound guard: what imports and tool calls may reach (OUTBOUND_ALLOW). */
+  outbound: OutboundGuard;
   tokens: TokenStore;
   runs: RunStore;
   agents: AgentCatalog;
@@ -59,7 +62,9 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     },
   });
   const sources = new SourceStore(database.db);
-  registerOpenApiBinder(registry, sources, logger);
+  // Every connection the console opens to another machine goes through this one guard.
+  const outbound = new OutboundGuard(config.OUTBOUND_ALLOW);
+  registerOpenApiBinder(registry, sources, logger, outbound);
   const grants = new GrantStore(database.db);
   const callResults = new CallResults(database.db);
   // A grant holds for the definition it was made for: a changed or removed tool revokes the others.
@@ -93,6 +98,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     executor,
     callHistory: callResults,
     sources,
+    outbound,
     tokens,
     runs,
     agents,
@@ -103,6 +109,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
       clearInterval(sweep);
       runs.flush();
       database.close();
+      void outbound.close();
     },
   };
 }

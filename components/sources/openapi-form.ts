@@ -11,7 +11,6 @@ export interface Form {
   name: string;
   prefix: string;
   baseUrl: string;
-  allowPrivate: boolean;
   tags: string;
   paths: string;
   operationIds: string;
@@ -27,7 +26,6 @@ export const EMPTY: Form = {
   name: "",
   prefix: "",
   baseUrl: "",
-  allowPrivate: false,
   tags: "",
   paths: "",
   operationIds: "",
@@ -67,7 +65,6 @@ export function requestBody(form: Form, withSecret: boolean) {
       ...(Object.keys(filter).length && { operations: filter }),
       ...(form.prefix.trim() && { prefix: form.prefix.trim() }),
       ...(form.baseUrl.trim() && { baseUrl: form.baseUrl.trim() }),
-      ...(form.allowPrivate && { allowPrivate: true }),
       ...(auth && { auth }),
     },
   };

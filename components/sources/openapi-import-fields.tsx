@@ -139,11 +139,10 @@ export function OptionsFields({ form, update, id, locked }: FieldsProps) {
           </p>
         </div>
       </div>
-      <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" checked={form.allowPrivate} onChange={(e) => update({ allowPrivate: e.target.checked })} />
-        Allow private addresses
-        <span className="text-xs text-slate-500">(loopback and private networks: only for APIs you trust)</span>
-      </label>
+      <p className="text-xs text-slate-500">
+        Documents and calls reach public addresses only. Loopback and private networks are reached only when the operator lists them in{" "}
+        <code>OUTBOUND_ALLOW</code>.
+      </p>
       <fieldset className="rounded-md border border-slate-200 p-3">
         <legend className="px-1 text-sm font-medium">Operations filter</legend>
         <p className="text-xs text-slate-500">Comma separated; leave empty to import every operation. Each list given narrows the set.</p>

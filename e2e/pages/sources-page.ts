@@ -55,10 +55,9 @@ export class ImportOpenApiDialog {
     await expect(this.root.getByText(/^Read .+ KB\)\.$/)).toBeVisible();
   }
 
-  async setOptions(options: { prefix?: string; baseUrl?: string; allowPrivate?: boolean }): Promise<void> {
+  async setOptions(options: { prefix?: string; baseUrl?: string }): Promise<void> {
     if (options.prefix !== undefined) await this.root.getByLabel("Name prefix").fill(options.prefix);
     if (options.baseUrl !== undefined) await this.root.getByLabel("Base URL").fill(options.baseUrl);
-    if (options.allowPrivate) await this.root.getByRole("checkbox", { name: /Allow private addresses/ }).check();
   }
 
   async preview(): Promise<Locator> {

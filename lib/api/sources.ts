@@ -38,7 +38,6 @@ const ImportOptions = z
     operations: z.object({ tags: names.optional(), paths: names.optional(), operationIds: names.optional() }).strict().optional(),
     prefix: z.string().trim().max(32).optional(),
     baseUrl: z.string().trim().max(2000).optional(),
-    allowPrivate: z.boolean().optional(),
     auth: AuthInput.optional(),
   })
   .strict();
@@ -72,15 +71,15 @@ type DocumentBody = z.output<typeof PreviewBody>;
  * POST /api/sources/openapi/preview, POST /api/sources/openapi (import, all or nothing),
  * POST /api/sources/[id]/refresh and DELETE /api/sources/[id] (with its tools).
  */
-export function sourcesApi(services: Pick<Services, "registry" | "sources" | "logger">, protect: Protect) {
-  const { registry, sources, logger } = services;
-  const deps = { registry, sources, logger };
+export function sourcesApi(services: Pick<Services, "registry" | "sources" | "logger" | "outbound">, protect: Protect) {
+  const { registry, sources, logger, outbound } = services;
+  const deps = { registry, sources, logger, outbound };
 
   const list = protect("tools", async () => json({ items: sources.list() }));
 
   const preview = protect("tools", async (request) => {
     const body = await readJsonBody(request, PreviewBody, MAX_IMPORT_BODY_BYTES);
-    const result = await previewOpenApi(documentOf(body), importOptions(body.options, true));
+    const result = await previewOpenApi(documentOf(body), { ...importOptions(body.options, true), outbound });
     // An import is all or nothing: say now which names would collide with registered tools.
     const taken = result.operations.filter((op) => registry.get(op.toolName)).map((op) => op.toolName);
     const warnings = taken.length
@@ -126,12 +125,11 @@ function documentOf(body: DocumentBody): OpenApiInput {
 }
 
 function importOptions(options: DocumentBody["options"], preview: boolean): OpenApiImportOptions {
-  const { auth, operations, prefix, baseUrl, allowPrivate } = options;
+  const { auth, operations, prefix, baseUrl } = options;
   return {
     ...(operations && { operations }),
     ...(prefix && { prefix }),
     ...(baseUrl && { baseUrl }),
-    ...(allowPrivate !== undefined && { allowPrivate }),
     // A preview only needs where the credential goes (that parameter is left out of the tools), not the secret.
     ...(auth && { auth: toAuth(auth, preview ? auth.secret || "-" : auth.secret!) }),
   };

@@ -20,7 +20,8 @@ let api: RecordingServer;
 let ticketRuns = 0;
 
 beforeAll(async () => {
-  services = testServices();
+  // The recording server is on 127.0.0.1: the operator allows that one address, nothing else private.
+  services = testServices({ OUTBOUND_ALLOW: "127.0.0.1/32" });
   ({ tools, toolCalls: calls, sources } = consoleApi(services));
   api = await startRecordingServer();
   api.respond = (request) =>
@@ -293,10 +294,35 @@ describe("POST and GET /api/tools/[name]/calls", () => {
 describe("sources", () => {
   const importBody = (extra: Record<string, unknown> = {}) => ({
     text: petstore,
-    options: { prefix: "pets_", baseUrl: api.url, allowPrivate: true, auth: { kind: "header", name: "api_key", secret: SECRET } },
+    options: { prefix: "pets_", baseUrl: api.url, auth: { kind: "header", name: "api_key", secret: SECRET } },
     ...extra,
   });
   const snapshot = () => ({ tools: services.registry.count(), sources: countRows(services.database, "sources") });
+
+  it("a caller cannot open private addresses: allowPrivate is no request field, and what OUTBOUND_ALLOW does not list is refused", async () => {
+    const before = snapshot();
+    const withField = await sources.importDocument(
+      send("POST", "/api/sources/openapi", { ...importBody(), options: { ...importBody().options, allowPrivate: true } }),
+    );
+    expect(withField.status).toBe(422);
+    expect((await body(withField)).error.issues).toEqual([
+      expect.objectContaining({ path: "/options", message: expect.stringContaining("allowPrivate") }),
+    ]);
+    // A console with no allowance (the default) refuses the same import: a tools token cannot reach internal services.
+    const strict = testServices();
+    try {
+      const refused = await consoleApi(strict).sources.importDocument(send("POST", "/api/sources/openapi", importBody()));
+      expect(refused.status).toBe(422);
+      expect((await body(refused)).error).toMatchObject({
+        code: "invalid_options",
+        message: expect.stringMatching(/127\.0\.0\.1 is a loopback address/),
+      });
+      expect(strict.registry.get("pets_getPetById")).toBeUndefined();
+    } finally {
+      strict.close();
+    }
+    expect(snapshot()).toEqual(before);
+  });
 
   it("refuses a bad document with a clear 422 and registers nothing", async () => {
     const before = snapshot();
@@ -305,7 +331,7 @@ describe("sources", () => {
       [{ text: JSON.stringify({ openapi: "3.0.0", info: { title: "t", version: "1" }, paths: {} }) }, "invalid_document"],
       [{ text: petstore.replace('"$ref": "#/components/schemas/Pet"', '"$ref": "#/components/schemas/Missing"') }, "invalid_document"],
       [{ text: petstore, options: { baseUrl: "ftp://example.com" } }, "invalid_options"],
-      [{ text: petstore, options: { baseUrl: api.url } }, "invalid_options"],
+      [{ text: petstore, options: { baseUrl: "http://127.0.0.2:1" } }, "invalid_options"],
       [{ url: "http://127.0.0.1:1/openapi.json" }, "document_unreachable"],
       [{ text: petstore, url: "http://example.com" }, "invalid_body"],
       [importBody({ options: { auth: { kind: "header", secret: "x" } } }), "invalid_body"],

@@ -6,7 +6,6 @@ import { DuplicateTool } from "@/lib/tools";
 import {
   importOpenApi,
   OpenApiDocumentError,
-  OpenApiFetchError,
   OpenApiOptionsError,
   previewOpenApi,
   refreshOpenApiSource,
@@ -16,6 +15,7 @@ import { createServices, type Services } from "@/lib/services";
 import { removeSource, SourceStore } from "@/lib/sources";
 import { tempDir } from "../support/services";
 import { startRecordingServer, type RecordingServer } from "./recording-server";
+import { OutboundGuard } from "@/lib/net";
 
 const examples = path.resolve(__dirname, "../../node_modules/@readme/oas-examples");
 const read = (file: string) => fs.readFileSync(path.join(examples, file), "utf8");
@@ -24,14 +24,18 @@ let server: RecordingServer;
 let services: Services;
 let sources: SourceStore;
 let dbFile: string;
+/** The same services with the default guard: public addresses only. */
+let strict: Services;
 const logLines: string[] = [];
 
 beforeAll(async () => {
   server = await startRecordingServer();
   dbFile = path.join(tempDir(), "console.db");
-  const config = loadConfig({ LOG_LEVEL: "debug", CONSOLE_DB: dbFile });
+  // The recording server is on 127.0.0.1: the operator's allowance names it, nothing else private.
+  const config = loadConfig({ LOG_LEVEL: "debug", CONSOLE_DB: dbFile, OUTBOUND_ALLOW: "127.0.0.1/32" });
   services = createServices(config, { logger: createLogger("debug", (line) => logLines.push(line)) });
   sources = new SourceStore(services.database.db);
+  strict = { ...services, outbound: new OutboundGuard() };
 });
 afterAll(async () => {
   services.close();
@@ -115,7 +119,7 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
     const result = await importOpenApi(
       services,
       { text: read("3.0/json/petstore.json"), filename: "petstore.json" },
-      { baseUrl: `${server.url}/v2`, allowPrivate: true, auth: { kind: "header", name: "api_key", value: "pet-secret-1" } },
+      { baseUrl: `${server.url}/v2`, auth: { kind: "header", name: "api_key", value: "pet-secret-1" } },
     );
     sourceId = result.source.id;
     expect(result.tools).toHaveLength(20);
@@ -234,14 +238,12 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
 
   it("refuses a second import with the same names, leaving nothing behind", async () => {
     const before = snapshot();
-    await expect(
-      importOpenApi(services, { text: read("3.0/json/petstore.json") }, { baseUrl: server.url, allowPrivate: true }),
-    ).rejects.toThrow(DuplicateTool);
+    await expect(importOpenApi(services, { text: read("3.0/json/petstore.json") }, { baseUrl: server.url })).rejects.toThrow(DuplicateTool);
     expect(snapshot()).toEqual(before);
   });
 
   it("rebuilds handlers after a restart from the stored binding and the source's secret", async () => {
-    const again = createServices(loadConfig({ LOG_LEVEL: "silent", CONSOLE_DB: dbFile }));
+    const again = createServices(loadConfig({ LOG_LEVEL: "silent", CONSOLE_DB: dbFile, OUTBOUND_ALLOW: "127.0.0.1/32" }));
     try {
       server.respond = () => ({ json: { id: 5, name: "Fido", photoUrls: [] } });
       expect(await again.executor.call("getPetById", { petId: 5 })).toEqual({ ok: true, value: { id: 5, name: "Fido", photoUrls: [] } });
@@ -264,20 +266,16 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
 });
 
 describe("importOpenApi: Petstore 3.1 from a URL", () => {
-  it("fetches the document from loopback only when private addresses are allowed", async () => {
+  it("fetches the document from loopback only when the operator allows it (OUTBOUND_ALLOW)", async () => {
     const doc = read("3.1/json/petstore.json");
     server.respond = (request) =>
       request.path === "/openapi.json" ? { text: doc, headers: { "content-type": "application/json" } } : { json: {} };
     const before = snapshot();
-    await expect(
-      importOpenApi(services, { url: `${server.url}/openapi.json` }, { baseUrl: server.url, allowPrivate: false }),
-    ).rejects.toThrow(OpenApiFetchError);
-    expect(snapshot()).toEqual(before);
-    const result = await importOpenApi(
-      services,
-      { url: `${server.url}/openapi.json` },
-      { baseUrl: `${server.url}/api`, allowPrivate: true, prefix: "p31_" },
+    await expect(importOpenApi(strict, { url: `${server.url}/openapi.json` }, { baseUrl: server.url })).rejects.toThrow(
+      /Cannot fetch the document: http:\/\/127\.0\.0\.1:\d+: 127\.0\.0\.1 is a loopback address/,
     );
+    expect(snapshot()).toEqual(before);
+    const result = await importOpenApi(services, { url: `${server.url}/openapi.json` }, { baseUrl: `${server.url}/api`, prefix: "p31_" });
     expect(result.source.location).toBe(`${server.url}/openapi.json`);
     expect(result.tools.map((t) => t.name)).toContain("p31_getPetById");
     expect(services.registry.get("p31_getPetById")!.inputSchema).toEqual({
@@ -292,14 +290,21 @@ describe("importOpenApi: Petstore 3.1 from a URL", () => {
     expect(server.requests[0]).toMatchObject({ method: "GET", path: "/api/pet/1" });
   });
 
-  it("refuses base URLs that are not http(s) or that point at private addresses without allowPrivate", async () => {
+  it("refuses base URLs that are not http(s) or that point at addresses the operator did not allow", async () => {
     const before = snapshot();
     await expect(importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "ftp://example.com" })).rejects.toThrow(
       OpenApiOptionsError,
     );
     await expect(
-      importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "http://127.0.0.1:9/x", prefix: "no_" }),
-    ).rejects.toThrow(/private or loopback/);
+      importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "http://127.0.0.2:9/x", prefix: "no_" }),
+    ).rejects.toThrow(/127\.0\.0\.2 is a loopback address/);
+    // IPv4-mapped IPv6 (new URL writes it [::ffff:7f00:2]) is the IPv4 address it carries.
+    await expect(
+      importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "http://[::ffff:127.0.0.2]:9/x", prefix: "no_" }),
+    ).rejects.toThrow(/127\.0\.0\.2 is a loopback address/);
+    await expect(importOpenApi(strict, { text: read("3.1/json/petstore.json") }, { baseUrl: server.url, prefix: "no_" })).rejects.toThrow(
+      /loopback/,
+    );
     await expect(
       importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "http://169.254.169.254", prefix: "no_" }),
     ).rejects.toThrow(OpenApiOptionsError);
@@ -311,11 +316,7 @@ describe("importOpenApi: the security-scheme matrix", () => {
   const doc = () => read("3.0/json/security.json");
 
   it("sends a bearer token", async () => {
-    await importOpenApi(
-      services,
-      { text: doc() },
-      { baseUrl: server.url, allowPrivate: true, prefix: "b_", auth: { kind: "bearer", token: "tok-bearer-42" } },
-    );
+    await importOpenApi(services, { text: doc() }, { baseUrl: server.url, prefix: "b_", auth: { kind: "bearer", token: "tok-bearer-42" } });
     expect(await services.executor.call("b_post_anything_bearer", {})).toMatchObject({ ok: true });
     expect(server.requests[0]).toMatchObject({ method: "POST", path: "/anything/bearer" });
     expect(server.requests[0]!.headers.authorization).toBe("Bearer tok-bearer-42");
@@ -325,7 +326,7 @@ describe("importOpenApi: the security-scheme matrix", () => {
     await importOpenApi(
       services,
       { text: doc() },
-      { baseUrl: server.url, allowPrivate: true, prefix: "h_", auth: { kind: "header", name: "X-API-KEY", value: "hdr-secret-7" } },
+      { baseUrl: server.url, prefix: "h_", auth: { kind: "header", name: "X-API-KEY", value: "hdr-secret-7" } },
     );
     expect(await services.executor.call("h_put_anything_apiKey", {})).toMatchObject({ ok: true });
     expect(server.requests[0]).toMatchObject({ method: "PUT", path: "/anything/apiKey" });
@@ -337,7 +338,7 @@ describe("importOpenApi: the security-scheme matrix", () => {
     const { source } = await importOpenApi(
       services,
       { text: doc() },
-      { baseUrl: server.url, allowPrivate: true, prefix: "q_", auth: { kind: "query", name: "apiKey", value: "qry-secret-9" } },
+      { baseUrl: server.url, prefix: "q_", auth: { kind: "query", name: "apiKey", value: "qry-secret-9" } },
     );
     server.respond = () => ({ status: 401, text: "bad key qry-secret-9" });
     const result = await services.executor.call("q_get_anything_apiKey", {});
@@ -356,11 +357,7 @@ describe("importOpenApi: the security-scheme matrix", () => {
   it("refuses a malformed auth option", async () => {
     const before = snapshot();
     await expect(
-      importOpenApi(
-        services,
-        { text: doc() },
-        { baseUrl: server.url, allowPrivate: true, prefix: "x_", auth: { kind: "bearer", token: "" } },
-      ),
+      importOpenApi(services, { text: doc() }, { baseUrl: server.url, prefix: "x_", auth: { kind: "bearer", token: "" } }),
     ).rejects.toThrow(OpenApiOptionsError);
     expect(snapshot()).toEqual(before);
   });
@@ -410,7 +407,7 @@ describe("importOpenApi: a tricky YAML document", () => {
     expect(preview.baseUrls).toEqual(["https://api.example.com/v9"]);
     expect(preview.operations.map((o) => o.toolName)).toEqual(["create_item"]);
     server.respond = () => ({ status: 201, json: { id: 1, name: null, children: [] } });
-    const { tools } = await importOpenApi(services, { text: TRICKY_YAML }, { baseUrl: server.url, allowPrivate: true, prefix: "t_" });
+    const { tools } = await importOpenApi(services, { text: TRICKY_YAML }, { baseUrl: server.url, prefix: "t_" });
     expect(tools[0]!.inputSchema).toEqual({
       type: "object",
       properties: {
@@ -471,7 +468,7 @@ describe("bad documents register nothing", () => {
     ],
   ])("%s", async (_label, input, message) => {
     const before = snapshot();
-    const error = await importOpenApi(services, input, { baseUrl: server.url, allowPrivate: true }).catch((e: unknown) => e);
+    const error = await importOpenApi(services, input, { baseUrl: server.url }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenApiDocumentError);
     expect(error).toMatchObject({ name: "OpenApiDocumentError", kind: "invalid_document", message: expect.stringMatching(message) });
     expect(snapshot()).toEqual(before);
@@ -481,9 +478,7 @@ describe("bad documents register nothing", () => {
     const doc = petstore();
     doc.paths!["/pet"]!.post!.requestBody = { $ref: "#/components/requestBodies/Nope" };
     const before = snapshot();
-    await expect(
-      importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "br_" }),
-    ).rejects.toMatchObject({
+    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, prefix: "br_" })).rejects.toMatchObject({
       kind: "invalid_document",
       issues: [expect.objectContaining({ message: expect.stringMatching(/Missing \$ref pointer "#\/components\/requestBodies\/Nope"/) })],
     });
@@ -495,7 +490,7 @@ describe("bad documents register nothing", () => {
     doc.paths!["/pet"]!.post!.requestBody = { $ref: `${server.url}/remote.json#/Body` };
     const before = snapshot();
     server.requests.length = 0;
-    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "rr_" })).rejects.toThrow(
+    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, prefix: "rr_" })).rejects.toThrow(
       /Remote \$ref .* is not fetched/,
     );
     expect(server.requests).toHaveLength(0);
@@ -506,9 +501,7 @@ describe("bad documents register nothing", () => {
     const doc = petstore();
     doc.paths!["/pet"]!.post!.responses = 5 as unknown as Record<string, unknown>;
     const before = snapshot();
-    await expect(
-      importOpenApi(services, { document: doc }, { baseUrl: server.url, allowPrivate: true, prefix: "iv_" }),
-    ).rejects.toMatchObject({
+    await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, prefix: "iv_" })).rejects.toMatchObject({
       message: "The document is not valid OpenAPI",
       issues: expect.arrayContaining([expect.objectContaining({ message: expect.stringMatching(/^TYPE must be object/) })]),
     });

@@ -1,4 +1,5 @@
 import type { Logger } from "../../log";
+import type { OutboundGuard } from "../../net";
 import type { SourceStore } from "../../db/sources";
 import type { ToolRegistry } from "../../tools/registry";
 import { OpenApiBinding } from "./binding";
@@ -10,13 +11,13 @@ import { operationHandler } from "./operation-handler";
  * restart, say). A binding that no longer parses leaves the tool without a handler, and its calls
  * fail as ToolFailed with the reason in the log.
  */
-export function registerOpenApiBinder(registry: ToolRegistry, sources: SourceStore, logger: Logger, fetchImpl?: typeof fetch): void {
+export function registerOpenApiBinder(registry: ToolRegistry, sources: SourceStore, logger: Logger, outbound: OutboundGuard): void {
   registry.registerBinder("openapi", (tool) => {
     const parsed = OpenApiBinding.safeParse(tool.binding);
     if (!parsed.success) {
       logger.error("openapi tool has an unusable binding", { tool: tool.name, issue: parsed.error.issues[0]?.message });
       return undefined;
     }
-    return operationHandler(parsed.data, { credentials: sourceCredentials(sources, tool.sourceId), logger, fetch: fetchImpl });
+    return operationHandler(parsed.data, { credentials: sourceCredentials(sources, tool.sourceId), logger, outbound });
   });
 }

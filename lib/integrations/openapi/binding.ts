@@ -23,6 +23,7 @@ export const OpenApiBinding = z.object({
   body: z.object({ property: z.string(), contentType: z.string() }).optional(),
   timeoutMs: z.number().int().positive(),
   maxResponseBytes: z.number().int().positive(),
-  allowPrivate: z.boolean(),
+  /** Kept by bindings imported before the outbound guard; the guard decides now (OUTBOUND_ALLOW). */
+  allowPrivate: z.boolean().optional(),
 });
 export type OpenApiBinding = z.infer<typeof OpenApiBinding>;

@@ -1,17 +1,17 @@
 import { validate } from "@readme/openapi-parser";
 import type { Logger } from "../../log";
+import type { OutboundGuard } from "../../net";
 import type { SourceStore, SourceSummary } from "../../db/sources";
 import type { ToolRegistry } from "../../tools/registry";
 import type { RegisteredTool } from "../../tools/spec";
-import { refuseUrl } from "./address-policy";
 import { OpenApiAuth, splitAuth } from "./auth";
 import { sourceCredentials } from "./credentials";
 import { OpenApiDocumentError, OpenApiOptionsError } from "./errors";
-import { loadOpenApiDocument, type LoadedDocument, type LoadOptions, type OpenApiInput } from "./load-document";
+import { loadOpenApiDocument, outboundOf, type LoadedDocument, type LoadOptions, type OpenApiInput } from "./load-document";
 import { operationHandler } from "./operation-handler";
 import { planOpenApiTools, type OpenApiPlan, type OpenApiPlanOptions, type OperationFilter } from "./plan-tools";
 
-export interface OpenApiImportOptions extends OpenApiPlanOptions, Omit<LoadOptions, "allowPrivate"> {
+export interface OpenApiImportOptions extends OpenApiPlanOptions, LoadOptions {
   /** The source's name; defaults to the document's title. */
   name?: string;
 }
@@ -21,6 +21,8 @@ export interface OpenApiImportDeps {
   registry: ToolRegistry;
   sources: SourceStore;
   logger: Logger;
+  /** How documents are fetched and tools call their API (the import's own `outbound` option is ignored). */
+  outbound: OutboundGuard;
 }
 
 /** An operation as the preview lists it. */
@@ -57,7 +59,6 @@ interface StoredOptions {
   operations?: OperationFilter;
   prefix?: string;
   baseUrl?: string;
-  allowPrivate?: boolean;
   timeoutMs?: number;
   maxResponseBytes?: number;
   retries?: number;
@@ -72,7 +73,7 @@ export async function previewOpenApi(input: OpenApiInput, options: OpenApiImport
   const { loaded, plan } = await prepare(input, options);
   const warnings = [...plan.warnings];
   for (const url of plan.baseUrls) {
-    const refused = url ? await refuseUrl(url, options.allowPrivate ?? false, true) : "no absolute server URL; pass a base URL";
+    const refused = url ? await outboundOf(options).check(url, true) : "no absolute server URL; pass a base URL";
     if (refused) warnings.push(`Base URL ${url || "(none)"}: ${refused}`);
   }
   return {
@@ -107,8 +108,8 @@ export async function importOpenApi(
   options: OpenApiImportOptions = {},
 ): Promise<OpenApiImportResult> {
   const auth = parseAuth(options.auth);
-  const { loaded, plan } = await prepare(input, options);
-  await assertBaseUrls(plan, options.allowPrivate ?? false);
+  const { loaded, plan } = await prepare(input, { ...options, outbound: deps.outbound });
+  await assertBaseUrls(plan, deps.outbound);
   const { sources } = deps;
   const split = auth && splitAuth(auth);
   const source = sources.create({
@@ -125,7 +126,7 @@ export async function importOpenApi(
     const tools = deps.registry.addMany(
       plan.operations.map((op) => ({
         spec: { ...op.spec, sourceId: source.id },
-        handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger }),
+        handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger, outbound: deps.outbound }),
       })),
     );
     deps.logger.info("openapi source imported", {
@@ -181,10 +182,14 @@ async function validateDocument(document: Record<string, unknown>): Promise<void
   }
 }
 
-export async function assertBaseUrls(plan: OpenApiPlan, allowPrivate: boolean): Promise<void> {
+/**
+ * Refuse base URLs the outbound guard would refuse, with a clear error at import rather than at the
+ * first call (a name that does not resolve yet passes: the guard checks it again at every call).
+ */
+export async function assertBaseUrls(plan: OpenApiPlan, outbound: OutboundGuard): Promise<void> {
   for (const url of plan.baseUrls) {
     if (!url) throw new OpenApiOptionsError("Some operations have no absolute server URL: pass a base URL");
-    const refused = await refuseUrl(url, allowPrivate, true);
+    const refused = await outbound.check(url, true);
     if (refused) throw new OpenApiOptionsError(`The base URL ${url} cannot be used: ${refused}`);
   }
 }
@@ -198,8 +203,6 @@ function parseAuth(auth: unknown): OpenApiAuth | undefined {
 }
 
 export function storedOptions(options: OpenApiImportOptions): StoredOptions {
-  const { operations, prefix, baseUrl, allowPrivate, timeoutMs, maxResponseBytes, retries, policy } = options;
-  return JSON.parse(
-    JSON.stringify({ operations, prefix, baseUrl, allowPrivate, timeoutMs, maxResponseBytes, retries, policy }),
-  ) as StoredOptions;
+  const { operations, prefix, baseUrl, timeoutMs, maxResponseBytes, retries, policy } = options;
+  return JSON.parse(JSON.stringify({ operations, prefix, baseUrl, timeoutMs, maxResponseBytes, retries, policy })) as StoredOptions;
 }

@@ -22,4 +22,3 @@ export { OpenApiAuth, type AuthRef } from "./auth";
 export { OpenApiBinding } from "./binding";
 export { operationHandler, buildRequest } from "./operation-handler";
 export { OpenApiDocumentError, OpenApiOptionsError, OpenApiFetchError } from "./errors";
-export { isPrivateAddress } from "./address-policy";

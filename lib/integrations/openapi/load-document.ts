@@ -1,6 +1,6 @@
 import { parse as parseYaml } from "yaml";
 import { isJsonObject } from "../../json/canonical";
-import { refuseUrl } from "./address-policy";
+import { AddressNotAllowed, OutboundGuard } from "../../net";
 import { OpenApiDocumentError, OpenApiFetchError } from "./errors";
 import { readLimited, ResponseTooLarge } from "./read-limited";
 
@@ -8,13 +8,19 @@ import { readLimited, ResponseTooLarge } from "./read-limited";
 export type OpenApiInput = { url: string } | { text: string; filename?: string } | { document: Record<string, unknown> };
 
 export interface LoadOptions {
-  /** Allow a document URL on a private or loopback address. */
-  allowPrivate?: boolean;
+  /** How the console reaches other machines; without one, only public addresses. */
+  outbound?: OutboundGuard;
   /** Default 15 s. */
   fetchTimeoutMs?: number;
   /** Default 10 MB. */
   maxDocumentBytes?: number;
-  fetch?: typeof fetch;
+}
+
+let strictGuard: OutboundGuard | undefined;
+
+/** The guard of a caller that gives none: public addresses only. */
+export function outboundOf(options: { outbound?: OutboundGuard }): OutboundGuard {
+  return options.outbound ?? (strictGuard ??= new OutboundGuard());
 }
 
 export interface LoadedDocument {
@@ -39,42 +45,35 @@ export async function loadOpenApiDocument(input: OpenApiInput, options: LoadOpti
   return { document: checkVersion(parseText(text)), location: input.url, url };
 }
 
-async function fetchText(start: string, options: LoadOptions, maxBytes: number): Promise<{ text: string; url: string }> {
-  const doFetch = options.fetch ?? fetch;
+async function fetchText(url: string, options: LoadOptions, maxBytes: number): Promise<{ text: string; url: string }> {
   const signal = AbortSignal.timeout(options.fetchTimeoutMs ?? 15_000);
-  let url = start;
-  // Redirects are followed by hand so that each hop passes the address check.
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const refused = await refuseUrl(url, options.allowPrivate ?? false);
-    if (refused) throw new OpenApiFetchError(`Cannot fetch the document: ${refused}`);
-    let response: Response;
-    try {
-      response = await doFetch(url, {
-        signal,
-        redirect: "manual",
-        headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5" },
-      });
-    } catch (error) {
-      const reason = signal.aborted ? "it did not answer in time" : error instanceof Error ? error.message : String(error);
-      throw new OpenApiFetchError(`Cannot fetch the document at ${url}: ${reason}`);
-    }
-    if (response.status >= 300 && response.status < 400 && response.headers.get("location")) {
-      await response.body?.cancel().catch(() => {});
-      url = new URL(response.headers.get("location")!, url).toString();
-      continue;
-    }
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => {});
-      throw new OpenApiFetchError(`Cannot fetch the document at ${url}: HTTP ${response.status}`);
-    }
-    try {
-      return { text: await readLimited(response, maxBytes), url };
-    } catch (error) {
-      if (error instanceof ResponseTooLarge) throw new OpenApiFetchError(`The document at ${url} is larger than ${maxBytes} bytes`);
-      throw new OpenApiFetchError(`Cannot read the document at ${url}: ${signal.aborted ? "it did not answer in time" : String(error)}`);
-    }
+  let response: Response;
+  try {
+    // Each redirect hop passes the outbound guard again.
+    response = await outboundOf(options).fetch(
+      url,
+      { signal, headers: { accept: "application/json, application/yaml, text/yaml, */*;q=0.5" } },
+      { maxRedirects: MAX_REDIRECTS },
+    );
+  } catch (error) {
+    if (error instanceof AddressNotAllowed) throw new OpenApiFetchError(`Cannot fetch the document: ${error.message}`);
+    const reason = signal.aborted ? "it did not answer in time" : error instanceof Error ? error.message : String(error);
+    throw new OpenApiFetchError(`Cannot fetch the document at ${url}: ${reason}`);
   }
-  throw new OpenApiFetchError(`Cannot fetch the document at ${start}: more than ${MAX_REDIRECTS} redirects`);
+  if (response.status >= 300 && response.status < 400) {
+    await response.body?.cancel().catch(() => {});
+    throw new OpenApiFetchError(`Cannot fetch the document at ${url}: more than ${MAX_REDIRECTS} redirects`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    throw new OpenApiFetchError(`Cannot fetch the document at ${url}: HTTP ${response.status}`);
+  }
+  try {
+    return { text: await readLimited(response, maxBytes), url: response.url || url };
+  } catch (error) {
+    if (error instanceof ResponseTooLarge) throw new OpenApiFetchError(`The document at ${url} is larger than ${maxBytes} bytes`);
+    throw new OpenApiFetchError(`Cannot read the document at ${url}: ${signal.aborted ? "it did not answer in time" : String(error)}`);
+  }
 }
 
 function parseText(text: string): Record<string, unknown> {

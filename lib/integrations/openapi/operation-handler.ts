@@ -1,8 +1,8 @@
 import { RetryableError, ToolError } from "../../execution/errors";
 import { isJsonObject } from "../../json/canonical";
 import type { Logger } from "../../log";
+import { AddressNotAllowed, type OutboundGuard } from "../../net";
 import type { ToolHandler } from "../../tools/handler";
-import { refuseUrl } from "./address-policy";
 import { applyAuth, maskedUrl, redact, type AuthRef } from "./auth";
 import type { OpenApiBinding, ParameterBinding } from "./binding";
 import { readLimited, ResponseTooLarge } from "./read-limited";
@@ -13,7 +13,8 @@ export type CredentialLookup = () => { ref: AuthRef; secret: string } | undefine
 export interface OperationHandlerOptions {
   credentials: CredentialLookup;
   logger: Logger;
-  fetch?: typeof fetch;
+  /** Every call goes through it: an address it refuses (at connect time) fails the call. */
+  outbound: OutboundGuard;
 }
 
 const EXCERPT = 300;
@@ -25,24 +26,20 @@ const EXCERPT = 300;
  * of idempotent calls throw RetryableError, so the executor retries them and then reports ToolFailed.
  */
 export function operationHandler(binding: OpenApiBinding, options: OperationHandlerOptions): ToolHandler {
-  const doFetch = options.fetch ?? fetch;
   const idempotent = binding.method !== "post" && binding.method !== "patch";
   return async (args, call) => {
     const credential = options.credentials();
     const { url, init } = buildRequest(binding, args);
     if (credential) applyAuth(credential.ref, credential.secret, init.headers, url);
     const logUrl = maskedUrl(url, credential?.ref);
-    if (!binding.allowPrivate) {
-      // Checked per call as well as at import: a name can start resolving to an internal address later.
-      const refused = await refuseUrl(url.origin, false, true);
-      if (refused) throw new ToolError(`The API's address is not allowed: ${refused}`);
-    }
     const started = performance.now();
     const signal = AbortSignal.any([call.signal, AbortSignal.timeout(binding.timeoutMs)]);
     let response: Response;
     try {
-      response = await doFetch(url, { ...init, signal, redirect: "manual" });
+      // A redirect comes back as it is (maxRedirects 0) and is refused below.
+      response = await options.outbound.fetch(url, { ...init, signal });
     } catch (error) {
+      if (error instanceof AddressNotAllowed) throw new ToolError(`The API's address is not allowed: ${error.message}`);
       const reason = redact(error instanceof Error ? `${error.name}: ${error.message}` : String(error), credential?.secret);
       options.logger.warn("openapi call failed before an answer", {
         tool: call.toolName,

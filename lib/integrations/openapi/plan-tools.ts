@@ -25,8 +25,6 @@ export interface OpenApiPlanOptions {
   prefix?: string;
   /** Call this server instead of the document's `servers` (http or https). */
   baseUrl?: string;
-  /** Allow a base URL or document URL on a private or loopback address. */
-  allowPrivate?: boolean;
   auth?: OpenApiAuth;
   /** Per call, default 30 s. */
   timeoutMs?: number;
@@ -296,7 +294,6 @@ function planOperation({ method, path, operation, pathItem }: OperationEntry, ct
       ...(body && { body }),
       timeoutMs,
       maxResponseBytes: options.maxResponseBytes ?? 5 * 1024 * 1024,
-      allowPrivate: options.allowPrivate ?? false,
     },
   };
   return { method, path, operationId, summary: summary || undefined, toolName, tags, effects, confirm, spec };

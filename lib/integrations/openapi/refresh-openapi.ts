@@ -33,8 +33,8 @@ export async function refreshOpenApiSource(
       : undefined;
     const input = /^https?:\/\//i.test(source.location) ? { url: source.location } : { text: sources.document(id) ?? "" };
     if ("text" in input && !input.text) throw new OpenApiOptionsError("The source has no stored document to refresh from");
-    const { loaded, plan } = await prepare(input, { ...options, auth });
-    await assertBaseUrls(plan, options.allowPrivate ?? false);
+    const { loaded, plan } = await prepare(input, { ...options, auth, outbound: deps.outbound });
+    await assertBaseUrls(plan, deps.outbound);
     const specs = plan.operations.map((op) => normalise({ ...op.spec, sourceId: id }));
     const clash = specs.find((spec) => {
       const existing = deps.registry.get(spec.name);
@@ -50,7 +50,7 @@ export async function refreshOpenApiSource(
       tools = deps.registry.addMany(
         plan.operations.map((op) => ({
           spec: { ...op.spec, sourceId: id },
-          handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger }),
+          handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger, outbound: deps.outbound }),
         })),
       );
     } catch (error) {

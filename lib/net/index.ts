@@ -1,0 +1,2 @@
+export { NOTHING_ALLOWED, parseAllowance, refuseAddress, refuseUrl, type Cidr, type OutboundAllowance } from "./address-policy";
+export { AddressNotAllowed, OutboundGuard, type OutboundGuardOptions, type Resolve } from "./outbound-guard";
