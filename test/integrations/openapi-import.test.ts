@@ -3,13 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { DuplicateTool } from "@/lib/tools";
-import {
-  importOpenApi,
-  OpenApiDocumentError,
-  OpenApiOptionsError,
-  previewOpenApi,
-  refreshOpenApiSource,
-} from "@/lib/integrations/openapi";
+import { importOpenApi, OpenApiDocumentError, OpenApiOptionsError, previewOpenApi, refreshOpenApiSource } from "@/lib/integrations/openapi";
 import { createLogger } from "@/lib/log";
 import { createServices, type Services } from "@/lib/services";
 import { removeSource, SourceStore } from "@/lib/sources";
