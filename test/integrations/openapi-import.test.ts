@@ -247,6 +247,23 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
     }
   });
 
+  it("every call passes the outbound guard: without the operator's allowance, an imported tool's loopback API is refused", async () => {
+    const strictRestart = createServices(loadConfig({ LOG_LEVEL: "silent", CONSOLE_DB: dbFile }));
+    try {
+      const result = await strictRestart.executor.call("getPetById", { petId: 5 });
+      expect(result).toEqual({
+        ok: false,
+        error: {
+          kind: "tool_error",
+          message: expect.stringMatching(/The API's address is not allowed: .*127\.0\.0\.1 is a loopback address/),
+        },
+      });
+      expect(server.requests).toHaveLength(0);
+    } finally {
+      strictRestart.close();
+    }
+  });
+
   it("refreshes from the stored document, keeping operator settings, and removes with its tools", async () => {
     services.registry.update("getInventory", { enabled: false, retries: 0 });
     const refreshed = await refreshOpenApiSource(services, sourceId);
