@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_LAUNCH } from "./e2e/chromium";
 
 // `npm test` (scripts/test.mjs) sets these: a free port, a throw-away database and Chromium's path.
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -17,18 +18,7 @@ export default defineConfig({
     baseURL,
     trace: "retain-on-failure",
     browserName: "chromium",
-    launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
-        "--no-first-run",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
   webServer: {
     command: "node scripts/start.mjs --skip-install --skip-build",

@@ -13,10 +13,11 @@ import { chromium } from "@playwright/test";
 import { loadConfig } from "../lib/config";
 import { consoleApi } from "../lib/api";
 import { createServices } from "../lib/services";
+import { CHROMIUM_LAUNCH } from "../e2e/chromium";
 import { median, type BenchResult } from "./support/measure";
 
 const root = path.resolve(__dirname, "..");
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = CHROMIUM_LAUNCH.executablePath;
 
 export default async function benchBrowser(): Promise<BenchResult> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || !fs.existsSync(CHROMIUM)) {
@@ -50,18 +51,7 @@ export default async function benchBrowser(): Promise<BenchResult> {
     },
   );
   const base = `http://127.0.0.1:${port}`;
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-    ],
-  });
+  const browser = await chromium.launch(CHROMIUM_LAUNCH);
   try {
     await waitForHealth(base);
     const page = await browser.newPage();

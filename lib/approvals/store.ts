@@ -221,7 +221,7 @@ export class ApprovalStore {
 
   /** Expire every pending approval past its time; returns those it expired. */
   expireDue(): Approval[] {
-    const expired = this.rows.expireDue(this.now());
+    const expired = this.rows.expireDue(this.now(), TRANSITIONS.expire.from);
     for (const approval of expired) this.emit({ type: "expired", approval });
     return expired;
   }
@@ -244,7 +244,9 @@ export class ApprovalStore {
     actor: string,
     step: { set: Partial<Approval>; notExpired?: number; match?: CallBinding; data?: Record<string, unknown> },
   ): { changed: boolean; row: Approval } {
-    const { from, event } = TRANSITIONS[transition];
+    const { from, to, event } = TRANSITIONS[transition];
+    // The table is the rule: a transition never writes a status it does not lead to.
+    if (!(to as readonly string[]).includes(step.set.status ?? "")) throw new Error(`${transition} cannot lead to ${step.set.status}`);
     const outcome = this.rows.change(
       id,
       { from, notExpired: step.notExpired, match: step.match, set: step.set },

@@ -22,6 +22,3 @@ export const TRANSITIONS = {
 } as const satisfies Record<string, { from: readonly ApprovalStatus[]; to: readonly ApprovalStatus[]; event: string }>;
 
 export type Transition = keyof typeof TRANSITIONS;
-
-/** Statuses no transition leaves: the approval's story is over. */
-export const FINAL_STATUSES: readonly ApprovalStatus[] = ["denied", "expired", "cancelled", "consumed"];

@@ -183,14 +183,14 @@ export class ApprovalRows {
     );
   }
 
-  /** Every pending row past its time becomes expired, with an "expired" event each. Returns them. */
-  expireDue(now: number): ApprovalRow[] {
+  /** Every row in one of `from` past its time becomes expired, with an "expired" event each. Returns them. */
+  expireDue(now: number, from: readonly ApprovalStatus[]): ApprovalRow[] {
     return this.db.transaction(
       (tx) => {
         const rows = tx
           .update(approvals)
           .set({ status: "expired", updatedAt: now })
-          .where(and(eq(approvals.status, "pending"), lte(approvals.expiresAt, now)))
+          .where(and(sql`${approvals.status} in ${from}`, lte(approvals.expiresAt, now)))
           .returning()
           .all();
         if (rows.length)

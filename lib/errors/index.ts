@@ -1,2 +1,2 @@
 export { DomainError, isDomainError, type Issue } from "./domain-error";
-export { ERROR_KINDS, rpcCodeOf, statusOf, type ErrorKind } from "./kinds";
+export { ERROR_KINDS, statusOf, type ErrorKind } from "./kinds";

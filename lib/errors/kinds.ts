@@ -64,8 +64,3 @@ export type ErrorKind = keyof typeof ERROR_KINDS;
 export function statusOf(kind: ErrorKind): number {
   return ERROR_KINDS[kind].status;
 }
-
-/** The JSON-RPC error code of a kind. */
-export function rpcCodeOf(kind: ErrorKind): number {
-  return ERROR_KINDS[kind].rpc;
-}

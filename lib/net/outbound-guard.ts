@@ -1,4 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "node:dns";
+import { isIP } from "node:net";
 import { Agent } from "undici";
 import { DomainError } from "../errors";
 import { NOTHING_ALLOWED, refuseAddress, refuseUrl, type OutboundAllowance } from "./address-policy";
@@ -96,7 +97,8 @@ export class OutboundGuard {
     const refused = refuseUrl(url, this.allowance);
     if (refused) return refused;
     const host = url.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
-    if (host.includes(":") || /^[\d.]+$/.test(host) || this.allowance.hosts.has(host)) return undefined;
+    // new URL writes every IPv4 spelling as a dotted quad: isIP sees the literals refuseUrl has checked.
+    if (isIP(host) || this.allowance.hosts.has(host)) return undefined;
     return new Promise((resolve) =>
       this.lookup(host, { all: true }, (error: NodeJS.ErrnoException | null) => {
         if (!error) return resolve(undefined);

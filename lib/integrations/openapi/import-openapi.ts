@@ -11,7 +11,7 @@ import { loadOpenApiDocument, outboundOf, type LoadedDocument, type LoadOptions,
 import { operationHandler } from "./operation-handler";
 import { planOpenApiTools, type OpenApiPlan, type OpenApiPlanOptions, type OperationFilter } from "./plan-tools";
 
-export interface OpenApiImportOptions extends OpenApiPlanOptions, LoadOptions {
+export interface OpenApiImportOptions extends OpenApiPlanOptions, Omit<LoadOptions, "outbound"> {
   /** The source's name; defaults to the document's title. */
   name?: string;
 }
@@ -21,7 +21,7 @@ export interface OpenApiImportDeps {
   registry: ToolRegistry;
   sources: SourceStore;
   logger: Logger;
-  /** How documents are fetched and tools call their API (the import's own `outbound` option is ignored). */
+  /** How documents are fetched and tools call their API. */
   outbound: OutboundGuard;
 }
 
@@ -69,7 +69,10 @@ interface StoredOptions {
  * What importing would do: the operations, the tool names they become, the security schemes and
  * warnings. Registers nothing. Throws OpenApiFetchError, OpenApiDocumentError or OpenApiOptionsError.
  */
-export async function previewOpenApi(input: OpenApiInput, options: OpenApiImportOptions = {}): Promise<OpenApiPreview> {
+export async function previewOpenApi(
+  input: OpenApiInput,
+  options: OpenApiImportOptions & Pick<LoadOptions, "outbound"> = {},
+): Promise<OpenApiPreview> {
   const { loaded, plan } = await prepare(input, options);
   const warnings = [...plan.warnings];
   for (const url of plan.baseUrls) {
@@ -150,7 +153,10 @@ export async function importOpenApi(
 const FULL_VALIDATION_MAX_OPERATIONS = 500;
 
 /** Load, validate and plan. */
-export async function prepare(input: OpenApiInput, options: OpenApiImportOptions): Promise<{ loaded: LoadedDocument; plan: OpenApiPlan }> {
+export async function prepare(
+  input: OpenApiInput,
+  options: OpenApiImportOptions & Pick<LoadOptions, "outbound">,
+): Promise<{ loaded: LoadedDocument; plan: OpenApiPlan }> {
   const loaded = await loadOpenApiDocument(input, options);
   const operations = countOperations(loaded.document);
   if (operations <= FULL_VALIDATION_MAX_OPERATIONS) await validateDocument(loaded.document);
