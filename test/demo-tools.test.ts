@@ -38,6 +38,22 @@ describe("demo tools", () => {
     expect(services.registry.get("get_weather")?.policy).toMatchObject({ confirm: false, effects: "read", idempotent: true });
   });
 
+  it("refuse a property their schema does not name, as invalid arguments (the tool never runs)", async () => {
+    const calls: Array<[string, Record<string, unknown>]> = [
+      ["get_weather", { city: "Paris", country: "FR" }],
+      ["calculate", { expression: "1 + 1", precision: 2 }],
+      ["current_time", { timezone: "UTC", format: "iso" }],
+      ["create_ticket", { title: "Printer on fire", assignee: "bob" }],
+      ["issue_refund", { orderId: "1234", amount: 20, force: true }],
+    ];
+    expect(calls.map(([name]) => name).sort()).toEqual(services.registry.all().map((t) => t.name));
+    for (const [name, args] of calls) {
+      expect(services.registry.get(name)?.inputSchema.additionalProperties, name).toBe(false);
+      const result = await services.executor.call(name, args);
+      expect(result, name).toMatchObject({ ok: false, error: { kind: "invalid_arguments" } });
+    }
+  });
+
   it("get_weather is deterministic", async () => {
     const a = await services.executor.call("get_weather", { city: "Paris" });
     const b = await services.executor.call("get_weather", { city: "paris" });

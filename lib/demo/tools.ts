@@ -4,6 +4,10 @@ import { ToolError } from "../execution/errors";
 import { defineTool, type BuiltinTool } from "../tools/define-tool";
 import { ArithmeticError, evaluate } from "./arithmetic";
 
+// Every input schema is a strict object: its JSON Schema says `additionalProperties: false`, so a
+// call with a property the tool does not take is refused as invalid arguments instead of being
+// accepted and silently ignored (a model that misnames a parameter learns so).
+
 const CONDITIONS = ["sunny", "partly cloudy", "cloudy", "light rain", "rain", "thunderstorms", "fog", "snow", "windy"] as const;
 
 /** Made-up weather, the same for the same city every time: a demo needs no network. */
@@ -11,7 +15,7 @@ export const getWeather = defineTool({
   name: "get_weather",
   title: "Get weather",
   description: "Current weather for a city (demo data: made up, but the same for the same city).",
-  input: z.object({
+  input: z.strictObject({
     city: z.string().trim().min(1).max(100).describe("City name, e.g. Paris"),
     unit: z.enum(["celsius", "fahrenheit"]).default("celsius").describe("Temperature unit"),
   }),
@@ -42,7 +46,7 @@ export const calculate = defineTool({
   name: "calculate",
   title: "Calculate",
   description: "Evaluate an arithmetic expression: + - * / % ^, parentheses, pi, e, sqrt, abs, round, min, max, ln, log10, sin, cos, tan.",
-  input: z.object({ expression: z.string().trim().min(1).max(500).describe("e.g. (2 + 3) * 4 ^ 2") }),
+  input: z.strictObject({ expression: z.string().trim().min(1).max(500).describe("e.g. (2 + 3) * 4 ^ 2") }),
   output: z.object({ expression: z.string(), result: z.number() }),
   policy: { effects: "read", idempotent: true, timeoutMs: 2_000, tags: ["demo", "math"] },
   handler: ({ expression }) => {
@@ -60,7 +64,7 @@ export const currentTime = defineTool({
   name: "current_time",
   title: "Current time",
   description: "The current date and time, in a given IANA time zone (UTC by default).",
-  input: z.object({ timezone: z.string().trim().min(1).max(64).default("UTC").describe("IANA time zone, e.g. Europe/Paris") }),
+  input: z.strictObject({ timezone: z.string().trim().min(1).max(64).default("UTC").describe("IANA time zone, e.g. Europe/Paris") }),
   output: z.object({ iso: z.string(), timezone: z.string(), local: z.string(), unixMs: z.number().int() }),
   policy: { effects: "read", idempotent: false, timeoutMs: 2_000, tags: ["demo", "time"] },
   handler: ({ timezone = "UTC" }) => {
@@ -79,7 +83,7 @@ export const createTicket = defineTool({
   name: "create_ticket",
   title: "Create ticket",
   description: "Open a support ticket. Each run opens a new ticket, so it asks for approval first.",
-  input: z.object({
+  input: z.strictObject({
     title: z.string().trim().min(3).max(200).describe("One-line summary"),
     description: z.string().max(5000).default("").describe("Details"),
     priority: z.enum(["low", "normal", "high", "urgent"]).default("normal"),
@@ -99,7 +103,7 @@ export const issueRefund = defineTool({
   name: "issue_refund",
   title: "Issue refund",
   description: "Refund an order. Money leaves the account: every call waits for a person's approval.",
-  input: z.object({
+  input: z.strictObject({
     orderId: z
       .string()
       .trim()
