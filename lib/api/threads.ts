@@ -4,6 +4,7 @@ import { interruptFor } from "../agents/interrupts";
 import { mayActFor, type Principal } from "../auth/principal";
 import { DomainError } from "../errors";
 import type { Protect } from "../http/authorize";
+import { attachmentDisposition } from "../http/content-disposition";
 import { readQuery, routeParam } from "../http/request-input";
 import { json } from "../http/respond";
 import type { Run, Thread } from "../db/runs";
@@ -75,7 +76,8 @@ export function threadsApi(services: ThreadDeps, protect: Protect) {
       return new Response(events.map((e) => JSON.stringify(e)).join("\n") + (events.length ? "\n" : ""), {
         headers: {
           "content-type": "application/x-ndjson",
-          "content-disposition": `attachment; filename="run-${id}.jsonl"`,
+          // Run ids are chosen by clients: the builder keeps quotes, CR/LF and non-Latin-1 out of the header.
+          "content-disposition": attachmentDisposition(`run-${id}.jsonl`),
           "cache-control": "no-store",
         },
       });
