@@ -6,6 +6,7 @@ import type { Protect } from "../http/authorize";
 import { readJsonBody, readQuery, routeParam } from "../http/request-input";
 import { json } from "../http/respond";
 import { jsonFrame, SSE_HEADERS, sseBody } from "../http/sse";
+import { queryLimit } from "./query-limit";
 import type { Services } from "../services";
 import { EventQueue } from "../streams/event-queue";
 import type { ToolRegistry } from "../tools/registry";
@@ -33,7 +34,7 @@ const ListQuery = z
     threadId: z.string().max(200).optional(),
     q: z.string().max(200).optional(),
     cursor: z.string().max(500).optional(),
-    limit: z.coerce.number().int().min(1).max(500).optional(),
+    limit: queryLimit(500).optional(),
   })
   .strict();
 

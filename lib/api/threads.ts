@@ -7,6 +7,7 @@ import type { Protect } from "../http/authorize";
 import { attachmentDisposition } from "../http/content-disposition";
 import { readQuery, routeParam } from "../http/request-input";
 import { json } from "../http/respond";
+import { queryLimit } from "./query-limit";
 import type { Run, Thread } from "../db/runs";
 import type { Services } from "../services";
 
@@ -42,7 +43,7 @@ export function loadThreadView(deps: ThreadDeps, id: string, caller: Principal):
   };
 }
 
-const ThreadsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(30) }).strict();
+const ThreadsQuery = z.object({ limit: queryLimit(200).default(30) }).strict();
 const EventsQuery = z.object({ format: z.enum(["json", "jsonl"]).default("json") }).strict();
 
 /**

@@ -6,12 +6,13 @@ import { readJsonBody, readQuery, routeParam, type RouteContext } from "../http/
 import { json } from "../http/respond";
 import type { Services } from "../services";
 import { TryCall, type TryCallAnswer } from "./contracts";
+import { queryLimit } from "./query-limit";
 import { toolNotFound } from "./tools";
 
 /** The scope of the console's own tries: a repeat of a call id in it is answered from the record or the approval. */
 export const CONSOLE_TRY_SCOPE = "console:try";
 
-const CallsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).optional() }).strict();
+const CallsQuery = z.object({ limit: queryLimit(200).optional() }).strict();
 
 const PinBody = z.object({ pinned: z.boolean() }).strict();
 

@@ -8,6 +8,7 @@ import type { Services } from "../services";
 import type { ToolRegistry } from "../tools/registry";
 import { EFFECTS, TARGETS, type RegisteredTool } from "../tools/spec";
 import { ToolSettingsPatch, type ToolPage } from "./contracts";
+import { queryLimit } from "./query-limit";
 import { toolDetail, toolSummary } from "./tool-summary";
 
 /** The query of GET /api/tools (and of the tools page's first page). */
@@ -22,7 +23,7 @@ export const ToolListQuery = z
     target: z.enum(TARGETS).optional(),
     enabled: z.enum(["true", "false"]).optional(),
     cursor: z.string().max(500).optional(),
-    limit: z.coerce.number().int().min(1).max(1000).optional(),
+    limit: queryLimit(1000).optional(),
   })
   .strict();
 
