@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import type { AGUIEvent } from "@ag-ui/core";
-import { afterAll, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { RunStore } from "@/lib/db/runs";
 import { tempDir, testServices } from "./support/services";
 
@@ -118,4 +118,85 @@ it("writes the events still waiting when the process exits (as Next.js does on S
   } finally {
     after.close();
   }
+});
+
+describe("a failed write loses nothing of the other runs", () => {
+  const many = (n: number) => Array.from({ length: n }, (_, i) => event(i));
+  const storedCount = (runId: string) =>
+    (services.database.sqlite.prepare("select coalesce(sum(count), 0) as n from run_events where run_id = ?").get(runId) as { n: number })
+      .n;
+
+  it("a batch that cannot be written is dropped alone: the other runs' events of the same flush are stored", () => {
+    const failures: string[][] = [];
+    const store = new RunStore(services.database.db, (_error, runIds) => failures.push(runIds));
+    store.start({ runId: "r-flush-ok", threadId: "t-flush", agent: "demo", principal: "local" });
+    store.start({ runId: "r-flush-bad", threadId: "t-flush", agent: "demo", principal: "local" });
+    // Only the second run's row violates this trigger (a temporary one: the schema is untouched).
+    services.database.sqlite.exec(
+      "create temp trigger refuse_flush_bad before insert on run_events when new.run_id = 'r-flush-bad' begin select raise(abort, 'refused'); end",
+    );
+    try {
+      store.append("r-flush-ok", 0, many(200));
+      store.append("r-flush-bad", 0, many(105));
+      store.append("r-flush-ok", 200, many(5));
+      store.flush();
+    } finally {
+      services.database.sqlite.exec("drop trigger refuse_flush_bad");
+    }
+    expect(storedCount("r-flush-ok")).toBe(205);
+    expect(failures).toEqual([["r-flush-bad"]]);
+  });
+
+  it("a run whose end cannot be recorded leaves another run's waiting events in place, and is recorded as error", () => {
+    const failures: string[][] = [];
+    const store = new RunStore(services.database.db, (_error, runIds) => failures.push(runIds));
+    store.start({ runId: "r-end-other", threadId: "t-end-a", agent: "demo", principal: "local" });
+    store.start({ runId: "r-end-bad", threadId: "t-end-b", agent: "demo", principal: "local" });
+    store.append("r-end-other", 0, many(297));
+    store.append("r-end-bad", 0, many(8));
+    // A state nested far deeper than JSON.stringify can walk.
+    const deep: Record<string, unknown> = {};
+    let at = deep;
+    for (let i = 0; i < 20_000; i++) at = (at.a = {}) as Record<string, unknown>;
+    let thrown: unknown;
+    try {
+      store.finish("r-end-bad", { status: "finished", outcome: { type: "success" }, state: deep });
+    } catch (error) {
+      thrown = error;
+    }
+    store.append("r-end-other", 297, many(8));
+    store.finish("r-end-other", { status: "finished", outcome: { type: "success" } });
+
+    expect(storedCount("r-end-other")).toBe(305);
+    expect(thrown).toBeUndefined();
+    expect(storedCount("r-end-bad")).toBe(8);
+    expect(store.getRun("r-end-other")).toMatchObject({ status: "finished" });
+    expect(store.getRun("r-end-bad")).toMatchObject({
+      status: "error",
+      error: expect.stringMatching(/could not be stored/),
+      finishedAt: expect.any(Number),
+    });
+    expect(failures).toEqual([["r-end-bad"]]);
+  });
+
+  it("a run whose end is refused by the database is still recorded as ended, with its events", () => {
+    const failures: string[][] = [];
+    const store = new RunStore(services.database.db, (_error, runIds) => failures.push(runIds));
+    store.start({ runId: "r-end-refused", threadId: "t-end-c", agent: "demo", principal: "local" });
+    store.start({ runId: "r-end-bystander", threadId: "t-end-c", agent: "demo", principal: "local" });
+    store.append("r-end-refused", 0, many(3));
+    store.append("r-end-bystander", 0, many(4));
+    services.database.sqlite.exec(
+      "create temp trigger refuse_finished before update of status on runs when new.id = 'r-end-refused' and new.status = 'finished' begin select raise(abort, 'refused'); end",
+    );
+    try {
+      expect(() => store.finish("r-end-refused", { status: "finished", outcome: { type: "success" } })).not.toThrow();
+    } finally {
+      services.database.sqlite.exec("drop trigger refuse_finished");
+    }
+    expect(store.getRun("r-end-refused")).toMatchObject({ status: "error" });
+    expect(storedCount("r-end-refused")).toBe(3);
+    store.flush();
+    expect(storedCount("r-end-bystander")).toBe(4);
+  });
 });

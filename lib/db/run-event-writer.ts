@@ -29,6 +29,8 @@ interface Waiting {
 export class RunEventWriter {
   private readonly waiting = new Map<string, Waiting>();
   private readonly insert: Database.Statement;
+  /** The insert in a savepoint: better-sqlite3 runs a nested transaction as SAVEPOINT ... RELEASE. */
+  private readonly savepoint: (runId: string, firstSeq: number, count: number, stored: string | Buffer, now: number) => void;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -37,6 +39,9 @@ export class RunEventWriter {
     private readonly onError: (error: unknown, runIds: string[]) => void,
   ) {
     this.insert = sqlite.prepare("insert into run_events (run_id, seq, count, events, created_at, updated_at) values (?, ?, ?, ?, ?, ?)");
+    this.savepoint = sqlite.transaction((runId: string, firstSeq: number, count: number, stored: string | Buffer, now: number) => {
+      this.insert.run(runId, firstSeq, count, stored, now, now);
+    });
   }
 
   /** Queue `count` events of a run, numbered from `firstSeq`, given as a RecordBatch record (a JSON array). */
@@ -58,29 +63,64 @@ export class RunEventWriter {
     else this.timer ??= setTimeout(() => this.flush(), WRITE_DELAY_MS).unref();
   }
 
-  /** Write everything waiting, in one transaction. Never throws: a failure goes to onError. */
+  /**
+   * Write everything waiting, in one transaction. Never throws: a failure goes to onError. Each
+   * run's row is written in its own savepoint, so a row the database refuses (a constraint, a
+   * trigger) is dropped alone and the other runs' rows are still committed.
+   */
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.waiting.size) return;
-    const rows = [...this.waiting.values()];
-    this.waiting.clear();
-    const now = Date.now();
+    let settle: () => void;
     try {
-      this.sqlite.transaction(() => {
-        for (const row of rows) {
-          const json = `[${row.parts.join(",")}]`;
-          // Records repeat themselves (ids, types, fields): long ones shrink several times deflated,
-          // which costs less than writing them out. memLevel 9 deflates about twice as fast here.
-          const stored = json.length > COMPRESS_FROM ? deflateRawSync(json, { level: 1, memLevel: 9 }) : json;
-          this.insert.run(row.runId, row.firstSeq, row.count, stored, now, now);
-        }
-      })();
+      settle = this.sqlite.transaction(() => this.writeWaiting())();
     } catch (error) {
-      this.onError(
-        error,
-        rows.map((row) => row.runId),
-      );
+      // The commit itself failed: nothing of this flush was stored.
+      const runIds = [...this.waiting.keys()];
+      this.waiting.clear();
+      this.onError(error, runIds);
+      return;
     }
+    settle();
+  }
+
+  /**
+   * Write every waiting row inside the caller's open transaction, each run's row in its own
+   * savepoint. Nothing leaves the queue here: the returned function, to be called once the
+   * caller's transaction has committed, removes what was written and drops (and reports) the rows
+   * the database refused. When the caller's transaction rolls back instead, the caller simply does
+   * not call it, and every row stays queued for the next write.
+   */
+  writeWaiting(): () => void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const written: Waiting[] = [];
+    const refused: Array<{ row: Waiting; error: unknown }> = [];
+    const now = Date.now();
+    for (const row of this.waiting.values()) {
+      try {
+        this.writeRow(row, now);
+        written.push(row);
+      } catch (error) {
+        refused.push({ row, error });
+      }
+    }
+    return () => {
+      for (const row of [...written, ...refused.map((r) => r.row)]) {
+        // Only the very rows written: appends made since then start a row of their own.
+        if (this.waiting.get(row.runId) === row) this.waiting.delete(row.runId);
+      }
+      for (const { row, error } of refused) this.onError(error, [row.runId]);
+    };
+  }
+
+  /** One row, in a savepoint of the open transaction (undone alone if the insert fails). */
+  private writeRow(row: Waiting, now: number): void {
+    const json = `[${row.parts.join(",")}]`;
+    // Records repeat themselves (ids, types, fields): long ones shrink several times deflated,
+    // which costs less than writing them out. memLevel 9 deflates about twice as fast here.
+    const stored = json.length > COMPRESS_FROM ? deflateRawSync(json, { level: 1, memLevel: 9 }) : json;
+    this.savepoint(row.runId, row.firstSeq, row.count, stored, now);
   }
 }

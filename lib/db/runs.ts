@@ -35,6 +35,32 @@ export interface RunEnd {
   usage?: unknown[];
 }
 
+/** A RunEnd as its columns hold it: JSON text, or null for "not reported". */
+interface EncodedEnd {
+  status: RunEnd["status"];
+  outcome: string | null;
+  error: string | null;
+  toolCallCount: number;
+  usage: string | null;
+  messages: string | null;
+  state: string | null;
+}
+
+/** Serialise a run's end before any write. Throws (RangeError) on a value nested too deeply for JSON.stringify. */
+function encodeEnd(end: RunEnd): EncodedEnd {
+  // JSON.stringify answers undefined (not text) for undefined and functions: the column keeps null.
+  const json = (value: unknown): string | null => (value === undefined ? null : (JSON.stringify(value) ?? null));
+  return {
+    status: end.status,
+    outcome: json(end.outcome),
+    error: end.error ?? null,
+    toolCallCount: end.toolCallCount ?? 0,
+    usage: json(end.usage),
+    messages: end.messagesJson ?? json(end.messages),
+    state: json(end.state),
+  };
+}
+
 export interface RunFilter {
   agent?: string;
   threadId?: string;
@@ -56,12 +82,12 @@ export class RunStore {
   private readonly sql;
   // Raw prepared statements in transactions built once: both are on every run's path.
   private readonly startTx: (input: RunStart, now: number) => void;
-  private readonly finishTx: (runId: string, end: RunEnd, now: number) => void;
+  private readonly finishTx: (runId: string, end: EncodedEnd, now: number) => () => void;
 
   /** `onWriteError` hears of events that could not be recorded (they are dropped). */
   constructor(
     private readonly db: Db,
-    onWriteError: (error: unknown, runIds: string[]) => void = () => {},
+    private readonly onWriteError: (error: unknown, runIds: string[]) => void = () => {},
   ) {
     this.writer = new RunEventWriter(db.$client, onWriteError);
     const sqlite = db.$client;
@@ -105,12 +131,12 @@ export class RunStore {
         now,
       );
     }).immediate;
-    const json = (value: unknown) => (value === undefined ? null : JSON.stringify(value));
-    this.finishTx = sqlite.transaction((runId: string, end: RunEnd, now: number) => {
-      // The run's last events and its end, in one commit.
-      this.writer.flush();
-      const run = finishRun.get(end.status, json(end.outcome), end.error ?? null, end.toolCallCount ?? 0, json(end.usage), now, now, runId);
-      if (run) touchThread.run(now, end.messagesJson ?? json(end.messages), json(end.state), run.thread_id);
+    this.finishTx = sqlite.transaction((runId: string, end: EncodedEnd, now: number) => {
+      // The run's last events (and any other run's waiting ones) and its end, in one commit.
+      const settle = this.writer.writeWaiting();
+      const run = finishRun.get(end.status, end.outcome, end.error, end.toolCallCount, end.usage, now, now, runId);
+      if (run) touchThread.run(now, end.messages, end.state, run.thread_id);
+      return settle;
     });
   }
 
@@ -141,9 +167,35 @@ export class RunStore {
     this.writer.flush();
   }
 
-  /** Record how a run ended and keep the thread's latest messages and state. */
+  /**
+   * Record how a run ended and keep the thread's latest messages and state. A run never stays
+   * "running" because its end could not be stored: when the full record fails (a state or
+   * message too deeply nested to serialise, a statement the database refuses), the failure goes
+   * to onWriteError, the run's events are written on their own and the run is recorded as
+   * `error`, the thread keeping its previous messages and state. Throws only when even that
+   * fails (the database is unusable).
+   */
   finish(runId: string, end: RunEnd): void {
-    this.finishTx(runId, end, Date.now());
+    const now = Date.now();
+    try {
+      const settle = this.finishTx(runId, encodeEnd(end), now);
+      settle();
+      return;
+    } catch (error) {
+      this.onWriteError(error, [runId]);
+    }
+    // The transaction rolled back as a whole and left every waiting event queued.
+    this.writer.flush();
+    this.sql.finishRun.get(
+      "error",
+      null,
+      `The run ended (${end.status}) but its end could not be stored in full; the server log has the details.`,
+      end.toolCallCount ?? 0,
+      null,
+      now,
+      now,
+      runId,
+    );
   }
 
   /** Who a thread belongs to (its principal id), or undefined for a new thread. */
