@@ -1,4 +1,5 @@
 import { isDomainError, statusOf } from "../errors";
+import { storageFaultOf } from "../errors/storage-fault";
 import type { Logger } from "../log";
 import type { RouteContext } from "./request-input";
 import { errorResponse } from "./respond";
@@ -11,10 +12,16 @@ export const INTERNAL_ERROR_MESSAGE = "The console could not answer this request
 
 /**
  * The answer for anything a handler threw: a DomainError gets its kind's status and its own
- * message and issues; anything else is logged and answered 500 without details.
+ * message and issues; a storage fault (read-only, locked, disk error) is logged and answered 503
+ * database_unavailable; anything else is logged and answered 500 without details.
  */
 export function errorAnswer(error: unknown, request: Request, logger: Logger): Response {
   if (isDomainError(error)) return errorResponse(statusOf(error.kind), error.kind, error.message, error.issues);
+  const fault = storageFaultOf(error);
+  if (fault) {
+    logger.error("the database refused a statement", { url: request.url, method: request.method, error });
+    return errorResponse(statusOf(fault.kind), fault.kind, fault.message);
+  }
   logger.error("unhandled error in route", { url: request.url, method: request.method, error });
   return errorResponse(500, "internal_error", INTERNAL_ERROR_MESSAGE);
 }
