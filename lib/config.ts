@@ -58,6 +58,8 @@ const EnvSchema = z.object({
   APPROVAL_SWEEP_SECONDS: positiveInt(3600).default(15),
   /** Largest AG-UI request body accepted. */
   AGUI_MAX_BODY_BYTES: positiveInt(64 * 1024 * 1024).default(1024 * 1024),
+  /** How long an AG-UI stream waits for a client that takes nothing before its run is cancelled. */
+  AGUI_STALL_MS: positiveInt(24 * 3600 * 1000).default(30_000),
   /** Host names served besides the local ones (comma separated; "*" serves any). */
   ALLOWED_HOSTS: hostList.default([]),
   LOG_LEVEL: z

@@ -11,6 +11,12 @@ export interface AgentFunctionOptions {
   streamDelayMs?: number;
 }
 
+/**
+ * Events an agent function may have waiting for the bridge before its streaming calls wait for
+ * room (see EventQueue.writable): what a client that stops reading can make the agent hold.
+ */
+export const AGENT_QUEUE_CAPACITY = 1024;
+
 /** The message a client sees when an agent fails; details go to the server log only. */
 export const AGENT_FAILED_MESSAGE = "The agent failed while answering. The server log has the details.";
 
@@ -27,7 +33,7 @@ export function agentFunction(info: AgentInfo, fn: AgentFunction, options: Agent
   return {
     info,
     run(input: RunAgentInput, ctx: AgentContext): AsyncIterable<AGUIEvent> {
-      const queue = new EventQueue<AGUIEvent>();
+      const queue = new EventQueue<AGUIEvent>(AGENT_QUEUE_CAPACITY);
       const run = new AgentRun({ input, ctx, queue, streamDelayMs: options.streamDelayMs });
       void drive(run, fn, queue);
       return queue;

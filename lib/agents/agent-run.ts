@@ -188,6 +188,9 @@ export class AgentRun {
         this.throwIfStopped();
         if (!delta || closed) return;
         write(delta);
+        // Backpressure: while the reader of the run's events (the client, through the bridge) is
+        // behind, the agent waits here instead of piling events up in memory.
+        if (this.queue.full) await this.queue.writable(this.ctx.signal);
         if (this.streamDelayMs > 0) await sleep(this.streamDelayMs, undefined, { signal: this.ctx.signal }).catch(() => {});
         else if (++this.deltasSinceYield >= YIELD_EVERY) {
           // With no delay, a model that never waits (the scripted one) would hold the process for

@@ -39,7 +39,7 @@ export function aguiApi(
     request.signal.addEventListener("abort", stop, { once: true });
     const legacy = isPre10Client(raw);
     logger.debug("agui run", { runId: input.runId, threadId: input.threadId, agent: agent.info.name, principal: caller.id, legacy });
-    const frames = opened.stream(controller.signal, { legacy });
+    const frames = opened.stream(controller.signal, { legacy, stallMs: services.config.AGUI_STALL_MS });
     return new Response(sseBody(frames, { keepAliveMs: options.keepAliveMs, onCancel: stop }), { status: 200, headers: SSE_HEADERS });
   });
 

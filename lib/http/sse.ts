@@ -36,11 +36,16 @@ export function sseBody(source: AsyncIterable<string>, options: SseOptions = {})
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
+      const keepAlive = (): void => {
+        // A reader that is behind has frames to read: a comment would only pile up behind them.
+        if ((controller.desiredSize ?? 1) > 0) write(": keepalive\n\n");
+        else timer = setTimeout(keepAlive, keepAliveMs);
+      };
       const write = (chunk: string): void => {
         if (finished) return;
         controller.enqueue(text.encode(chunk));
         clearTimeout(timer);
-        timer = setTimeout(() => write(": keepalive\n\n"), keepAliveMs);
+        timer = setTimeout(keepAlive, keepAliveMs);
       };
       const end = (error?: unknown): void => {
         if (finished) return;
@@ -49,7 +54,7 @@ export function sseBody(source: AsyncIterable<string>, options: SseOptions = {})
         if (error === undefined) controller.close();
         else controller.error(error);
       };
-      timer = setTimeout(() => write(": keepalive\n\n"), keepAliveMs);
+      timer = setTimeout(keepAlive, keepAliveMs);
       void (async () => {
         try {
           for await (const chunk of source) {

@@ -1,6 +1,10 @@
 /**
  * A single-consumer async queue: producers push synchronously, the consumer iterates. Used to turn
  * an agent function's calls into its event stream, or store changes into SSE frames.
+ *
+ * With a `capacity`, the queue is bounded for producers that cooperate: `push` never refuses, but
+ * a producer that awaits `writable()` before pushing more is held while `capacity` items or more
+ * wait, so a consumer that stops taking items stops the producer too (backpressure).
  */
 export class EventQueue<T> implements AsyncIterable<T> {
   private readonly items: T[] = [];
@@ -8,6 +12,43 @@ export class EventQueue<T> implements AsyncIterable<T> {
   private waiting: ((result: IteratorResult<T>) => void) | undefined;
   private closed = false;
   private failure: { error: unknown } | undefined;
+  /** Producers held by writable() until there is room. */
+  private readonly roomWaiters = new Set<() => void>();
+
+  /** `capacity`: how many waiting items make writable() hold a producer (unbounded by default). */
+  constructor(readonly capacity = Number.POSITIVE_INFINITY) {}
+
+  /** How many items wait for the consumer. */
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  /** Whether a producer should wait: `capacity` items or more wait, and the queue is open. */
+  get full(): boolean {
+    return !this.closed && this.size >= this.capacity;
+  }
+
+  /**
+   * Resolves once fewer than `capacity` items wait (at once when that is so now), or the queue is
+   * closed, or `signal` aborts. Never rejects.
+   */
+  writable(signal?: AbortSignal): Promise<void> {
+    if (!this.full || signal?.aborted) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = (): void => {
+        this.roomWaiters.delete(done);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      this.roomWaiters.add(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  private release(): void {
+    if (this.full || !this.roomWaiters.size) return;
+    for (const done of [...this.roomWaiters]) done();
+  }
 
   push(item: T): void {
     if (this.closed) return;
@@ -22,6 +63,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
   close(): void {
     this.closed = true;
     this.wake();
+    this.release();
   }
 
   /** End the iteration with an error after the buffered items. */
@@ -29,6 +71,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
     this.failure = { error };
     this.closed = true;
     this.wake();
+    this.release();
   }
 
   private wake(): void {
@@ -44,6 +87,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
         this.items.splice(0, this.head);
         this.head = 0;
       }
+      this.release();
       return { value, done: false };
     }
     if (this.failure) throw this.failure.error;
@@ -68,6 +112,7 @@ export class EventQueue<T> implements AsyncIterable<T> {
     const batch = [first.value, ...this.items.slice(this.head)];
     this.items.length = 0;
     this.head = 0;
+    this.release();
     return batch;
   }
 

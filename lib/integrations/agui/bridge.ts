@@ -83,6 +83,29 @@ export class AguiBridge {
 export interface StreamOptions {
   /** Write events as a pre-1.0 client accepts them (see legacy.ts); the record keeps the 1.0 form. */
   legacy?: boolean;
+  /**
+   * How long the stream may wait for a reader that takes nothing before the run is cancelled
+   * (AGUI_STALL_MS). Default DEFAULT_STALL_MS.
+   */
+  stallMs?: number;
+}
+
+/** How long a stream waits for a reader that takes nothing, when the caller does not say. */
+export const DEFAULT_STALL_MS = 30_000;
+
+/**
+ * Chunks of SSE text (each one batch of events) that may wait for the reader before the bridge
+ * stops taking events from the agent. With the agent's own queue (AGENT_QUEUE_CAPACITY) this is
+ * what a client that stops reading can make a run hold in memory.
+ */
+export const STREAM_CAPACITY = 8;
+
+/** The abort reason of a run whose client stopped reading for longer than the stall limit. */
+export class RunStalled extends Error {
+  override readonly name = "RunStalled";
+  constructor(readonly stallMs: number) {
+    super(`The client took nothing from the stream for ${stallMs} ms; the run was cancelled`);
+  }
 }
 
 /** One run in flight: `stream(signal)` starts the agent and yields SSE text as events are recorded. */
@@ -97,20 +120,31 @@ export class BridgeRun {
   /**
    * Start the agent. Yields SSE text, one chunk per batch of events the agent had ready, and ends
    * after the terminal event. Each event is serialised once, for the wire and the record alike.
-   * The agent is drained to its end even when the consumer stops reading (so the outcome is
-   * recorded); aborting `signal` stops the agent.
+   *
+   * The stream is bounded: while STREAM_CAPACITY chunks wait for the reader, the bridge takes
+   * nothing more from the agent, which then waits in its turn. A reader that takes nothing for
+   * `stallMs` gets the run cancelled (the agent's signal aborts, the run is recorded as cancelled)
+   * and the stream fails with RunStalled. Aborting `signal` says the reader is gone: the agent is
+   * stopped and drained into the record without waiting for anyone. The run's end is recorded in
+   * every case.
    */
   stream(signal: AbortSignal, options: StreamOptions = {}): AsyncIterable<string> {
-    const out = new EventQueue<string>();
-    void this.drive(signal, out, options.legacy === true);
+    const out = new EventQueue<string>(STREAM_CAPACITY);
+    void this.drive(signal, out, options.legacy === true, options.stallMs ?? DEFAULT_STALL_MS);
     return out;
   }
 
-  private async drive(signal: AbortSignal, out: EventQueue<string>, legacy: boolean): Promise<void> {
+  private async drive(signal: AbortSignal, out: EventQueue<string>, legacy: boolean, stallMs: number): Promise<void> {
     const { executor, approvals, grants, runs, logger } = this.bridge.dependencies;
     const { input, principal } = this;
     const controller = new AbortController();
-    const stop = () => controller.abort(signal.reason);
+    // The reader is gone: nothing goes to the wire any more, and the agent stops.
+    let wireCut = false;
+    const stop = () => {
+      wireCut = true;
+      out.close();
+      controller.abort(signal.reason);
+    };
     if (signal.aborted) stop();
     else signal.addEventListener("abort", stop, { once: true });
     const untrack = this.bridge.track(input.runId, controller);
@@ -118,57 +152,90 @@ export class BridgeRun {
     let seq = 0;
     let started = false;
     let terminal: AGUIEvent | undefined;
+    let stalled: RunStalled | undefined;
     let messages: Message[] | undefined;
     let messagesJson: string | undefined;
     let state: unknown = input.state ?? {};
     let toolCalls = 0;
     const record = new RecordBatch();
 
-    /** Record a batch and pass it on (a failure to record is logged by the run store, not fatal). */
+    /**
+     * Record a batch and pass it on (a failure to record is logged by the run store, not fatal).
+     * Throws when an event cannot be serialised (a value nested too deeply, say): the events
+     * before it are recorded and sent, that one and the rest of the batch are not.
+     */
     const send = (batch: readonly AGUIEvent[]): void => {
       let frames = "";
-      for (const event of batch) {
-        if (terminal) {
-          logger.warn("agent sent an event after its terminal event; dropped", { runId: input.runId, type: event.type });
-          continue;
+      try {
+        for (const event of batch) {
+          if (terminal) {
+            logger.warn("agent sent an event after its terminal event; dropped", { runId: input.runId, type: event.type });
+            continue;
+          }
+          // The bridge opened the run; the agent's own RUN_STARTED says it again.
+          if (event.type === EventType.RUN_STARTED && started) continue;
+          // Serialised first: an event that cannot be changes nothing of what the run keeps.
+          // The record keeps the 1.0 form; a pre-1.0 client gets the few events it needs changed.
+          const legacyFrame = legacy && needsDowngrade(event) ? encodeFrame(toPre10(event)) : undefined;
+          const json = record.add(event);
+          frames += legacyFrame ?? `data: ${json}\n\n`;
+          switch (event.type) {
+            case EventType.RUN_STARTED:
+              started = true;
+              break;
+            case EventType.MESSAGES_SNAPSHOT:
+              messages = event.messages;
+              messagesJson = record.encoder.messagesJson;
+              break;
+            case EventType.STATE_SNAPSHOT:
+              state = event.snapshot;
+              break;
+            case EventType.STATE_DELTA:
+              try {
+                state = fastJsonPatch.applyPatch(structuredClone(state), event.delta as Operation[], false, false).newDocument;
+              } catch (error) {
+                logger.warn("state delta does not apply to the recorded state", { runId: input.runId, error });
+              }
+              break;
+            case EventType.TOOL_CALL_START:
+              toolCalls++;
+              break;
+            case EventType.RUN_FINISHED:
+            case EventType.RUN_ERROR:
+              terminal = event;
+              break;
+          }
         }
-        switch (event.type) {
-          case EventType.RUN_STARTED:
-            // The bridge opened the run; the agent's own RUN_STARTED says it again.
-            if (started) continue;
-            started = true;
-            break;
-          case EventType.MESSAGES_SNAPSHOT:
-            messages = event.messages;
-            break;
-          case EventType.STATE_SNAPSHOT:
-            state = event.snapshot;
-            break;
-          case EventType.STATE_DELTA:
-            try {
-              state = fastJsonPatch.applyPatch(structuredClone(state), event.delta as Operation[], false, false).newDocument;
-            } catch (error) {
-              logger.warn("state delta does not apply to the recorded state", { runId: input.runId, error });
-            }
-            break;
-          case EventType.TOOL_CALL_START:
-            toolCalls++;
-            break;
-          case EventType.RUN_FINISHED:
-          case EventType.RUN_ERROR:
-            terminal = event;
-            break;
+      } finally {
+        const recorded = record.take();
+        if (recorded) {
+          runs.appendRecord(input.runId, seq, recorded.count, recorded.json);
+          seq += recorded.count;
+          if (!wireCut) out.push(frames);
         }
-        // The record keeps the 1.0 form; a pre-1.0 client gets the few events it needs changed.
-        const json = record.add(event);
-        if (event.type === EventType.MESSAGES_SNAPSHOT) messagesJson = record.encoder.messagesJson;
-        frames += legacy && needsDowngrade(event) ? encodeFrame(toPre10(event)) : `data: ${json}\n\n`;
       }
-      const recorded = record.take();
-      if (!recorded) return;
-      runs.appendRecord(input.runId, seq, recorded.count, recorded.json);
-      seq += recorded.count;
-      out.push(frames);
+    };
+
+    /**
+     * Before taking more from the agent: wait while the reader is STREAM_CAPACITY chunks behind.
+     * After `stallMs` without the reader taking anything, the run is cancelled and the wire cut.
+     */
+    const room = async (): Promise<void> => {
+      // Once the terminal event is out, what is left of the agent is dropped anyway: no wait.
+      if (wireCut || terminal || !out.full) return;
+      const taken = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), stallMs);
+        void out.writable(controller.signal).then(() => {
+          clearTimeout(timer);
+          resolve(true);
+        });
+      });
+      if (taken || wireCut) return;
+      stalled = new RunStalled(stallMs);
+      logger.info("client stopped reading; run cancelled", { runId: input.runId, stallMs });
+      wireCut = true;
+      out.fail(stalled);
+      controller.abort(stalled);
     };
 
     const stamp = (event: AGUIEvent): AGUIEvent => ({ ...event, timestamp: Date.now() }) as AGUIEvent;
@@ -215,23 +282,40 @@ export class BridgeRun {
         const events = this.agent.run(agentInput, { principal, signal: controller.signal, executor, logger });
         if (events instanceof EventQueue) {
           // Our own agents: take what is ready in one go rather than one await per event.
-          for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) send(batch);
+          for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
+            send(batch);
+            await room();
+          }
         } else {
-          for await (const event of events) send([event]);
+          for await (const event of events) {
+            send([event]);
+            await room();
+          }
         }
       }
     } catch (error) {
       logger.error("agent stream failed", { runId: input.runId, error });
-    }
-    if (!terminal)
-      send([{ type: EventType.RUN_ERROR, message: AGENT_FAILED_MESSAGE, code: "agent_error", timestamp: Date.now() } as AGUIEvent]);
-    signal.removeEventListener("abort", stop);
-    untrack();
-    out.close();
-    try {
-      runs.finish(input.runId, { ...outcomeOf(terminal!), messages, messagesJson, state, toolCallCount: toolCalls });
-    } catch (error) {
-      logger.error("could not record the end of a run", { runId: input.runId, error });
+    } finally {
+      try {
+        if (!terminal)
+          send([{ type: EventType.RUN_ERROR, message: AGENT_FAILED_MESSAGE, code: "agent_error", timestamp: Date.now() } as AGUIEvent]);
+      } catch (error) {
+        logger.error("could not send the end of a run", { runId: input.runId, error });
+      }
+      signal.removeEventListener("abort", stop);
+      untrack();
+      out.close();
+      try {
+        // A stalled run is cancelled whatever its agent ended with after the abort.
+        const end = stalled
+          ? { status: "cancelled" as const, outcome: { type: "cancelled" }, error: stalled.message }
+          : terminal
+            ? outcomeOf(terminal)
+            : { status: "error" as const, error: AGENT_FAILED_MESSAGE };
+        runs.finish(input.runId, { ...end, messages, messagesJson, state, toolCallCount: toolCalls });
+      } catch (error) {
+        logger.error("could not record the end of a run", { runId: input.runId, error });
+      }
     }
   }
 }
