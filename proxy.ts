@@ -1,17 +1,49 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { pageAccess } from "@/lib/auth/page-access";
+import { pageAccess, SIGN_IN_PATH } from "@/lib/auth/page-access";
+import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { loadConfig } from "@/lib/config";
+import { pageCsp } from "@/lib/http/security-headers";
 
 const config_ = loadConfig();
+const plain = { "content-type": "text/plain; charset=utf-8" };
 
-/** Pages are for the local operator only (see lib/auth/page-access.ts); the API checks each request itself. */
+/**
+ * Every request but static files: a path with a malformed percent-escape is a 400 here (Next
+ * would answer a 500 from the route's decoding). API requests go on to their handlers, which
+ * authenticate each one. Pages are served to the local operator and to signed-in people (see
+ * lib/auth/page-access.ts), with a CSP whose nonce Next puts on its inline scripts.
+ */
 export function proxy(request: NextRequest) {
-  const access = pageAccess(request.headers.get("host"), { bindHost: config_.HOST, allowedHosts: config_.ALLOWED_HOSTS });
-  if (access.ok) return NextResponse.next();
-  return new NextResponse(access.message, { status: access.status, headers: { "content-type": "text/plain; charset=utf-8" } });
+  const path = request.nextUrl.pathname;
+  try {
+    decodeURIComponent(path);
+  } catch {
+    return new NextResponse("The path has a malformed percent-encoding\n", { status: 400, headers: plain });
+  }
+  if (path.startsWith("/api/")) return NextResponse.next();
+
+  const access = pageAccess(path, request.headers.get("host"), request.cookies.has(SESSION_COOKIE), {
+    bindHost: config_.HOST,
+    allowedHosts: config_.ALLOWED_HOSTS,
+  });
+  if (access.verdict === "refuse") return new NextResponse(access.message, { status: access.status, headers: plain });
+  if (access.verdict === "sign-in") {
+    // To the Host the browser used (checked above): request.url's host is Next's guess, not it.
+    const target = new URL(`${request.nextUrl.protocol}//${request.headers.get("host")}${SIGN_IN_PATH}`);
+    target.searchParams.set("next", path + request.nextUrl.search);
+    return NextResponse.redirect(target, 303);
+  }
+
+  const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
+  const csp = pageCsp(nonce, { dev: process.env.NODE_ENV === "development" });
+  const headers = new Headers(request.headers);
+  headers.set("content-security-policy", csp); // Next reads the nonce from here for its own scripts
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("content-security-policy", csp);
+  return response;
 }
 
 export const config = {
-  // Everything but the API (authenticated per request) and static assets.
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico).*)"],
+  // Everything but static assets; API requests only for the path check.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
 };

@@ -1,4 +1,6 @@
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { z } from "zod";
 import { DomainError } from "./errors";
 import { NOTHING_ALLOWED, parseAllowance } from "./net/address-policy";
@@ -52,6 +54,17 @@ const EnvSchema = z.object({
     .default("127.0.0.1"),
   PORT: port.default(3000),
   CONSOLE_DB: z.string().trim().min(1, "must not be empty").default("./data/console.db"),
+  /** Create CONSOLE_DB even though a console used a database there before and it is now missing ("1"). */
+  CONSOLE_DB_CREATE: z
+    .enum(["0", "1"], { message: 'must be "0" or "1"' })
+    .default("0")
+    .transform((v) => v === "1"),
+  /** Where the console keeps what must outlive a data folder: the list of databases it has used. */
+  CONSOLE_STATE_DIR: z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .default(() => path.join(os.homedir(), ".local", "state", "agui-console")),
   /** How long an approval waits for a decision before it expires. */
   APPROVAL_TTL_SECONDS: positiveInt(30 * 24 * 3600).default(24 * 3600),
   /** How often pending approvals past their time are marked expired. */
@@ -87,6 +100,20 @@ const EnvSchema = z.object({
       }
     })
     .default(NOTHING_ALLOWED),
+  /**
+   * A secret that signs an operator in to the pages as admin (the only role that may widen a
+   * source's outbound allowance). Unset: admins are the local user and tokens with the admin scope.
+   */
+  ADMIN_TOKEN: z.string().trim().min(32, "must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
+  /**
+   * The address people open the console at when it is not only on loopback, e.g.
+   * https://console.example. An https URL makes the session cookie Secure.
+   */
+  PUBLIC_URL: z
+    .string()
+    .trim()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "must be an http or https URL")
+    .optional(),
   /** Seed the demo tools on start ("0" to skip). */
   SEED_DEMO: z
     .enum(["0", "1"], { message: 'must be "0" or "1"' })

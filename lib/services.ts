@@ -1,8 +1,8 @@
 import { AgentCatalog, demoAgent, plainChatAgent } from "./agents";
 import { ApprovalGate, ApprovalStore, GrantStore } from "./approvals";
-import { TokenStore, type AccessPolicy } from "./auth";
+import { SessionStore, TokenStore, type AccessPolicy } from "./auth";
 import { loadConfig, type Config } from "./config";
-import { openDatabase, type DatabaseHandle } from "./db";
+import { KnownDatabases, openDatabase, type DatabaseHandle } from "./db";
 import { demoTools } from "./demo/tools";
 import { CallResults } from "./db/call-results";
 import { Executor } from "./execution";
@@ -30,10 +30,12 @@ export interface Services {
   /** The outbound guard: what imports and tool calls may reach (OUTBOUND_ALLOW). */
   outbound: OutboundGuard;
   tokens: TokenStore;
+  /** Operators signed in to the pages with a token or ADMIN_TOKEN. */
+  sessions: SessionStore;
   runs: RunStore;
   agents: AgentCatalog;
   bridge: AguiBridge;
-  /** Who may call: the bind address, the Host names served, the tokens. */
+  /** Who may call: the bind address, the Host names served, the tokens and sessions. */
   access: AccessPolicy;
   version: string;
   close(): void;
@@ -52,7 +54,12 @@ export const VERSION = "0.1.0";
  */
 export function createServices(config: Config, options: ServicesOptions = {}): Services {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
-  const database = openDatabase(config.CONSOLE_DB, { migrationsFolder: options.migrationsFolder });
+  // A database a console used before and is now missing is not silently replaced by an empty one.
+  const database = openDatabase(config.CONSOLE_DB, {
+    migrationsFolder: options.migrationsFolder,
+    known: new KnownDatabases(config.CONSOLE_STATE_DIR),
+    allowCreate: config.CONSOLE_DB_CREATE,
+  });
   const registry = new ToolRegistry(database.db);
   const approvals = new ApprovalStore(database.db, {
     ttlMs: config.APPROVAL_TTL_SECONDS * 1000,
@@ -75,6 +82,12 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   const runs = new RunStore(database.db, (error, runIds) => logger.error("could not record run events", { runIds, error }));
   const abandoned = runs.closeAbandoned();
   if (abandoned) logger.info("runs left running by a previous process recorded as cancelled", { count: abandoned });
+  // Approved calls a previous process started and never finished: their outcome is unknown, not denied.
+  const interrupted = approvals.settleInterrupted();
+  if (interrupted.length)
+    logger.warn("approved calls cut off by a previous stop recorded with their outcome (unknown when none was recorded)", {
+      approvals: interrupted.map((a) => a.id),
+    });
   const streamDelayMs = config.AGENT_STREAM_DELAY_MS;
   const agents = new AgentCatalog().add(demoAgent({ streamDelayMs })).add(plainChatAgent({ streamDelayMs }));
   const bridge = new AguiBridge({ executor, approvals, grants, runs, logger });
@@ -87,7 +100,8 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     }
   }, config.APPROVAL_SWEEP_SECONDS * 1000);
   sweep.unref();
-  const access: AccessPolicy = { bindHost: config.HOST, allowedHosts: config.ALLOWED_HOSTS, tokens };
+  const sessions = new SessionStore(database.db, tokens, config.ADMIN_TOKEN);
+  const access: AccessPolicy = { bindHost: config.HOST, allowedHosts: config.ALLOWED_HOSTS, tokens, sessions };
   return {
     config,
     database,
@@ -100,6 +114,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     sources,
     outbound,
     tokens,
+    sessions,
     runs,
     agents,
     bridge,

@@ -25,13 +25,10 @@ if (refused) {
 }
 steps.end();
 console.log(`\nAG-UI Console on http://${host.includes(":") ? `[${host}]` : host}:${port}  (Ctrl-C stops it)`);
-const code = await startChild(
-  process.execPath,
-  [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-H", host, "-p", String(port)],
-  {
-    env: { NEXT_TELEMETRY_DISABLED: "1" },
-  },
-);
+// scripts/server.mjs is `next start` with the method and path checks Next cannot make itself.
+const code = await startChild(process.execPath, [path.join(root, "scripts", "server.mjs"), host, String(port)], {
+  env: { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+});
 process.exit(code);
 
 /** Why the console could not listen on host:port, found by listening there for a moment; undefined when it can. */

@@ -2,22 +2,35 @@ import { describe, expect, it } from "vitest";
 import { pageAccess } from "@/lib/auth/page-access";
 
 const local = { bindHost: "127.0.0.1", allowedHosts: [] };
+const everywhere = { bindHost: "0.0.0.0", allowedHosts: ["console.example"] };
 
 describe("page access", () => {
-  it("serves local Host names on a loopback bind", () => {
+  it("serves local Host names on a loopback bind without sign-in", () => {
     for (const host of ["127.0.0.1:3000", "localhost:3000", "[::1]:3000", "localhost"])
-      expect(pageAccess(host, local)).toEqual({ ok: true });
+      expect(pageAccess("/approvals", host, false, local)).toEqual({ verdict: "serve" });
   });
 
   it("refuses other Host names (DNS rebinding) with 421, unless allowed", () => {
-    expect(pageAccess("evil.example", local)).toMatchObject({ ok: false, status: 421 });
-    expect(pageAccess(null, local)).toMatchObject({ ok: false, status: 421 });
-    expect(pageAccess("console.internal:3000", { ...local, allowedHosts: ["console.internal"] })).toEqual({ ok: true });
+    expect(pageAccess("/", "evil.example", false, local)).toMatchObject({ verdict: "refuse", status: 421 });
+    expect(pageAccess("/", null, true, local)).toMatchObject({ verdict: "refuse", status: 421 });
+    expect(pageAccess("/sign-in", "evil.example", false, local)).toMatchObject({ verdict: "refuse", status: 421 });
   });
 
-  it("refuses pages when the console listens beyond loopback: they have no sign-in", () => {
-    const verdict = pageAccess("localhost:3000", { bindHost: "0.0.0.0", allowedHosts: [] });
-    expect(verdict).toMatchObject({ ok: false, status: 403 });
-    expect(!verdict.ok && verdict.message).toContain("HOST=0.0.0.0");
+  it("sends people without a session to sign in when the console is reached off loopback", () => {
+    // An allowed name on a loopback console (a reverse proxy in front) is not the local operator.
+    expect(pageAccess("/approvals", "console.internal", false, { ...local, allowedHosts: ["console.internal"] })).toEqual({
+      verdict: "sign-in",
+    });
+    // Listening on every address: even a local name needs a session, since the peer may be anyone.
+    expect(pageAccess("/", "localhost:3000", false, everywhere)).toEqual({ verdict: "sign-in" });
+    expect(pageAccess("/runs", "console.example", false, everywhere)).toEqual({ verdict: "sign-in" });
+  });
+
+  it("lets a request with a session cookie reach the page, which checks the session itself", () => {
+    expect(pageAccess("/runs", "console.example", true, everywhere)).toEqual({ verdict: "serve" });
+  });
+
+  it("serves the sign-in page to anyone whose Host is served", () => {
+    expect(pageAccess("/sign-in", "console.example", false, everywhere)).toEqual({ verdict: "serve" });
   });
 });

@@ -142,3 +142,10 @@ export interface SourceImportAnswer {
   tools: ToolSummary[];
   warnings: string[];
 }
+
+/** Who a page's user is (GET /api/session, and what pages render with). */
+export interface SessionView {
+  id: string;
+  role: "viewer" | "operator" | "admin";
+  scopes: string[];
+}

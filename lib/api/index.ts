@@ -5,6 +5,7 @@ import { getServices, type Services } from "../services";
 import { aguiApi, type AguiApiOptions } from "./agui";
 import { approvalsApi } from "./approvals";
 import { healthApi } from "./health";
+import { sessionApi } from "./session";
 import { sourcesApi } from "./sources";
 import { threadsApi } from "./threads";
 import { toolCallsApi } from "./tool-calls";
@@ -17,6 +18,7 @@ export function createConsoleApi(services: Services, options: { agui?: AguiApiOp
     agui: aguiApi(services, protect, options.agui),
     approvals: approvalsApi(services, protect),
     health: healthApi(services),
+    session: sessionApi(services),
     sources: sourcesApi(services, protect),
     threads: threadsApi(services, protect),
     toolCalls: toolCallsApi(services, protect),

@@ -1,5 +1,6 @@
 import { DomainError } from "../errors";
 import { LOCAL_PRINCIPAL, type Principal } from "./principal";
+import { cookieValue, SESSION_COOKIE, type SessionStore } from "./sessions";
 import type { TokenScope, TokenStore } from "./tokens";
 
 export interface AccessPolicy {
@@ -8,6 +9,14 @@ export interface AccessPolicy {
   /** Host names served besides the local ones; "*" serves any. */
   allowedHosts: readonly string[];
   tokens: TokenStore;
+  /** Operators signed in to the pages (a session cookie); without it only tokens and loopback count. */
+  sessions?: SessionStore;
+}
+
+/** What authentication reads of a request: its method and headers (a Request, or a page's headers). */
+export interface RequestHead {
+  method: string;
+  headers: Pick<Headers, "get">;
 }
 
 const LOCAL_NAMES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
@@ -38,12 +47,14 @@ export function hostName(header: string | null): string {
 
 /**
  * Who is calling, checked in this order: the Host header is one the console serves
- * (host_not_served otherwise, against DNS rebinding), then a bearer token (unauthenticated when it
- * is wrong), else the anonymous local operator, allowed only when the console is bound to loopback
- * and the Host is a local name. `peer` is the socket's remote address when the server knows it.
- * Throws DomainError (host_not_served, unauthenticated).
+ * (host_not_served otherwise, against DNS rebinding); a bearer token (unauthenticated when it is
+ * wrong); an operator's session cookie; else the anonymous local operator, allowed only when the
+ * console is bound to loopback and the Host is a local name. A request that changes state on the
+ * strength of a cookie or of being local must come from a page of this console (origin_not_allowed
+ * otherwise, against cross-site requests). `peer` is the socket's remote address when the server
+ * knows it. Throws DomainError (host_not_served, unauthenticated, origin_not_allowed).
  */
-export function authenticate(request: Request, policy: AccessPolicy, peer?: string): Principal {
+export function authenticate(request: RequestHead, policy: AccessPolicy, peer?: string): Principal {
   const { served, host, local } = servesHost(request.headers.get("host"), policy.allowedHosts);
   if (!served)
     throw new DomainError("host_not_served", `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS`);
@@ -55,8 +66,56 @@ export function authenticate(request: Request, policy: AccessPolicy, peer?: stri
     if (!principal) throw new DomainError("unauthenticated", "The bearer token is unknown or revoked");
     return principal;
   }
-  if (isLoopback(policy.bindHost) && local && (peer === undefined || isLoopback(peer))) return LOCAL_PRINCIPAL;
-  throw new DomainError("unauthenticated", "A bearer token is required (create one with `npm run token -- create NAME`)");
+  const session = policy.sessions?.verify(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+  if (session) return (assertSameOrigin(request, { required: true }), session);
+  if (isLocal(policy, local, peer)) return (assertSameOrigin(request, { required: false }), LOCAL_PRINCIPAL);
+  throw new DomainError(
+    "unauthenticated",
+    "Sign in (the console's sign-in page) or send a bearer token (create one with `npm run token -- create NAME`)",
+  );
+}
+
+/** Whether the request is the anonymous local operator's: a loopback console reached by a local name. */
+export function isLocal(policy: Pick<AccessPolicy, "bindHost">, localHost: boolean, peer?: string): boolean {
+  return isLoopback(policy.bindHost) && localHost && (peer === undefined || isLoopback(peer));
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Passes when the request only reads or comes from a page of this console: its Origin names the
+ * Host it was sent to (scheme, name and port; another port on the same host is another origin).
+ * Without an Origin a request passes only when `required` is false and no browser says it is
+ * cross-site (curl and SDKs send neither). Throws DomainError (origin_not_allowed).
+ */
+export function assertSameOrigin(request: RequestHead, { required }: { required: boolean }): void {
+  if (SAFE_METHODS.has(request.method.toUpperCase())) return;
+  const origin = request.headers.get("origin");
+  const site = request.headers.get("sec-fetch-site");
+  const ok =
+    origin !== null
+      ? sameHost(origin, request.headers.get("host"))
+      : !required && (site === null || site === "same-origin" || site === "none");
+  if (ok) return;
+  throw new DomainError(
+    "origin_not_allowed",
+    origin === null
+      ? "A request that changes something must come from a page of this console (no Origin header)"
+      : `A request from ${origin} may not change anything here; only this console's own pages may`,
+  );
+}
+
+/**
+ * True when the origin `origin` is the host named by the Host header (same name and port, default
+ * ports folded). The scheme is not compared: where TLS ends at a reverse proxy, the page's origin
+ * is https while the console itself is reached over http.
+ */
+function sameHost(origin: string, hostHeader: string | null): boolean {
+  if (!hostHeader || !URL.canParse(origin)) return false;
+  const from = new URL(origin);
+  if (from.protocol !== "http:" && from.protocol !== "https:") return false;
+  const target = `${from.protocol}//${hostHeader}`;
+  return URL.canParse(target) && new URL(target).host === from.host;
 }
 
 /** The principal, when it holds `scope`. Throws DomainError (forbidden). */

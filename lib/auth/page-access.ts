@@ -1,22 +1,31 @@
-import { isLoopback, servesHost } from "./authenticate";
+import { isLocal, servesHost } from "./authenticate";
 
-export type PageAccess = { ok: true } | { ok: false; status: 403 | 421; message: string };
+/** What the proxy does with a request for a page. */
+export type PageAccess = { verdict: "serve" } | { verdict: "sign-in" } | { verdict: "refuse"; status: 421; message: string };
+
+/** The page where people sign in; served to anyone whose Host is served. */
+export const SIGN_IN_PATH = "/sign-in";
 
 /**
- * Whether the console's pages may be served for a request with this Host header. Pages have no
- * sign-in yet, so they are for the local operator only: the console must listen on loopback and
- * the Host must be a local name (or one in ALLOWED_HOSTS), which also defeats DNS rebinding.
- * The HTTP API authenticates each request itself (bearer tokens).
+ * Whether a page may be served for a request, decided before any page runs: the Host must be one
+ * the console serves (against DNS rebinding, 421 otherwise); the local operator (a loopback console
+ * reached by a local name) needs no sign-in; anyone else without a session cookie is sent to the
+ * sign-in page. A cookie is only looked at here: each page checks the session itself (lib/api/pages.ts),
+ * so a signed-out or revoked session shows the sign-in page there.
  */
-export function pageAccess(hostHeader: string | null, policy: { bindHost: string; allowedHosts: readonly string[] }): PageAccess {
-  const { served, host } = servesHost(hostHeader, policy.allowedHosts);
+export function pageAccess(
+  path: string,
+  hostHeader: string | null,
+  hasSessionCookie: boolean,
+  policy: { bindHost: string; allowedHosts: readonly string[] },
+): PageAccess {
+  const { served, host, local } = servesHost(hostHeader, policy.allowedHosts);
   if (!served)
-    return { ok: false, status: 421, message: `This console does not serve the host "${host || "(none)"}". Add it to ALLOWED_HOSTS.` };
-  if (!isLoopback(policy.bindHost))
     return {
-      ok: false,
-      status: 403,
-      message: `The console's pages are served only when it listens on loopback (HOST=${policy.bindHost}). Use the HTTP API with a bearer token, or listen on 127.0.0.1 and reach it through an SSH tunnel.`,
+      verdict: "refuse",
+      status: 421,
+      message: `This console does not serve the host "${host || "(none)"}". Add it to ALLOWED_HOSTS.`,
     };
-  return { ok: true };
+  if (path === SIGN_IN_PATH || isLocal(policy, local) || hasSessionCookie) return { verdict: "serve" };
+  return { verdict: "sign-in" };
 }

@@ -1,16 +1,38 @@
-import { TOKEN_SCOPES, type TokenScope } from "./tokens";
+import { TOKEN_SCOPES, type TokenScope } from "./scopes";
+
+/**
+ * What a signed-in person may do on the pages: a viewer reads, an operator also decides approvals,
+ * an admin also widens what a source may reach. The API reads the same thing from scopes.
+ */
+export type Role = "viewer" | "operator" | "admin";
 
 /** Who is calling: recorded on runs and approvals; only its owner or an operator answers an interrupt. */
 export interface Principal {
-  /** "local" for the anonymous loopback user, "token:<name>" for a bearer token. */
+  /** "local" for the anonymous loopback user, "token:<name>" for a bearer token, "admin" for ADMIN_TOKEN. */
   id: string;
   /** May decide approvals of any caller (the local user, or a token with the approvals scope). */
   operator: boolean;
   scopes: readonly TokenScope[];
+  role: Role;
 }
 
-/** The anonymous user of a console bound to loopback: an operator of their own machine. */
-export const LOCAL_PRINCIPAL: Principal = Object.freeze({ id: "local", operator: true, scopes: Object.freeze([...TOKEN_SCOPES]) });
+/** The role that a set of scopes gives: admin with "admin", operator with "approvals", else viewer. */
+export function roleOf(scopes: readonly TokenScope[]): Role {
+  if (scopes.includes("admin")) return "admin";
+  return scopes.includes("approvals") ? "operator" : "viewer";
+}
+
+/** The principal holding `scopes`, under `id`. */
+export function principalFor(id: string, scopes: readonly TokenScope[]): Principal {
+  const role = roleOf(scopes);
+  return Object.freeze({ id, operator: role !== "viewer", scopes: Object.freeze([...scopes]), role });
+}
+
+/** The anonymous user of a console bound to loopback: the admin of their own machine. */
+export const LOCAL_PRINCIPAL: Principal = principalFor("local", TOKEN_SCOPES);
+
+/** Whoever signed in with the configured ADMIN_TOKEN. */
+export const ADMIN_PRINCIPAL: Principal = principalFor("admin", TOKEN_SCOPES);
 
 /** True when `principal` may act for `owner` (itself, or an operator). */
 export function mayActFor(principal: Principal, owner: string): boolean {

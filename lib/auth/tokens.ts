@@ -2,11 +2,10 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "../db";
 import { TokenRows, type TokenRow } from "../db/tokens";
 import { DomainError } from "../errors";
-import type { Principal } from "./principal";
+import { principalFor, type Principal } from "./principal";
+import { TOKEN_SCOPES, type TokenScope } from "./scopes";
 
-/** What a token may do: run agents, decide approvals (an operator), manage tools. MCP and A2A join when they are served. */
-export const TOKEN_SCOPES = ["agui", "approvals", "tools"] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
+export { TOKEN_SCOPES, type TokenScope } from "./scopes";
 
 export interface TokenInfo {
   id: string;
@@ -66,13 +65,27 @@ export class TokenStore {
   /** The principal a bearer token stands for, or undefined when it is unknown or revoked. */
   verify(token: string): Principal | undefined {
     if (!token.startsWith(PREFIX) || token.length > 200) return undefined;
+    return this.principalOf(this.rows.byHash(hash(token)));
+  }
+
+  /** The principal of an active token found by id (a session's token), or undefined. */
+  verifyId(id: string): Principal | undefined {
+    return this.principalOf(this.rows.byId(id));
+  }
+
+  /** The id of the active token `token` is, or undefined. */
+  idOf(token: string): string | undefined {
+    if (!token.startsWith(PREFIX) || token.length > 200) return undefined;
     const row = this.rows.byHash(hash(token));
+    return row && !row.revokedAt ? row.id : undefined;
+  }
+
+  private principalOf(row: TokenRow | undefined): Principal | undefined {
     if (!row || row.revokedAt) return undefined;
     const now = Date.now();
     // Written at most once a minute per token: verification is on every request's path.
     if (!row.lastUsedAt || now - row.lastUsedAt > 60_000) this.rows.touch(row.id, now);
-    const scopes = row.scopes as TokenScope[];
-    return { id: `token:${row.name}`, operator: scopes.includes("approvals"), scopes };
+    return principalFor(`token:${row.name}`, row.scopes as TokenScope[]);
   }
 
   private active(): TokenInfo[] {

@@ -237,3 +237,21 @@ export const apiTokens = sqliteTable("api_tokens", {
   revokedAt: integer("revoked_at"),
   ...timestamps,
 });
+
+/**
+ * Operators signed in to the pages from off loopback. The cookie holds a random id; only its
+ * SHA-256 is stored, so a copy of the database signs nobody in. A session stands for the token it
+ * was opened with (its scopes, revoked with it) or for the configured admin token (token_id null).
+ */
+export const operatorSessions = sqliteTable(
+  "operator_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    tokenId: text("token_id").references(() => apiTokens.id, { onDelete: "cascade" }),
+    principalId: text("principal_id").notNull(),
+    role: text("role").$type<"viewer" | "operator" | "admin">().notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    ...timestamps,
+  },
+  (t) => [index("operator_sessions_expiry_idx").on(t.expiresAt)],
+);

@@ -16,6 +16,11 @@ export class TokenRows {
         .from(apiTokens)
         .where(eq(apiTokens.hash, p("hash")))
         .prepare(),
+      byId: db
+        .select()
+        .from(apiTokens)
+        .where(eq(apiTokens.id, p("id")))
+        .prepare(),
       touch: db
         .update(apiTokens)
         .set({ lastUsedAt: p("now") } as never)
@@ -36,6 +41,11 @@ export class TokenRows {
   /** The token with this hash, revoked or not. */
   byHash(hash: string): TokenRow | undefined {
     return this.statements.byHash.get({ hash });
+  }
+
+  /** The token with this id, revoked or not. */
+  byId(id: string): TokenRow | undefined {
+    return this.statements.byId.get({ id });
   }
 
   /** Note a use of the token. */

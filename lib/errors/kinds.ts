@@ -9,12 +9,14 @@ export const ERROR_KINDS = {
   invalid_query: { status: 400, rpc: -32602 },
   invalid_cursor: { status: 400, rpc: -32602 },
   invalid_body: { status: 422, rpc: -32602 },
+  too_deep: { status: 422, rpc: -32602 },
   payload_too_large: { status: 413, rpc: -32600 },
   unsupported_media_type: { status: 415, rpc: -32600 },
   method_not_allowed: { status: 405, rpc: -32601 },
   host_not_served: { status: 421, rpc: -32600 },
   unauthenticated: { status: 401, rpc: -32000 },
   forbidden: { status: 403, rpc: -32000 },
+  origin_not_allowed: { status: 403, rpc: -32000 },
 
   // Things named by the request that do not exist.
   agent_not_found: { status: 404, rpc: -32602 },
@@ -46,6 +48,7 @@ export const ERROR_KINDS = {
   invalid_arguments: { status: 422, rpc: -32602 },
   denied: { status: 403, rpc: -32000 },
   cancelled: { status: 409, rpc: -32000 },
+  outcome_unknown: { status: 409, rpc: -32000 },
   timeout: { status: 504, rpc: -32000 },
   failed: { status: 502, rpc: -32000 },
   tool_error: { status: 422, rpc: -32000 },

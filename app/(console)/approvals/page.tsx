@@ -1,11 +1,16 @@
 import { ApprovalsInbox } from "@/components/approvals/approvals-inbox";
 import { approvalView } from "@/lib/api/approvals";
+import { ScopeNotice } from "@/components/common/scope-notice";
 import { getServices } from "@/lib/services";
+import { requireCaller } from "../../page-caller";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Approvals" };
 
-export default function ApprovalsPage() {
+export default async function ApprovalsPage() {
+  const caller = await requireCaller();
+  if (!caller.scopes.includes("approvals"))
+    return <ScopeNotice title="Approvals" scope="approvals" what="Reading and deciding approvals" />;
   const services = getServices();
   const initial = services.approvals.list({ status: "pending", limit: 50 }).items.map((a) => approvalView(a, services.registry));
   const tools = services.registry.all().map((t) => ({ name: t.name, title: t.title, inputSchema: t.inputSchema }));

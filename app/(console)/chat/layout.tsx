@@ -1,13 +1,18 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { NewChat } from "@/components/chat/new-chat";
+import { ScopeNotice } from "@/components/common/scope-notice";
 import { getServices } from "@/lib/services";
+import { requireCaller } from "../../page-caller";
 
 export const dynamic = "force-dynamic";
 
-export default function ChatLayout({ children }: { children: ReactNode }) {
+export default async function ChatLayout({ children }: { children: ReactNode }) {
   const services = getServices();
-  const threads = services.runs.listThreads({ limit: 40 });
+  const caller = await requireCaller();
+  if (!caller.scopes.includes("agui")) return <ScopeNotice title="Chat" scope="agui" what="Chatting with agents" />;
+  // An operator sees every caller's threads; anyone else their own (as GET /api/threads).
+  const threads = services.runs.listThreads({ principal: caller.operator ? undefined : caller.id, limit: 40 });
   const agents = services.agents.list();
   return (
     <div className="-m-8 flex min-h-screen">

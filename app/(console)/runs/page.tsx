@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { getServices } from "@/lib/services";
+import { requireCaller } from "../../page-caller";
 import type { RunStatus } from "@/lib/db/runs";
 
 export const dynamic = "force-dynamic";
@@ -14,6 +15,9 @@ export default async function RunsPage({
 }) {
   const query = await searchParams;
   const services = getServices();
+  const caller = await requireCaller();
+  // An operator sees every caller's runs; anyone else only their own, whatever the filter says.
+  if (!caller.operator) query.principal = caller.id;
   const status = STATUSES.includes(query.status as RunStatus) ? (query.status as RunStatus) : undefined;
   let page;
   try {

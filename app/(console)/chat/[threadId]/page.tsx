@@ -1,8 +1,8 @@
 import { notFound } from "next/navigation";
 import { ChatView } from "@/components/chat/chat-view";
 import { loadThreadView } from "@/lib/api/threads";
-import { LOCAL_PRINCIPAL } from "@/lib/auth";
 import { getServices } from "@/lib/services";
+import { requireCaller } from "../../../page-caller";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Chat" };
@@ -17,8 +17,9 @@ export default async function ThreadPage({
   const { threadId } = await params;
   const { agent: requested } = await searchParams;
   const services = getServices();
-  // Pages are served to the local operator only (proxy.ts), who sees every thread.
-  const view = loadThreadView(services, threadId, LOCAL_PRINCIPAL);
+  const caller = await requireCaller();
+  // Another caller's thread reads as a new one: its id says nothing of whose it is.
+  const view = loadThreadView(services, threadId, caller);
   const agent = services.agents.get(view?.thread.agent ?? requested ?? services.agents.default.info.name);
   if (!agent) notFound();
   const initial = view ? { threadId, messages: view.messages, state: view.state, interrupts: view.interrupts } : null;

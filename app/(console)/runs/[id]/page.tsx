@@ -1,7 +1,9 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { RunReplay } from "@/components/runs/run-replay";
+import { mayActFor } from "@/lib/auth";
 import { getServices } from "@/lib/services";
+import { requireCaller } from "../../../page-caller";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Run" };
@@ -10,7 +12,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   const { id } = await params;
   const services = getServices();
   const run = services.runs.getRun(id);
-  if (!run) notFound();
+  if (!run || !mayActFor(await requireCaller(), run.principal)) notFound();
   const events = services.runs.events(id);
   const outcome = (run.outcome as { type?: string } | null)?.type;
   return (

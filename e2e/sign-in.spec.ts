@@ -1,0 +1,110 @@
+import http from "node:http";
+import { chromium, expect, test, type Browser, type Page } from "@playwright/test";
+import { CHROMIUM_LAUNCH } from "./chromium";
+import { createToken } from "./support/tokens";
+
+// Someone on another machine reaches the console by a name in ALLOWED_HOSTS (console.test, which
+// this browser resolves to 127.0.0.1): every page asks them to sign in, and what they may do
+// follows their token. The CSP that the pages carry must not stop them from working.
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const remote = `http://console.test:${port}`;
+let browser: Browser;
+let stamp = Date.now();
+
+test.beforeAll(async () => {
+  browser = await chromium.launch({
+    ...CHROMIUM_LAUNCH,
+    args: [...CHROMIUM_LAUNCH.args, "--host-resolver-rules=MAP console.test 127.0.0.1"],
+  });
+});
+test.afterAll(async () => browser.close());
+
+/** A new page in a fresh browser profile, recording every CSP violation and script error. */
+async function freshPage(): Promise<{ page: Page; problems: string[] }> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") problems.push(message.text());
+  });
+  page.on("pageerror", (error) => problems.push(error.message));
+  return { page, problems };
+}
+
+async function signIn(page: Page, token: string): Promise<void> {
+  await page.getByLabel("Token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+test("an operator off loopback signs in, works on the approvals page, and signs out", async () => {
+  const token = createToken(`operator-${++stamp}`, ["agui", "approvals", "tools"]);
+  const { page, problems } = await freshPage();
+  await page.goto(`${remote}/approvals`);
+  await expect(page).toHaveURL(`${remote}/sign-in?next=%2Fapprovals`);
+
+  await signIn(page, "aguic_wrong");
+  await expect(page.getByRole("alert").filter({ hasText: "unknown or revoked" })).toBeVisible();
+
+  await signIn(page, token);
+  await expect(page).toHaveURL(`${remote}/approvals`);
+  await expect(page.getByRole("heading", { name: "Approvals", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("role")).toHaveText("operator");
+  // Hydrated under the nonce CSP: the tabs answer clicks.
+  await page.getByRole("tab", { name: "History" }).click();
+  await expect(page.getByRole("tab", { name: "History" })).toHaveAttribute("aria-selected", "true");
+  const cookie = (await page.context().cookies()).find((c) => c.name === "console_session");
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(`${remote}/sign-in`);
+  await page.goto(`${remote}/approvals`);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  // The wrong token's answer, and the live approval feed cut at sign-out, are 401s; nothing else failed.
+  expect(problems.filter((p) => !p.includes("status of 401"))).toEqual([]);
+});
+
+test("a viewer sees tools and runs, but not approvals", async () => {
+  const token = createToken(`viewer-${++stamp}`, ["agui"]);
+  const { page, problems } = await freshPage();
+  await page.goto(`${remote}/tools`);
+  await signIn(page, token);
+  await expect(page).toHaveURL(`${remote}/tools`);
+  await expect(page.getByTestId("role")).toHaveText("viewer");
+  await page.goto(`${remote}/approvals`);
+  await expect(page.getByRole("note")).toContainText("approvals");
+  expect(problems).toEqual([]);
+});
+
+test("the local operator needs no sign-in, and pages carry a nonce CSP that forbids framing", async ({ page }) => {
+  const response = await page.goto("/approvals");
+  const csp = response!.headers()["content-security-policy"]!;
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).not.toContain("unsafe-eval");
+  expect(response!.headers()["x-content-type-options"]).toBe("nosniff");
+  await expect(page.getByText("Local operator")).toBeVisible();
+});
+
+/** A raw request to the console (methods and paths a browser will not send). */
+function raw(method: string, path: string): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: "127.0.0.1", port, method, path }, (response) => {
+      response.resume();
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+test("an unsupported method is a 405 with Allow, a malformed path a 400, on pages and API alike", async () => {
+  for (const path of ["/", "/api/health", "/api/tools"]) {
+    const trace = await raw("TRACE", path);
+    expect(trace.status).toBe(405);
+    expect(trace.headers.allow).toContain("GET");
+    expect(trace.headers["x-content-type-options"]).toBe("nosniff");
+  }
+  for (const path of ["/api/tools/%E0", "/api/tools/%ZZ", "/api/approvals/%C0%AF", "/tools/%E0"])
+    expect((await raw("GET", path)).status).toBe(400);
+  expect((await raw("GET", "/api/tools/ok%20name")).status).toBe(404);
+});

@@ -1,0 +1,87 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Db } from "../db";
+import { SessionRows } from "../db/sessions";
+import { DomainError } from "../errors";
+import { ADMIN_PRINCIPAL, type Principal } from "./principal";
+import type { TokenStore } from "./tokens";
+
+/** The cookie that carries an operator's session. */
+export const SESSION_COOKIE = "console_session";
+/** How long a session lasts from sign-in; signing in again starts a new one. */
+export const SESSION_TTL_MS = 8 * 3600 * 1000;
+
+export interface OpenedSession {
+  /** The cookie's value: shown to the browser once, stored only as a hash. */
+  cookie: string;
+  principal: Principal;
+  expiresAt: number;
+}
+
+/**
+ * Operator sessions for the pages. Signing in takes an API token (the session then has that
+ * token's scopes and ends when it is revoked) or the configured ADMIN_TOKEN. Every check reads the
+ * row, so signing out or revoking the token takes effect on the next request.
+ */
+export class SessionStore {
+  private readonly rows: SessionRows;
+  private readonly adminDigest: Buffer | undefined;
+
+  constructor(
+    db: Db,
+    private readonly tokens: TokenStore,
+    adminToken: string | undefined,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.rows = new SessionRows(db);
+    this.adminDigest = adminToken ? sha256(adminToken) : undefined;
+  }
+
+  /** Open a session for the holder of `secret`. Throws DomainError (unauthenticated) when it is no token. */
+  open(secret: string): OpenedSession {
+    const now = this.now();
+    const expiresAt = now + SESSION_TTL_MS;
+    const cookie = randomBytes(32).toString("base64url");
+    const opened = (principal: Principal, tokenId: string | null): OpenedSession => {
+      this.rows.sweep(now);
+      this.rows.insert({ idHash: sha256(cookie).toString("hex"), tokenId, principalId: principal.id, role: principal.role, expiresAt });
+      return { cookie, principal, expiresAt };
+    };
+    if (this.isAdminToken(secret)) return opened(ADMIN_PRINCIPAL, null);
+    const tokenId = this.tokens.idOf(secret);
+    const principal = tokenId ? this.tokens.verifyId(tokenId) : undefined;
+    if (!tokenId || !principal) throw new DomainError("unauthenticated", "That token is unknown or revoked");
+    return opened(principal, tokenId);
+  }
+
+  /** Who the session with this cookie stands for, or undefined (unknown, expired, or its token revoked). */
+  verify(cookie: string | undefined): Principal | undefined {
+    if (!cookie || cookie.length > 100) return undefined;
+    const row = this.rows.live(sha256(cookie).toString("hex"), this.now());
+    if (!row) return undefined;
+    if (row.tokenId === null) return row.principalId === ADMIN_PRINCIPAL.id && this.adminDigest ? ADMIN_PRINCIPAL : undefined;
+    return this.tokens.verifyId(row.tokenId);
+  }
+
+  /** End the session with this cookie (signing out); true when there was one. */
+  close(cookie: string | undefined): boolean {
+    return !!cookie && cookie.length <= 100 && this.rows.remove(sha256(cookie).toString("hex"));
+  }
+
+  private isAdminToken(secret: string): boolean {
+    return !!this.adminDigest && timingSafeEqual(sha256(secret), this.adminDigest);
+  }
+}
+
+function sha256(text: string): Buffer {
+  return createHash("sha256").update(text).digest();
+}
+
+/** The value of the cookie `name` in a Cookie header, or undefined. */
+export function cookieValue(header: string | null, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
