@@ -1,6 +1,9 @@
 import type { z } from "zod";
 import { DomainError, type ErrorKind, type Issue } from "../errors";
+import { jsonTextDepthExceeds, MAX_INPUT_DEPTH } from "../json/depth";
 import { readCappedText } from "./read-capped";
+
+export { MAX_INPUT_DEPTH };
 
 /** The second argument Next passes to a route handler: the dynamic segments of its path. */
 export interface RouteContext {
@@ -23,9 +26,10 @@ export function toIssues(error: z.ZodError): Issue[] {
 }
 
 /**
- * The request's JSON body, reading at most `maxBytes`. An empty body is `undefined`.
+ * The request's JSON body, reading at most `maxBytes` and nesting at most MAX_INPUT_DEPTH levels
+ * (checked on the text, before it is parsed). An empty body is `undefined`.
  * Throws DomainError: unsupported_media_type (not `application/json`), payload_too_large,
- * invalid_json (not UTF-8 or not JSON).
+ * invalid_json (not UTF-8 or not JSON), too_deep.
  */
 export async function readJson(request: Request, maxBytes = DEFAULT_MAX_BODY_BYTES): Promise<unknown> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
@@ -37,6 +41,9 @@ export async function readJson(request: Request, maxBytes = DEFAULT_MAX_BODY_BYT
     throw new DomainError("invalid_json", "The body is not valid UTF-8");
   }
   if (!read.text.trim()) return undefined;
+  // Parsing is iterative, but what runs on the value afterwards (schemas, digests, stringify) recurses.
+  if (jsonTextDepthExceeds(read.text, MAX_INPUT_DEPTH))
+    throw new DomainError("too_deep", `The body nests arrays and objects deeper than ${MAX_INPUT_DEPTH} levels`);
   try {
     return JSON.parse(read.text);
   } catch {

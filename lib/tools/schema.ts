@@ -1,8 +1,13 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { resolveRef } from "../json/pointer";
+import { MAX_INPUT_DEPTH, valueDepthExceeds } from "../json/depth";
+import { encodeToken, resolveRef } from "../json/pointer";
 import { ToolDefinitionError } from "./errors";
+import { linearRegExp, patternProblem } from "./linear-regexp";
 import type { JsonSchema } from "./spec";
+
+/** A tool schema nested deeper than this is refused at definition: compiling and walking it recurse. */
+export const MAX_SCHEMA_DEPTH = 256;
 
 /** One problem with a value, located by JSON Pointer ("" is the root). */
 export interface SchemaIssue {
@@ -11,23 +16,37 @@ export interface SchemaIssue {
 }
 
 // Imported schemas carry vendor keywords (x-*, example, nullable): strict mode would refuse them.
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
+// `pattern` and `patternProperties` run on a linear-time engine: schemas come from other parties.
+const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true, code: { regExp: linearRegExp } });
 addFormats(ajv);
 
 const compiled = new WeakMap<object, ValidateFunction>();
 
-/** A compiled validator for `schema`, cached by the schema object's identity. */
+/**
+ * A compiled validator for `schema`, cached by the schema object's identity. Throws
+ * ToolDefinitionError when the schema cannot be compiled (a tool stored before its patterns were
+ * checked, say), so a call is refused with a reason rather than failing inside the validator.
+ */
 export function compileSchema(schema: JsonSchema): ValidateFunction {
   let validate = compiled.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    try {
+      validate = ajv.compile(schema);
+    } catch (error) {
+      throw new ToolDefinitionError(`The tool's schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
+    }
     compiled.set(schema, validate);
   }
   return validate;
 }
 
-/** Problems of `value` against `schema`; an empty list when it is valid. */
-export function validateAgainst(schema: JsonSchema, value: unknown): SchemaIssue[] {
+/**
+ * Problems of `value` against `schema`; an empty list when it is valid. A value nested deeper
+ * than `maxDepth` (MAX_INPUT_DEPTH unless given) is one problem at the root, found before the
+ * validator, or anything else that recurses, sees it. Throws what compileSchema throws.
+ */
+export function validateAgainst(schema: JsonSchema, value: unknown, maxDepth = MAX_INPUT_DEPTH): SchemaIssue[] {
+  if (valueDepthExceeds(value, maxDepth)) return [{ path: "", message: `is nested deeper than ${maxDepth} levels` }];
   const validate = compileSchema(schema);
   return validate(value) ? [] : toIssues(validate.errors ?? []);
 }
@@ -63,6 +82,8 @@ export function assertUsableSchema(schema: unknown, where: "inputSchema" | "outp
   if (schema === null || typeof schema !== "object" || Array.isArray(schema))
     throw new ToolDefinitionError(`Tool "${toolName}": ${where} must be a JSON Schema object`, where);
   const record = schema as JsonSchema;
+  if (valueDepthExceeds(record, MAX_SCHEMA_DEPTH))
+    throw new ToolDefinitionError(`Tool "${toolName}": ${where} is nested deeper than ${MAX_SCHEMA_DEPTH} levels`, where);
   if (where === "inputSchema" && record.type !== "object")
     throw new ToolDefinitionError(
       `Tool "${toolName}": inputSchema/type must be "object" (tool arguments are an object)`,
@@ -81,6 +102,66 @@ export function assertUsableSchema(schema: unknown, where: "inputSchema" | "outp
       `Tool "${toolName}": ${where} cannot be compiled: $ref "${broken.ref}" at ${where}${broken.path} does not resolve inside the schema`,
       where,
     );
+  const pattern = unsupportedPatterns(record)[0];
+  if (pattern) throw new ToolDefinitionError(`Tool "${toolName}": ${where}${pattern.path} ${pattern.reason}`, `${where}${pattern.path}`);
+}
+
+/** A `pattern` (or `patternProperties` key) the console cannot check, located by JSON Pointer into its schema. */
+export interface UnsupportedPattern {
+  path: string;
+  pattern: string;
+  reason: string;
+}
+
+// Where JSON Schema 2020-12 (and the draft-07 forms ajv also reads) keeps subschemas: one schema,
+// a list of them, or a map of names to them. Anything else is data or an unknown keyword, whose
+// strings ajv never compiles.
+const ONE_SCHEMA = new Set([
+  "items",
+  "additionalItems",
+  "additionalProperties",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "contentSchema",
+]);
+const SCHEMA_LIST = new Set(["allOf", "anyOf", "oneOf", "prefixItems", "items"]);
+const SCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/**
+ * Every `pattern` and `patternProperties` key in `schema` that the linear-time engine refuses (or
+ * that is no regular expression at all), in document order. Walks without recursion.
+ */
+export function unsupportedPatterns(schema: JsonSchema): UnsupportedPattern[] {
+  const found: UnsupportedPattern[] = [];
+  const check = (pattern: string, path: string) => {
+    const reason = patternProblem(pattern);
+    if (reason) found.push({ path, pattern, reason });
+  };
+  const stack: Array<[unknown, string]> = [[schema, ""]];
+  while (stack.length) {
+    const [node, path] = stack.pop()!;
+    if (node === null || typeof node !== "object" || Array.isArray(node)) continue;
+    const children: Array<[unknown, string]> = [];
+    for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
+      const at = `${path}/${encodeToken(key)}`;
+      if (key === "pattern" && typeof value === "string") check(value, at);
+      if (key === "patternProperties" && value !== null && typeof value === "object" && !Array.isArray(value))
+        for (const pattern of Object.keys(value)) check(pattern, `${at}/${encodeToken(pattern)}`);
+      if (ONE_SCHEMA.has(key)) children.push([value, at]);
+      if (SCHEMA_LIST.has(key) && Array.isArray(value)) value.forEach((item, i) => children.push([item, `${at}/${i}`]));
+      if (SCHEMA_MAP.has(key) && value !== null && typeof value === "object" && !Array.isArray(value))
+        for (const [name, item] of Object.entries(value)) children.push([item, `${at}/${encodeToken(name)}`]);
+    }
+    // Reversed onto the stack, so they are visited in document order.
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return found;
 }
 
 /** The first `$ref` that does not point inside `root` (nothing outside a tool's schema is ever fetched). */
