@@ -2,18 +2,21 @@ import { answerErrors, type Handler } from "../http/handler";
 import { json } from "../http/respond";
 import type { Services } from "../services";
 
-/** GET /api/health: whether the console and its database answer (503 when the database does not). Open to anyone. */
+/**
+ * GET /api/health: whether the console can serve, and its database take writes. Open to anyone.
+ * 200 `{ ok: true, version, db: { ok: true, tools } }`; 503 `{ ok: false, version, db: { ok: false,
+ * fault, error } }` when the database does not answer, its file was deleted, moved or replaced
+ * since it was opened, it is not writable, or another process holds its lock (`fault` names which,
+ * `error` says what to do).
+ */
 export function healthApi(services: Pick<Services, "database" | "registry" | "logger" | "version">): { get: Handler } {
   const get: Handler = async () => {
-    let db: { ok: boolean; tools?: number; error?: string };
-    try {
-      services.database.ping();
-      db = { ok: true, tools: services.registry.count() };
-    } catch (error) {
-      services.logger.error("health check: database does not answer", { error });
-      db = { ok: false, error: "the database does not answer" };
+    const fault = services.database.check();
+    if (fault) {
+      services.logger.error("health check: the database cannot take writes", { fault: fault.fault, path: services.database.path });
+      return json({ ok: false, version: services.version, db: { ok: false, fault: fault.fault, error: fault.message } }, { status: 503 });
     }
-    return json({ ok: db.ok, version: services.version, db }, { status: db.ok ? 200 : 503 });
+    return json({ ok: true, version: services.version, db: { ok: true, tools: services.registry.count() } });
   };
   return { get: answerErrors(get, services.logger) };
 }

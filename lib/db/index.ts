@@ -1,4 +1,5 @@
 export * as schema from "./schema";
-export { openDatabase, DatabaseOpenError, defaultMigrationsFolder } from "./connection";
-export type { Db, DatabaseHandle, OpenDatabaseOptions } from "./connection";
+export { openDatabase, DatabaseOpenError, defaultMigrationsFolder, DEFAULT_BUSY_TIMEOUT_MS } from "./connection";
+export type { Db, DatabaseHandle, OpenDatabaseOptions, StorageFault, StorageFaultKind } from "./connection";
+export { KnownDatabases } from "./known-databases";
 export { InvalidCursor, encodeCursor, decodeCursor } from "./cursor";
