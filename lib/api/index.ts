@@ -1,3 +1,5 @@
+import { DatabaseOpenError } from "../db";
+import { statusOf } from "../errors";
 import { protector } from "../http/authorize";
 import { errorResponse } from "../http/respond";
 import { INTERNAL_ERROR_MESSAGE, type Handler } from "../http/handler";
@@ -43,7 +45,8 @@ export function consoleApi(services: Services): ConsoleApi {
 /**
  * A Next.js route handler: `export const GET = route((api) => api.tools.list)`. The services
  * are opened on the first request, so importing a route module (as `next build` does) opens no
- * database; a failure to open them is a 500 with the reason in the server log.
+ * database; a database that cannot be opened is a 503 database_unavailable, anything else a 500,
+ * with the reason (which names paths) in the server log only.
  */
 export function route(pick: (api: ConsoleApi) => Handler): Handler {
   let handler: Handler | undefined;
@@ -52,6 +55,8 @@ export function route(pick: (api: ConsoleApi) => Handler): Handler {
       handler ??= pick(consoleApi(getServices()));
     } catch (error) {
       console.error(error);
+      if (error instanceof DatabaseOpenError)
+        return errorResponse(statusOf(error.kind), error.kind, "The console cannot open its database; the server log says why");
       return errorResponse(500, "internal_error", INTERNAL_ERROR_MESSAGE);
     }
     return handler(request, context);
