@@ -630,3 +630,40 @@ describe("two concurrent decisions", () => {
     }
   });
 });
+
+describe("calls cut off by a stop (settleInterrupted, run at start-up)", () => {
+  it("gives a used approval without an outcome the call record's result, or outcome_unknown; the others are untouched; once only", () => {
+    const { handle, store } = setup();
+    const approve = (callId: string) => {
+      const approval = request(store, { callId });
+      store.decide(approval.id, { approved: true, decidedBy: "bob" });
+      return store.consume(approval.id, binding(approval));
+    };
+    const cut = approve("cut");
+    const recorded = approve("recorded");
+    new CallResults(handle.db).put({ principal: "alice", ...binding(recorded) }, { ok: true, value: { refundId: "rf_9" } }, 5, args);
+    const finished = approve("finished");
+    store.recordOutcome(finished.id, { ok: true, value: { refundId: "rf_2" } });
+    const waiting = request(store, { callId: "waiting" });
+    const heard: string[] = [];
+    store.onChange((change) => heard.push(`${change.type} ${change.approval.callId}`));
+
+    const settled = store.settleInterrupted();
+    expect(settled.map((a) => a.callId).sort()).toEqual(["cut", "recorded"]);
+    expect(store.get(cut.id)).toMatchObject({ status: "consumed", ranAt: null, result: { ok: false, error: { kind: "outcome_unknown" } } });
+    expect(store.get(recorded.id)).toMatchObject({
+      status: "consumed",
+      ranAt: expect.any(Number),
+      result: { ok: true, value: { refundId: "rf_9" } },
+    });
+    expect(store.get(finished.id)?.result).toEqual({ ok: true, value: { refundId: "rf_2" } });
+    expect(store.get(waiting.id)).toMatchObject({ status: "pending", result: null });
+    expect(store.events(cut.id).at(-1)).toMatchObject({
+      type: "ran",
+      actor: "system",
+      data: { ok: false, error: { kind: "outcome_unknown" } },
+    });
+    expect(heard.sort()).toEqual(["ran cut", "ran recorded"]);
+    expect(store.settleInterrupted()).toEqual([]);
+  });
+});

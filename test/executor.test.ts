@@ -88,6 +88,7 @@ describe("error kinds", () => {
         "failed",
         "invalid_arguments",
         "invalid_output",
+        "outcome_unknown",
         "timeout",
         "tool_error",
         "tool_not_found",
@@ -220,6 +221,44 @@ describe("error kinds", () => {
     expect(errorOf(await result)).toEqual({ kind: "cancelled", message: "The call to slow was cancelled" });
     expect(calls).toHaveLength(1);
     expect(calls[0]!.info.signal.aborted).toBe(true);
+  });
+
+  it("a used approval is never a denial: asked again, the call gets its recorded outcome, or outcome_unknown, and does not run", async () => {
+    const { executor, approvals, tool } = setup();
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const calls = tool("slow_refund", {
+      policy: { confirm: true },
+      impl: (_args, info) =>
+        new Promise((resolve) => {
+          started();
+          info.signal.addEventListener("abort", () => resolve("too late"));
+        }),
+    });
+    // Approved, started, then cut by its run's stop: the approval keeps the cancelled outcome.
+    const pending = pendingOf(await executor.call("slow_refund", { q: "order-1" }, { callId: "c1", ctx }));
+    approvals.decide(pending.approvalId, { approved: true, decidedBy: "bob" });
+    const controller = new AbortController();
+    const first = executor.call("slow_refund", { q: "order-1" }, { callId: "c1", ctx: { ...ctx, signal: controller.signal } });
+    await running;
+    controller.abort(new Error("client went away"));
+    expect(errorOf(await first).kind).toBe("cancelled");
+    expect(errorOf(await executor.call("slow_refund", { q: "order-1" }, { callId: "c1", ctx })).kind).toBe("cancelled");
+
+    // Approved and consumed, with no outcome recorded (what a crash mid-call leaves).
+    const other = pendingOf(await executor.call("slow_refund", { q: "order-2" }, { callId: "c2", ctx }));
+    approvals.decide(other.approvalId, { approved: true, decidedBy: "bob" });
+    const approval = approvals.get(other.approvalId)!;
+    approvals.consume(approval.id, {
+      scope: approval.scope,
+      callId: approval.callId,
+      tool: approval.tool,
+      argsDigest: approval.argsDigest,
+    });
+    const unknown = errorOf(await executor.call("slow_refund", { q: "order-2" }, { callId: "c2", ctx }));
+    expect(unknown.kind).toBe("outcome_unknown");
+    expect(unknown.message).toMatch(/may or may not have run/);
+    expect(calls).toHaveLength(1);
   });
 
   it("cancelled without running when the run was aborted before the call", async () => {

@@ -383,6 +383,17 @@ function PendingRow({
   );
 }
 
+/** A used approval whose call was cut off by a stop of the console: it may or may not have run. */
+function outcomeUnknown(approval: ApprovalView): boolean {
+  const error = approval.result?.error;
+  return (
+    approval.status === "consumed" &&
+    typeof error === "object" &&
+    error !== null &&
+    (error as { kind?: unknown }).kind === "outcome_unknown"
+  );
+}
+
 function HistoryRow({ approval }: { approval: ApprovalView }) {
   const [trail, setTrail] = useState<ApprovalDetail["events"]>();
   const [open, setOpen] = useState(false);
@@ -393,9 +404,19 @@ function HistoryRow({ approval }: { approval: ApprovalView }) {
         <h3 id={titleId} className="font-mono font-semibold">
           {approval.tool}
         </h3>
-        <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium" data-status={approval.status}>
-          {approval.status}
-        </span>
+        {outcomeUnknown(approval) ? (
+          <span
+            className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900"
+            data-status="outcome_unknown"
+            title="The call was approved and started, and the console stopped before its outcome was recorded: it may or may not have run. It will not run again under this approval."
+          >
+            outcome unknown
+          </span>
+        ) : (
+          <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium" data-status={approval.status}>
+            {approval.status}
+          </span>
+        )}
         <span className="text-xs text-slate-600">
           asked by {approval.principal} via {approval.surface} on <LocalTime at={approval.createdAt} />
           {approval.decidedBy ? (

@@ -9,7 +9,8 @@ import { runToolLoop } from "./tool-loop";
 export interface DemoAction {
   toolCallId: string;
   tool: string;
-  outcome: "succeeded" | "failed" | "denied" | "cancelled";
+  /** "unknown": the console stopped while the call ran, before its outcome was recorded. */
+  outcome: "succeeded" | "failed" | "denied" | "cancelled" | "unknown";
 }
 
 /** The console's default agent: the scripted model with every registry tool and the client's tools. */
@@ -91,6 +92,7 @@ function outcomeOf(content: unknown): DemoAction["outcome"] {
     const result = JSON.parse(typeof content === "string" ? content : "") as { ok?: boolean; error?: { kind?: string } };
     if (result.ok) return "succeeded";
     if (result.error?.kind === "denied") return "denied";
+    if (result.error?.kind === "outcome_unknown") return "unknown";
     if (result.error?.kind === "cancelled" || result.error?.kind === "approval_expired") return "cancelled";
     return "failed";
   } catch {

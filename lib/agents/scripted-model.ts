@@ -154,6 +154,8 @@ function describe(tool: string, content: string): string {
         return `The ${tool} call was cancelled, so nothing happened.`;
       case "approval_expired":
         return `Nobody approved the ${tool} call in time, so it did not run.`;
+      case "outcome_unknown":
+        return `I cannot tell whether ${tool} ran: the console stopped while the call was running, before its outcome was recorded. Please check before asking for it again.`;
       default:
         return `${tool} failed: ${error.message ?? "unknown error"}`;
     }

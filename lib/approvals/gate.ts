@@ -60,9 +60,11 @@ export class ApprovalGate implements ApprovalPort {
           const used = this.store.consume(approval.id, binding);
           return { status: "approved", approvalId: used.id, ...(used.editedArgs && { args: used.editedArgs }) };
         } catch (error) {
-          if (error instanceof ApprovalNotUsable)
-            return { status: "denied", approvalId: approval.id, reason: "the approval was used already" };
-          throw error;
+          if (!(error instanceof ApprovalNotUsable)) throw error;
+          // Used by another caller between our read and our consume: answered as a used approval.
+          const now = this.store.get(approval.id);
+          if (now?.status === "consumed") return { status: "used", approvalId: now.id, ...(now.result && { result: now.result }) };
+          return { status: "denied", approvalId: approval.id, reason: `the approval cannot be used: it is ${now?.status ?? "gone"}` };
         }
       case "denied":
         return { status: "denied", approvalId: approval.id, ...(approval.reason && { reason: approval.reason }) };
@@ -71,7 +73,9 @@ export class ApprovalGate implements ApprovalPort {
       case "cancelled":
         return { status: "cancelled", approvalId: approval.id };
       case "consumed":
-        return { status: "denied", approvalId: approval.id, reason: "the approval was used already" };
+        // Not a denial: the call was allowed and started. Its recorded outcome answers, or, when
+        // none was recorded (the console stopped while it ran), the executor says it is unknown.
+        return { status: "used", approvalId: approval.id, ...(approval.result && { result: approval.result }) };
     }
   }
 

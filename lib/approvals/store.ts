@@ -4,6 +4,8 @@ import type { Db } from "../db/connection";
 import type { Page } from "../db/paging";
 import type { ApprovalStatus } from "../db/schema";
 import type { Issue } from "../errors";
+import { ToolOutcomeUnknown } from "../execution/errors";
+import { failure } from "../execution/result";
 import { isJsonObject, jsonDigest } from "../json/canonical";
 import { ApprovalAlreadyDecided, ApprovalDecisionInvalid, ApprovalExpired, ApprovalNotFound, ApprovalNotUsable } from "./errors";
 import { TRANSITIONS } from "./transitions";
@@ -217,6 +219,18 @@ export class ApprovalStore {
   markAnswered(id: string, runId: string, by: string): void {
     const changed = this.rows.markAnswered(id, runId, by, this.now());
     if (changed) this.emit({ type: "answered", approval: changed });
+  }
+
+  /**
+   * At start-up: give every approval whose call was cut off by a stop (consumed, no outcome) the
+   * outcome the call record has, or "outcome unknown". Such a call is then answered from this,
+   * never as denied and never run again. Returns the approvals changed. Call it before anything
+   * runs: in a live process a consumed approval without an outcome may belong to a running call.
+   */
+  settleInterrupted(): Approval[] {
+    const settled = this.rows.settleInterrupted(this.now(), (row) => failure(new ToolOutcomeUnknown(row.tool)) as Record<string, unknown>);
+    for (const approval of settled) this.emit({ type: "ran", approval });
+    return settled;
   }
 
   /** Expire every pending approval past its time; returns those it expired. */

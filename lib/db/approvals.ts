@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { Db } from "./connection";
 import { afterDescending, pageSize, toPage, type Page } from "./paging";
-import { approvalEvents, approvals, type ApprovalStatus } from "./schema";
+import { approvalEvents, approvals, callResults, type ApprovalStatus } from "./schema";
 import { anyColumnContains, searchWords } from "./search";
 
 export type ApprovalRow = typeof approvals.$inferSelect;
@@ -211,6 +211,45 @@ export class ApprovalRows {
         .values({ approvalId: id, type: "ran", actor: "executor", data: result, createdAt: now, updatedAt: now })
         .run();
     });
+  }
+
+  /**
+   * Approvals used by a call whose outcome was never recorded on them (consumed, no result): after
+   * a restart, calls cut off by the stop. Each one gets its outcome, with a "ran" event by
+   * "system": the call's result when call_results has it (the process stopped between the two
+   * writes), else `unknown(row)`; `ranAt` is set only for a recorded result. Returns the rows changed.
+   * Only for start-up: in a live process such an approval may belong to a call still running.
+   */
+  settleInterrupted(now: number, unknown: (row: ApprovalRow) => Record<string, unknown>): ApprovalRow[] {
+    return this.db.transaction(
+      (tx) => {
+        const cut = tx
+          .select({ approval: approvals, recorded: callResults.result, recordedAt: callResults.createdAt })
+          .from(approvals)
+          .leftJoin(
+            callResults,
+            and(
+              eq(callResults.principal, approvals.principal),
+              eq(callResults.scope, approvals.scope),
+              eq(callResults.callId, approvals.callId),
+              eq(callResults.tool, approvals.tool),
+              eq(callResults.argsDigest, approvals.argsDigest),
+            ),
+          )
+          .where(and(eq(approvals.status, "consumed"), isNull(approvals.result)))
+          .all();
+        return cut.map(({ approval, recorded, recordedAt }) => {
+          const result = recorded ?? unknown(approval);
+          const ranAt = recorded ? recordedAt : null;
+          const row = tx.update(approvals).set({ result, ranAt, updatedAt: now }).where(eq(approvals.id, approval.id)).returning().get()!;
+          tx.insert(approvalEvents)
+            .values({ approvalId: approval.id, type: "ran", actor: "system", data: result, createdAt: now, updatedAt: now })
+            .run();
+          return row;
+        });
+      },
+      { behavior: "immediate" },
+    );
   }
 
   /** Mark the approval's outcome as delivered to its conversation (once), with an "answered" event. Returns the row when it changed. */

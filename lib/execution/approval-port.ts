@@ -16,7 +16,13 @@ export type ApprovalVerdict =
   | { status: "denied"; approvalId: string; reason?: string }
   | { status: "pending"; approvalId: string; expiresAt: number; message: string }
   | { status: "expired"; approvalId: string }
-  | { status: "cancelled"; approvalId: string };
+  | { status: "cancelled"; approvalId: string }
+  /**
+   * The approval was used already: the call is never run again under it. `result` is the outcome
+   * recorded for it, when there is one (the executor answers with it); none means the outcome is
+   * unknown (the console stopped while the call ran).
+   */
+  | { status: "used"; approvalId: string; result?: unknown };
 
 /**
  * How the executor asks whether a call may run. The approval store implements it; the executor

@@ -10,6 +10,7 @@ export const MODEL_VISIBLE_KINDS = [
   "denied",
   "approval_expired",
   "cancelled",
+  "outcome_unknown",
   "timeout",
   "failed",
   "tool_error",
@@ -68,6 +69,21 @@ export class ToolCancelled extends ToolCallError<"cancelled"> {
   override readonly name = "ToolCancelled";
   constructor(readonly toolName: string) {
     super("cancelled", `The call to ${toolName} was cancelled`);
+  }
+}
+
+/**
+ * The call was approved and started, and the console stopped (a crash, a kill) before its outcome
+ * was recorded: the tool may or may not have done its work. It is not run again under the same
+ * approval; running it again takes a new call and a new decision.
+ */
+export class ToolOutcomeUnknown extends ToolCallError<"outcome_unknown"> {
+  override readonly name = "ToolOutcomeUnknown";
+  constructor(readonly toolName: string) {
+    super(
+      "outcome_unknown",
+      `The call to ${toolName} was cut off before its outcome was recorded (the console stopped while it ran): it may or may not have run. It will not run again under this approval; check before asking for it again.`,
+    );
   }
 }
 

@@ -19,6 +19,7 @@ import {
   ToolDenied,
   ToolFailed,
   ToolNotFound,
+  ToolOutcomeUnknown,
   ToolOutputInvalid,
   ToolTimeout,
 } from "./errors";
@@ -163,11 +164,25 @@ export class Executor {
         return this.finish(tool.name, key.callId, ctx, failure(new ToolApprovalExpired(tool.name)), started, false);
       case "cancelled":
         return this.finish(tool.name, key.callId, ctx, failure(new ToolCancelled(tool.name)), started, false);
+      case "used":
+        return this.finish(
+          tool.name,
+          key.callId,
+          ctx,
+          asToolResult(verdict.result) ?? failure(new ToolOutcomeUnknown(tool.name)),
+          started,
+          true,
+        );
     }
     let runArgs = args;
     if (verdict.args) {
       const issues = validateAgainst(tool.inputSchema, verdict.args);
-      if (issues.length) return this.finish(tool.name, key.callId, ctx, failure(new ToolArgsInvalid(tool.name, issues)), started, false);
+      if (issues.length) {
+        // The approval is used up, and the call did not run: its record must say so (not "unknown").
+        const refused = failure(new ToolArgsInvalid(tool.name, issues));
+        if (verdict.approvalId) this.approvals.recordOutcome(verdict.approvalId, refused);
+        return this.finish(tool.name, key.callId, ctx, refused, started, false);
+      }
       runArgs = verdict.args;
     }
     const result = await this.run(tool, runArgs, key.callId, ctx);
@@ -289,6 +304,16 @@ function resolveContext(overrides?: Partial<RunContext>): RunContext {
   const merged = { ...base, ...overrides };
   if (!overrides.scope && overrides.runId && overrides.runId !== base.runId) merged.scope = overrides.runId;
   return merged;
+}
+
+/** A recorded outcome read back as a ToolResult, or undefined when it is not one. */
+function asToolResult(recorded: unknown): ToolResult | undefined {
+  if (!isJsonObject(recorded)) return undefined;
+  if (recorded.ok === true && "value" in recorded) return { ok: true, value: recorded.value };
+  const error = recorded.error;
+  if (recorded.ok === false && isJsonObject(error) && typeof error.kind === "string" && typeof error.message === "string")
+    return recorded as unknown as ToolResult;
+  return undefined;
 }
 
 function describe(error: unknown): string {
