@@ -22,7 +22,7 @@ type Step =
  * pasted JSON or YAML; options and a credential; a preview of the operations, the tools they become
  * and the warnings; then the import, all or nothing.
  */
-export function ImportOpenApiDialog() {
+export function ImportOpenApiDialog({ admin = false }: { admin?: boolean }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const router = useRouter();
   const id = useId();
@@ -78,7 +78,7 @@ export function ImportOpenApiDialog() {
   const documentReady =
     form.origin === "url" ? form.url.trim() !== "" : form.origin === "file" ? form.file !== undefined : form.pasted.trim() !== "";
   const locked = step.kind === "previewing" || step.kind === "importing";
-  const fieldProps = { form, update, id, locked };
+  const fieldProps = { form, update, id, locked, admin };
 
   return (
     <>

@@ -17,6 +17,8 @@ export interface Form {
   authKind: AuthKind;
   authName: string;
   secret: string;
+  /** What this source may reach although private (an admin's allowance), comma separated. */
+  allow: string;
 }
 
 export const EMPTY: Form = {
@@ -32,6 +34,7 @@ export const EMPTY: Form = {
   authKind: "none",
   authName: "",
   secret: "",
+  allow: "",
 };
 
 const list = (text: string) =>
@@ -66,6 +69,7 @@ export function requestBody(form: Form, withSecret: boolean) {
       ...(form.prefix.trim() && { prefix: form.prefix.trim() }),
       ...(form.baseUrl.trim() && { baseUrl: form.baseUrl.trim() }),
       ...(auth && { auth }),
+      ...(list(form.allow).length && { allow: list(form.allow) }),
     },
   };
 }

@@ -9,6 +9,8 @@ export interface FieldsProps {
   id: string;
   /** While a preview or an import is under way, nothing can be changed. */
   locked: boolean;
+  /** An admin may let this source reach private addresses. */
+  admin?: boolean;
 }
 
 const input = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm disabled:bg-slate-100";
@@ -100,7 +102,7 @@ export function DocumentFields({ form, update, id, locked }: FieldsProps) {
 }
 
 /** Name prefix, base URL, private addresses and the operations filter. */
-export function OptionsFields({ form, update, id, locked }: FieldsProps) {
+export function OptionsFields({ form, update, id, locked, admin }: FieldsProps) {
   return (
     <fieldset disabled={locked} className="space-y-3">
       <legend className="text-sm font-semibold">Options</legend>
@@ -139,10 +141,31 @@ export function OptionsFields({ form, update, id, locked }: FieldsProps) {
           </p>
         </div>
       </div>
-      <p className="text-xs text-slate-500">
-        Documents and calls reach public addresses only. Loopback and private networks are reached only when the operator lists them in{" "}
-        <code>OUTBOUND_ALLOW</code>.
-      </p>
+      {admin ? (
+        <div>
+          <label htmlFor={`${id}-allow`} className={label}>
+            Also allow (admin)
+          </label>
+          <input
+            id={`${id}-allow`}
+            placeholder="10.1.2.0/24, api.internal"
+            aria-describedby={`${id}-allow-hint`}
+            className={input}
+            value={form.allow}
+            onChange={(e) => update({ allow: e.target.value })}
+            disabled={locked}
+          />
+          <p id={`${id}-allow-hint`} className="mt-1 text-xs text-slate-500">
+            Private ranges, addresses or host names this source&apos;s document and calls may reach, on top of <code>OUTBOUND_ALLOW</code>.
+            Kept with the source.
+          </p>
+        </div>
+      ) : (
+        <p className="text-xs text-slate-500">
+          Documents and calls reach public addresses only. Loopback and private networks are reached only when the operator lists them in{" "}
+          <code>OUTBOUND_ALLOW</code> or an admin allows them for the source.
+        </p>
+      )}
       <fieldset className="rounded-md border border-slate-200 p-3">
         <legend className="px-1 text-sm font-medium">Operations filter</legend>
         <p className="text-xs text-slate-500">Comma separated; leave empty to import every operation. Each list given narrows the set.</p>

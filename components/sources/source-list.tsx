@@ -92,6 +92,9 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
                 <td className="px-3 py-2">{source.kind}</td>
                 <td className="max-w-64 truncate px-3 py-2 font-mono text-xs" title={source.location}>
                   {source.location}
+                  {Array.isArray(source.options.allow) && source.options.allow.length ? (
+                    <span className="block font-sans text-slate-500">also reaches {source.options.allow.join(", ")}</span>
+                  ) : null}
                 </td>
                 <td className="px-3 py-2">
                   <Link href={`/tools?source=${encodeURIComponent(source.id)}`} className="text-indigo-700 hover:underline">

@@ -3,7 +3,17 @@ import { DomainError } from "../errors";
 import type { Protect } from "../http/authorize";
 import { readJsonBody, routeParam } from "../http/request-input";
 import { json } from "../http/respond";
-import { importOpenApi, previewOpenApi, refreshOpenApiSource, type OpenApiImportOptions, type OpenApiInput } from "../integrations/openapi";
+import type { Principal } from "../auth";
+import {
+  allowanceOf,
+  importOpenApi,
+  OpenApiOptionsError,
+  previewOpenApi,
+  refreshOpenApiSource,
+  type OpenApiImportOptions,
+  type OpenApiInput,
+} from "../integrations/openapi";
+import { parseAllowance } from "../net/address-policy";
 import type { OpenApiAuth } from "../integrations/openapi/auth";
 import type { Services } from "../services";
 import { SourceNotFound } from "../sources/errors";
@@ -39,6 +49,8 @@ const ImportOptions = z
     prefix: z.string().trim().max(32).optional(),
     baseUrl: z.string().trim().max(2000).optional(),
     auth: AuthInput.optional(),
+    /** What this source may reach although private (CIDR ranges, addresses, host names): admins only. */
+    allow: z.array(z.string().trim().min(1).max(253)).max(50).optional(),
   })
   .strict();
 
@@ -75,11 +87,29 @@ export function sourcesApi(services: Pick<Services, "registry" | "sources" | "lo
   const { registry, sources, logger, outbound } = services;
   const deps = { registry, sources, logger, outbound };
 
+  /**
+   * The guard an import or preview fetches through: the console's, widened by the request's
+   * allowance when an admin sends one. Throws forbidden for anyone else, invalid_options for an
+   * entry that is no range, address or host name.
+   */
+  const guardFor = (allow: string[] | undefined, caller: Principal) => {
+    if (!allow?.length) return outbound;
+    if (caller.role !== "admin")
+      throw new DomainError("forbidden", "Only an admin may let a source reach private addresses (options.allow)");
+    try {
+      parseAllowance(allow);
+    } catch (error) {
+      throw new OpenApiOptionsError(`options.allow has ${(error as Error).message}`);
+    }
+    return outbound.widen(allow);
+  };
+
   const list = protect("tools", async () => json({ items: sources.list() }));
 
-  const preview = protect("tools", async (request) => {
+  const preview = protect("tools", async (request, caller) => {
     const body = await readJsonBody(request, PreviewBody, MAX_IMPORT_BODY_BYTES);
-    const result = await previewOpenApi(documentOf(body), { ...importOptions(body.options, true), outbound });
+    const guard = guardFor(body.options.allow, caller);
+    const result = await previewOpenApi(documentOf(body), { ...importOptions(body.options, true), outbound: guard });
     // An import is all or nothing: say now which names would collide with registered tools.
     const taken = result.operations.filter((op) => registry.get(op.toolName)).map((op) => op.toolName);
     const warnings = taken.length
@@ -93,7 +123,11 @@ export function sourcesApi(services: Pick<Services, "registry" | "sources" | "lo
 
   const importDocument = protect("tools", async (request, caller) => {
     const body = await readJsonBody(request, ImportBody, MAX_IMPORT_BODY_BYTES);
-    const result = await importOpenApi(deps, documentOf(body), { ...importOptions(body.options, false), name: body.name });
+    const guard = guardFor(body.options.allow, caller);
+    const result = await importOpenApi({ ...deps, outbound: guard }, documentOf(body), {
+      ...importOptions(body.options, false),
+      name: body.name,
+    });
     logger.info("openapi source imported over REST", { source: result.source.id, by: caller.id });
     return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer, {
       status: 201,
@@ -105,7 +139,8 @@ export function sourcesApi(services: Pick<Services, "registry" | "sources" | "lo
     const source = sources.get(id);
     if (!source) throw new SourceNotFound(id);
     if (source.kind !== "openapi") throw new DomainError("not_refreshable", `A ${source.kind} source cannot be refreshed here`);
-    const result = await refreshOpenApiSource(deps, id);
+    // The allowance an admin gave at import holds for its refreshes too.
+    const result = await refreshOpenApiSource({ ...deps, outbound: outbound.widen(allowanceOf(source.options)) }, id);
     return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer);
   });
 
@@ -125,9 +160,10 @@ function documentOf(body: DocumentBody): OpenApiInput {
 }
 
 function importOptions(options: DocumentBody["options"], preview: boolean): OpenApiImportOptions {
-  const { auth, operations, prefix, baseUrl } = options;
+  const { auth, operations, prefix, baseUrl, allow } = options;
   return {
     ...(operations && { operations }),
+    ...(allow?.length && { allow }),
     ...(prefix && { prefix }),
     ...(baseUrl && { baseUrl }),
     // A preview only needs where the credential goes (that parameter is left out of the tools), not the secret.

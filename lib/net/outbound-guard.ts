@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "
 import { isIP } from "node:net";
 import { Agent } from "undici";
 import { DomainError } from "../errors";
-import { NOTHING_ALLOWED, refuseAddress, refuseUrl, type OutboundAllowance } from "./address-policy";
+import { NOTHING_ALLOWED, parseAllowance, refuseAddress, refuseUrl, type OutboundAllowance } from "./address-policy";
 
 /** The console refused to connect to an address (private, loopback, link-local, reserved...). */
 export class AddressNotAllowed extends DomainError<"address_not_allowed"> {
@@ -36,6 +36,8 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  */
 export class OutboundGuard {
   private readonly agent: Agent;
+  /** The guards of sources allowed more, by their allowance: one connection pool each. */
+  private readonly widened = new Map<string, OutboundGuard>();
 
   constructor(
     readonly allowance: OutboundAllowance = NOTHING_ALLOWED,
@@ -109,8 +111,25 @@ export class OutboundGuard {
   }
 
   /** Close the pooled connections. */
+  /**
+   * This guard, also allowing `entries` (a source's allowance: ranges, addresses, host names). The
+   * same entries give the same guard. Throws an Error naming an entry that is none of those.
+   */
+  widen(entries: readonly string[]): OutboundGuard {
+    const key = [...new Set(entries.map((e) => e.trim().toLowerCase()).filter(Boolean))].sort().join(",");
+    if (!key) return this;
+    let guard = this.widened.get(key);
+    if (!guard) {
+      const extra = parseAllowance(key.split(","));
+      const allowance = { ranges: [...this.allowance.ranges, ...extra.ranges], hosts: new Set([...this.allowance.hosts, ...extra.hosts]) };
+      guard = new OutboundGuard(allowance, this.options);
+      this.widened.set(key, guard);
+    }
+    return guard;
+  }
+
   async close(): Promise<void> {
-    await this.agent.close();
+    await Promise.all([this.agent.close(), ...[...this.widened.values()].map((guard) => guard.close())]);
   }
 
   /** net/tls `lookup`: resolve once; refuse the name when ANY address is refused; hand back what was checked. */

@@ -1,11 +1,13 @@
 import { ImportOpenApiDialog } from "@/components/sources/import-openapi-dialog";
 import { SourceList } from "@/components/sources/source-list";
 import { getServices } from "@/lib/services";
+import { requireCaller } from "../../page-caller";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sources" };
 
-export default function SourcesPage() {
+export default async function SourcesPage() {
+  const caller = await requireCaller();
   const sources = getServices().sources.list();
   return (
     <div className="max-w-5xl space-y-6">
@@ -17,7 +19,7 @@ export default function SourcesPage() {
             tools.
           </p>
         </div>
-        <ImportOpenApiDialog />
+        <ImportOpenApiDialog admin={caller.role === "admin"} />
       </div>
       <SourceList sources={sources} />
     </div>

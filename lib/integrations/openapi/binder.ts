@@ -11,6 +11,12 @@ import { operationHandler } from "./operation-handler";
  * restart, say). A binding that no longer parses leaves the tool without a handler, and its calls
  * fail as ToolFailed with the reason in the log.
  */
+/** The allowance kept in a source's options (an admin's, at import), or none. */
+export function allowanceOf(options: Record<string, unknown> | undefined): string[] {
+  const allow = options?.allow;
+  return Array.isArray(allow) ? allow.filter((entry): entry is string => typeof entry === "string") : [];
+}
+
 export function registerOpenApiBinder(registry: ToolRegistry, sources: SourceStore, logger: Logger, outbound: OutboundGuard): void {
   registry.registerBinder("openapi", (tool) => {
     const parsed = OpenApiBinding.safeParse(tool.binding);
@@ -18,6 +24,12 @@ export function registerOpenApiBinder(registry: ToolRegistry, sources: SourceSto
       logger.error("openapi tool has an unusable binding", { tool: tool.name, issue: parsed.error.issues[0]?.message });
       return undefined;
     }
-    return operationHandler(parsed.data, { credentials: sourceCredentials(sources, tool.sourceId), logger, outbound });
+    // A source an admin allowed more reaches what it was allowed, on every rebuild.
+    const allow = tool.sourceId ? allowanceOf(sources.get(tool.sourceId)?.options) : [];
+    return operationHandler(parsed.data, {
+      credentials: sourceCredentials(sources, tool.sourceId),
+      logger,
+      outbound: outbound.widen(allow),
+    });
   });
 }

@@ -14,6 +14,12 @@ import { planOpenApiTools, type OpenApiPlan, type OpenApiPlanOptions, type Opera
 export interface OpenApiImportOptions extends OpenApiPlanOptions, Omit<LoadOptions, "outbound"> {
   /** The source's name; defaults to the document's title. */
   name?: string;
+  /**
+   * What this source may reach although private, on top of OUTBOUND_ALLOW (an admin's allowance:
+   * ranges, addresses, host names). The caller passes the guard it widens as `deps.outbound`;
+   * the entries are kept with the source for its calls and refreshes.
+   */
+  allow?: string[];
 }
 
 /** What an import needs from the console's services (`Services` fits). */
@@ -63,6 +69,7 @@ interface StoredOptions {
   maxResponseBytes?: number;
   retries?: number;
   policy?: OpenApiPlanOptions["policy"];
+  allow?: string[];
 }
 
 /**
@@ -209,6 +216,6 @@ function parseAuth(auth: unknown): OpenApiAuth | undefined {
 }
 
 export function storedOptions(options: OpenApiImportOptions): StoredOptions {
-  const { operations, prefix, baseUrl, timeoutMs, maxResponseBytes, retries, policy } = options;
-  return JSON.parse(JSON.stringify({ operations, prefix, baseUrl, timeoutMs, maxResponseBytes, retries, policy })) as StoredOptions;
+  const { operations, prefix, baseUrl, timeoutMs, maxResponseBytes, retries, policy, allow } = options;
+  return JSON.parse(JSON.stringify({ operations, prefix, baseUrl, timeoutMs, maxResponseBytes, retries, policy, allow })) as StoredOptions;
 }
