@@ -23,7 +23,13 @@ export interface BridgeDeps {
   logger: Logger;
 }
 
-/** The caller may not run on this thread: it belongs to someone else. */
+/**
+ * The caller may not run on this thread: it belongs to someone else. Thread and run ids are the
+ * client's to choose (AG-UI) and unique across callers, so the first caller owns a thread and a
+ * refusal cannot help saying that the id is in use; it says nothing more (no owner, title or runs),
+ * and a reused run id is answered alike whoever ran it (RunIdTaken). Clients should pick ids nobody
+ * can guess (the console's clients use random UUIDs): an id that can be guessed can be taken first.
+ */
 export class ThreadForbidden extends DomainError<"forbidden"> {
   override readonly name = "ThreadForbidden";
   constructor(readonly threadId: string) {
