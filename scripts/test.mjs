@@ -35,6 +35,8 @@ function finish(headline, status) {
 }
 
 ensureDependencies(steps);
+// The databases the suites create are recorded in a state folder of their own, not the user's.
+process.env.CONSOLE_STATE_DIR ||= fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-state-"));
 if (!e2eOnly) {
   // Lint and format what git tracks: a scratch file in the checkout is not the project's.
   const tracked = trackedSources();
