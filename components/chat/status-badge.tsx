@@ -8,6 +8,7 @@ const STYLES: Record<ToolCallStatus, { label: string; className: string }> = {
   failed: { label: "failed", className: "bg-red-100 text-red-800" },
   denied: { label: "denied", className: "bg-orange-100 text-orange-900" },
   cancelled: { label: "cancelled", className: "bg-slate-200 text-slate-700" },
+  unknown: { label: "outcome unknown", className: "bg-purple-100 text-purple-900" },
 };
 
 /** A tool call's status as a small labelled badge. */

@@ -1,7 +1,16 @@
 import type { ContentPart } from "@ag-ui/core";
 
 /** A tool call's status as the console shows it. */
-export type ToolCallStatus = "streaming_args" | "running" | "awaiting_approval" | "succeeded" | "failed" | "denied" | "cancelled";
+export type ToolCallStatus =
+  | "streaming_args"
+  | "running"
+  | "awaiting_approval"
+  | "succeeded"
+  | "failed"
+  | "denied"
+  | "cancelled"
+  /** Cut by a crash after it was approved: it may or may not have run. */
+  | "unknown";
 
 /** Why a call did not succeed: the executor's `{ kind, message }`, plus the reason a person gave. */
 export interface ToolCallError {
@@ -12,7 +21,7 @@ export interface ToolCallError {
 
 /** What a TOOL_CALL_RESULT (or a stored tool message) says about its call. */
 export interface ToolOutcome {
-  status: Extract<ToolCallStatus, "succeeded" | "failed" | "denied" | "cancelled">;
+  status: Extract<ToolCallStatus, "succeeded" | "failed" | "denied" | "cancelled" | "unknown">;
   result?: unknown;
   error?: ToolCallError;
 }
@@ -23,7 +32,8 @@ const CANCELLED_KINDS = new Set(["cancelled", "approval_expired"]);
 /**
  * Reads a tool result's content. The console's executor answers `{ok: true, value}` or
  * `{ok: false, error: {kind, message}}` as JSON text: `denied` gives the denied status,
- * `cancelled` and `approval_expired` the cancelled status, any other kind failed. Any other
+ * `cancelled` and `approval_expired` the cancelled status, `outcome_unknown` the unknown status,
+ * any other kind failed. Any other
  * content is a success whose result is the content as sent. A tool message's `error` field
  * (set by producers for a failed client tool) makes it a failure.
  */
@@ -38,7 +48,13 @@ export function readToolResult(content: string | ContentPart[], messageError?: s
         message: typeof message === "string" ? message : "The tool call failed",
       };
       if (typeof reason === "string") error.reason = reason;
-      const status = DENIED_KINDS.has(error.kind) ? "denied" : CANCELLED_KINDS.has(error.kind) ? "cancelled" : "failed";
+      const status = DENIED_KINDS.has(error.kind)
+        ? "denied"
+        : CANCELLED_KINDS.has(error.kind)
+          ? "cancelled"
+          : error.kind === "outcome_unknown"
+            ? "unknown"
+            : "failed";
       return { status, error };
     }
   }
