@@ -109,6 +109,8 @@ export function assertUsableSchema(schema: unknown, where: "inputSchema" | "outp
 /** A `pattern` (or `patternProperties` key) the console cannot check, located by JSON Pointer into its schema. */
 export interface UnsupportedPattern {
   path: string;
+  /** The same location as keys, unescaped: the last is "pattern" or the patternProperties key. */
+  keys: string[];
   pattern: string;
   reason: string;
 }
@@ -139,24 +141,24 @@ const SCHEMA_MAP = new Set(["properties", "patternProperties", "$defs", "definit
  */
 export function unsupportedPatterns(schema: JsonSchema): UnsupportedPattern[] {
   const found: UnsupportedPattern[] = [];
-  const check = (pattern: string, path: string) => {
+  const check = (pattern: string, keys: string[]) => {
     const reason = patternProblem(pattern);
-    if (reason) found.push({ path, pattern, reason });
+    if (reason) found.push({ path: keys.map((key) => `/${encodeToken(key)}`).join(""), keys, pattern, reason });
   };
-  const stack: Array<[unknown, string]> = [[schema, ""]];
+  const stack: Array<[unknown, string[]]> = [[schema, []]];
   while (stack.length) {
-    const [node, path] = stack.pop()!;
+    const [node, keys] = stack.pop()!;
     if (node === null || typeof node !== "object" || Array.isArray(node)) continue;
-    const children: Array<[unknown, string]> = [];
+    const children: Array<[unknown, string[]]> = [];
     for (const [key, value] of Object.entries(node as Record<string, unknown>)) {
-      const at = `${path}/${encodeToken(key)}`;
+      const at = [...keys, key];
       if (key === "pattern" && typeof value === "string") check(value, at);
       if (key === "patternProperties" && value !== null && typeof value === "object" && !Array.isArray(value))
-        for (const pattern of Object.keys(value)) check(pattern, `${at}/${encodeToken(pattern)}`);
+        for (const pattern of Object.keys(value)) check(pattern, [...at, pattern]);
       if (ONE_SCHEMA.has(key)) children.push([value, at]);
-      if (SCHEMA_LIST.has(key) && Array.isArray(value)) value.forEach((item, i) => children.push([item, `${at}/${i}`]));
+      if (SCHEMA_LIST.has(key) && Array.isArray(value)) value.forEach((item, i) => children.push([item, [...at, String(i)]]));
       if (SCHEMA_MAP.has(key) && value !== null && typeof value === "object" && !Array.isArray(value))
-        for (const [name, item] of Object.entries(value)) children.push([item, `${at}/${encodeToken(name)}`]);
+        for (const [name, item] of Object.entries(value)) children.push([item, [...at, name]]);
     }
     // Reversed onto the stack, so they are visited in document order.
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);

@@ -27,3 +27,11 @@ export class OpenApiFetchError extends DomainError<"document_unreachable"> {
     super("document_unreachable", message);
   }
 }
+
+/** A document nested deeper than the console parses or walks (checked before anything recursive runs). */
+export class OpenApiDocumentTooDeep extends DomainError<"too_deep"> {
+  override readonly name = "OpenApiDocumentTooDeep";
+  constructor(message: string) {
+    super("too_deep", message);
+  }
+}

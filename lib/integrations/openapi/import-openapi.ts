@@ -1,4 +1,3 @@
-import { validate } from "@readme/openapi-parser";
 import type { Logger } from "../../log";
 import type { OutboundGuard } from "../../net";
 import type { SourceStore, SourceSummary } from "../../db/sources";
@@ -6,10 +5,11 @@ import type { ToolRegistry } from "../../tools/registry";
 import type { RegisteredTool } from "../../tools/spec";
 import { OpenApiAuth, splitAuth } from "./auth";
 import { sourceCredentials } from "./credentials";
-import { OpenApiDocumentError, OpenApiOptionsError } from "./errors";
+import { OpenApiOptionsError } from "./errors";
 import { loadOpenApiDocument, outboundOf, type LoadedDocument, type LoadOptions, type OpenApiInput } from "./load-document";
 import { operationHandler } from "./operation-handler";
 import { planOpenApiTools, type OpenApiPlan, type OpenApiPlanOptions, type OperationFilter } from "./plan-tools";
+import { validateDocument } from "./validate-document";
 
 export interface OpenApiImportOptions extends OpenApiPlanOptions, Omit<LoadOptions, "outbound"> {
   /** The source's name; defaults to the document's title. */
@@ -152,47 +152,16 @@ export async function importOpenApi(
   }
 }
 
-/**
- * Past this many operations the full validator is skipped: it dereferences every schema into every
- * use (seconds and hundreds of MB for a 2,000-operation document). The importer's own checks still
- * run: broken and remote $refs, parameters, bodies and responses of every imported operation.
- */
-const FULL_VALIDATION_MAX_OPERATIONS = 500;
-
-/** Load, validate and plan. */
+/** Load, validate (within the validator's budget, see validateDocument) and plan. */
 export async function prepare(
   input: OpenApiInput,
   options: OpenApiImportOptions & Pick<LoadOptions, "outbound">,
 ): Promise<{ loaded: LoadedDocument; plan: OpenApiPlan }> {
   const loaded = await loadOpenApiDocument(input, options);
-  const operations = countOperations(loaded.document);
-  if (operations <= FULL_VALIDATION_MAX_OPERATIONS) await validateDocument(loaded.document);
+  const skipped = await validateDocument(loaded.document);
   const plan = planOpenApiTools(loaded, options);
-  if (operations > FULL_VALIDATION_MAX_OPERATIONS) {
-    plan.warnings.unshift(
-      `The document has ${operations} operations, more than ${FULL_VALIDATION_MAX_OPERATIONS}: it was checked by the importer, not by the full OpenAPI validator`,
-    );
-  }
+  if (skipped) plan.warnings.unshift(skipped);
   return { loaded, plan };
-}
-
-function countOperations(document: Record<string, unknown>): number {
-  let count = 0;
-  for (const item of Object.values(document.paths as Record<string, unknown>)) {
-    if (item && typeof item === "object")
-      count += ["get", "put", "post", "delete", "patch", "head", "options", "trace"].filter((m) => m in item).length;
-  }
-  return count;
-}
-
-async function validateDocument(document: Record<string, unknown>): Promise<void> {
-  // The validator resolves $refs in its copy; external ones are left alone (never fetched) and refused later by the converter.
-  const result = await validate(structuredClone(document) as Parameters<typeof validate>[0], { resolve: { external: false, file: false } });
-  if (!result.valid) {
-    const problems = result.errors.slice(0, 10).map((e) => e.message.split("\n")[0]!.trim());
-    if (result.additionalErrors) problems.push(`and ${result.additionalErrors} more`);
-    throw new OpenApiDocumentError("The document is not valid OpenAPI", problems);
-  }
 }
 
 /**

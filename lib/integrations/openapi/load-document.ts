@@ -1,7 +1,8 @@
 import { parse as parseYaml } from "yaml";
 import { isJsonObject } from "../../json/canonical";
+import { jsonTextDepthExceeds, MAX_DOCUMENT_DEPTH, MAX_YAML_DEPTH_BOUND, valueDepthExceeds, yamlDepthBoundExceeds } from "../../json/depth";
 import { AddressNotAllowed, OutboundGuard } from "../../net";
-import { OpenApiDocumentError, OpenApiFetchError } from "./errors";
+import { OpenApiDocumentError, OpenApiDocumentTooDeep, OpenApiFetchError } from "./errors";
 import { readLimited, ResponseTooLarge } from "./read-limited";
 
 /** Where a document comes from: a URL to fetch, text (an uploaded file or pasted JSON/YAML), or an already parsed object. */
@@ -33,10 +34,18 @@ export interface LoadedDocument {
 
 const MAX_REDIRECTS = 5;
 
-/** Read and parse a document. Throws OpenApiFetchError (URL) or OpenApiDocumentError (not JSON/YAML, not OpenAPI 3.0/3.1). */
+/**
+ * Read and parse a document. Throws OpenApiFetchError (URL), OpenApiDocumentError (not JSON/YAML,
+ * not OpenAPI 3.0/3.1) or OpenApiDocumentTooDeep (nested past MAX_DOCUMENT_DEPTH, or past the YAML
+ * bound, found before it is parsed or copied).
+ */
 export async function loadOpenApiDocument(input: OpenApiInput, options: LoadOptions = {}): Promise<LoadedDocument> {
   const maxBytes = options.maxDocumentBytes ?? 10 * 1024 * 1024;
-  if ("document" in input) return { document: checkVersion(structuredClone(input.document)), location: "pasted" };
+  if ("document" in input) {
+    // structuredClone recurses: an object handed in already parsed is measured first, without recursion.
+    if (valueDepthExceeds(input.document, MAX_DOCUMENT_DEPTH)) throw tooDeep("document");
+    return { document: checkVersion(structuredClone(input.document)), location: "pasted" };
+  }
   if ("text" in input) {
     if (Buffer.byteLength(input.text) > maxBytes) throw new OpenApiDocumentError(`The document is larger than ${maxBytes} bytes`);
     return { document: checkVersion(parseText(input.text)), location: input.filename ? `file:${input.filename}` : "pasted" };
@@ -81,12 +90,19 @@ function parseText(text: string): Record<string, unknown> {
   if (!trimmed) throw new OpenApiDocumentError("The document is empty");
   let value: unknown;
   if (trimmed.startsWith("{")) {
+    if (jsonTextDepthExceeds(trimmed, MAX_DOCUMENT_DEPTH)) throw tooDeep("JSON document");
     try {
       value = JSON.parse(trimmed);
     } catch (error) {
       throw new OpenApiDocumentError(`The document is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
     }
   } else {
+    // The YAML parser recurses, and on Node 20 a second overflow inside it can abort the process:
+    // an upper bound of the nesting is measured on the text first.
+    if (yamlDepthBoundExceeds(trimmed, MAX_YAML_DEPTH_BOUND))
+      throw new OpenApiDocumentTooDeep(
+        `The YAML document nests deeper than the console reads (counting indentation, about ${MAX_YAML_DEPTH_BOUND} levels)`,
+      );
     try {
       value = parseYaml(trimmed, { maxAliasCount: 100 });
     } catch (error) {
@@ -96,7 +112,13 @@ function parseText(text: string): Record<string, unknown> {
     }
   }
   if (!isJsonObject(value)) throw new OpenApiDocumentError("The document is not a JSON or YAML object");
+  // YAML aliases can nest a parsed document deeper than its text does.
+  if (valueDepthExceeds(value, MAX_DOCUMENT_DEPTH)) throw tooDeep("document");
   return value;
+}
+
+function tooDeep(what: string): OpenApiDocumentTooDeep {
+  return new OpenApiDocumentTooDeep(`The ${what} nests arrays and objects deeper than ${MAX_DOCUMENT_DEPTH} levels`);
 }
 
 function checkVersion(document: Record<string, unknown>): Record<string, unknown> {

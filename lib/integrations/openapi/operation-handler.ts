@@ -1,5 +1,6 @@
 import { RetryableError, ToolError } from "../../execution/errors";
 import { isJsonObject } from "../../json/canonical";
+import { jsonTextDepthExceeds, MAX_DOCUMENT_DEPTH } from "../../json/depth";
 import type { Logger } from "../../log";
 import { AddressNotAllowed, type OutboundGuard } from "../../net";
 import type { ToolHandler } from "../../tools/handler";
@@ -85,6 +86,9 @@ export function operationHandler(binding: OpenApiBinding, options: OperationHand
     if (binding.method === "head") return { status, headers: Object.fromEntries(response.headers) };
     if (!text) return null;
     if (/json/i.test(response.headers.get("content-type") ?? "")) {
+      // The value is validated, stored and stringified later, all recursively: measured before parsing.
+      if (jsonTextDepthExceeds(text, MAX_DOCUMENT_DEPTH))
+        throw new ToolError(`HTTP ${status}: the API's JSON answer nests deeper than ${MAX_DOCUMENT_DEPTH} levels`, { status });
       try {
         return JSON.parse(text) as unknown;
       } catch {
@@ -100,12 +104,16 @@ function excerpt(text: string, secret: string | undefined): string {
   return flat.length > EXCERPT ? `${flat.slice(0, EXCERPT)}…` : flat;
 }
 
-/** The URL and request init for a call: path, query, header and cookie parameters, and the body. */
+/**
+ * The URL and request init for a call: path, query, header and cookie parameters, and the body.
+ * Throws ToolError when the arguments would take the request out of the operation's path or off
+ * the server's origin (see callUrl).
+ */
 export function buildRequest(
   binding: OpenApiBinding,
   args: Record<string, unknown>,
 ): { url: URL; init: RequestInit & { headers: Headers } } {
-  let path = binding.path;
+  const pathValues = new Map<string, string>();
   const headers = new Headers({ accept: "application/json, */*;q=0.5" });
   const query: Array<[string, string]> = [];
   const cookies: string[] = [];
@@ -114,7 +122,7 @@ export function buildRequest(
     if (value === undefined || value === null) continue;
     switch (param.in) {
       case "path":
-        path = path.split(`{${param.name}}`).join(simple(param, value, true));
+        pathValues.set(param.name, simple(param, value, true));
         break;
       case "query":
         query.push(...queryPairs(param, value));
@@ -128,7 +136,7 @@ export function buildRequest(
     }
   }
   if (cookies.length) headers.set("cookie", cookies.join("; "));
-  const url = new URL(`${binding.baseUrl.replace(/\/$/, "")}${path}`);
+  const url = callUrl(binding.baseUrl, binding.path, pathValues);
   for (const [key, value] of query) url.searchParams.append(key, value);
   const init: RequestInit & { headers: Headers } = { method: binding.method.toUpperCase(), headers };
   const bodyValue = binding.body && Object.hasOwn(args, binding.body.property) ? args[binding.body.property] : undefined;
@@ -147,6 +155,43 @@ export function buildRequest(
     else init.body = JSON.stringify(bodyValue);
   }
   return { url, init };
+}
+
+/** True for a path segment the URL parser resolves as "." or "..", in any of the spellings it accepts. */
+export function isDotSegment(segment: string): boolean {
+  return /^(\.|%2e){1,2}$/i.test(segment);
+}
+
+/**
+ * The call's URL: the operation's `template` with its path parameters filled in (`values` are
+ * already percent-encoded, so a "/" in an argument is %2F), under the base URL's path. The URL is
+ * built from the base URL object and only its path is set, so no argument can reach the scheme,
+ * host or port. "." and ".." segments are refused rather than encoded: the URL parser (and fetch)
+ * resolves %2E%2E exactly like "..", so no encoding of them survives. Finally the result must have
+ * the base URL's origin and start with the base path plus the template's text before its first
+ * parameter. Throws ToolError otherwise.
+ */
+export function callUrl(baseUrl: string, template: string, values: ReadonlyMap<string, string>): URL {
+  if (!template.startsWith("/") || template.includes("\\"))
+    throw new ToolError(`The operation's path "${template}" is not a path under its server (it must start with "/" and hold no "\\")`);
+  const path = template.replace(/\{([^{}]+)\}/g, (whole, name: string) => values.get(name) ?? whole);
+  if (path.split("/").some(isDotSegment))
+    throw new ToolError(`A path argument of ${template} is "." or "..", which would move the call out of the operation's path`);
+  let base: URL;
+  try {
+    base = new URL(baseUrl);
+  } catch {
+    throw new ToolError(`The base URL "${baseUrl}" is not a URL`);
+  }
+  const url = new URL(base.href);
+  url.hash = "";
+  url.pathname = `${base.pathname.replace(/\/$/, "")}${path}`;
+  const fixed = template.slice(0, template.search(/\{|$/));
+  const prefix = new URL(base.href);
+  prefix.pathname = `${base.pathname.replace(/\/$/, "")}${fixed}`;
+  if (url.origin !== base.origin || !url.pathname.startsWith(prefix.pathname))
+    throw new ToolError(`The arguments would move the call to ${url.origin}${url.pathname}, outside ${base.origin}${prefix.pathname}`);
+  return url;
 }
 
 function scalar(value: unknown): string {

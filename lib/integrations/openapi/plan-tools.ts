@@ -4,6 +4,8 @@ import type { OpenApiAuth } from "./auth";
 import type { OpenApiBinding, ParameterBinding } from "./binding";
 import { OpenApiDocumentError, OpenApiOptionsError } from "./errors";
 import type { LoadedDocument } from "./load-document";
+import { dropUnsupportedPatterns } from "./linear-patterns";
+import { isDotSegment } from "./operation-handler";
 import { SchemaConverter } from "./schema-converter";
 import { operationToolName, uniqueToolName } from "./tool-name";
 
@@ -91,6 +93,7 @@ export function planOpenApiTools(loaded: LoadedDocument, options: OpenApiPlanOpt
   if (options.auth?.kind === "header") authParams.add(`header:${options.auth.name.toLowerCase()}`);
   if (options.auth?.kind === "query") authParams.add(`query:${options.auth.name.toLowerCase()}`);
 
+  assertPathTemplates(document);
   const all = listOperations(document);
   const selected = filterOperations(all, options.operations ?? {});
   const taken = new Set<string>();
@@ -129,6 +132,23 @@ interface OperationEntry {
   path: string;
   operation: Record<string, unknown>;
   pathItem: Record<string, unknown>;
+}
+
+/**
+ * Refuse path templates that could place a call anywhere but under its server's path: each must
+ * start with "/", hold no "\\" (which URLs read as "/") and no "." or ".." segment. The full
+ * validator refuses the first kind too, but it does not run on every document, and this is what
+ * keeps a template such as ":{port}/x" from reaching the URL's authority.
+ */
+function assertPathTemplates(document: Record<string, unknown>): void {
+  const bad = Object.keys(document.paths as Record<string, unknown>).filter(
+    (path) => !path.startsWith("/") || path.includes("\\") || path.split("/").some(isDotSegment),
+  );
+  if (bad.length)
+    throw new OpenApiDocumentError(
+      'Some paths are not paths under the server: each must start with "/" and hold no "\\", "." or ".." segment',
+      bad.slice(0, 10).map((path) => `paths: "${path}"`),
+    );
 }
 
 function listOperations(document: Record<string, unknown>): OperationEntry[] {
@@ -244,9 +264,11 @@ function planOperation({ method, path, operation, pathItem }: OperationEntry, ct
     }
   }
 
-  const inputSchema: JsonSchema = { type: "object", properties, ...(required.length && { required }), additionalProperties: false };
-  if (Object.keys(defs).length) inputSchema.$defs = defs;
-  const outputSchema = responseSchema(operation, converter, where, warnings);
+  const fullInput: JsonSchema = { type: "object", properties, ...(required.length && { required }), additionalProperties: false };
+  if (Object.keys(defs).length) fullInput.$defs = defs;
+  const inputSchema = checkablePatterns(fullInput, "inputSchema", where, warnings);
+  const fullOutput = responseSchema(operation, converter, where, warnings);
+  const outputSchema = fullOutput && checkablePatterns(fullOutput, "outputSchema", where, warnings);
 
   const operationId = typeof operation.operationId === "string" ? operation.operationId : undefined;
   const toolName = uniqueToolName(operationToolName(ctx.prefix, method, path, operationId), method, path, ctx.taken);
@@ -299,6 +321,14 @@ function planOperation({ method, path, operation, pathItem }: OperationEntry, ct
   return { method, path, operationId, summary: summary || undefined, toolName, tags, effects, confirm, spec };
 }
 
+/** `schema` with the patterns the console cannot run dropped, each named in a warning. */
+function checkablePatterns(schema: JsonSchema, label: string, where: string, warnings: string[]): JsonSchema {
+  const { schema: kept, dropped } = dropUnsupportedPatterns(schema);
+  for (const { path, reason } of dropped)
+    warnings.push(`${where}: ${label}${path} ${reason}; the console does not check it (the API still does)`);
+  return kept;
+}
+
 /** The schema of the first 2xx JSON response, when every 2xx answer is JSON (else a bodiless 2xx would fail the check). */
 function responseSchema(
   operation: Record<string, unknown>,
@@ -333,10 +363,16 @@ function serverUrl(operation: Record<string, unknown>, pathItem: Record<string, 
   const server = servers?.[0];
   let url = isJsonObject(server) && typeof server.url === "string" ? server.url : "/";
   const variables = isJsonObject(server) && isJsonObject(server.variables) ? server.variables : {};
-  url = url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+  // Server variables take their document defaults, fixed at import: call arguments never fill
+  // them, so a call cannot choose its host or port. A variable without a default leaves no URL.
+  let unresolved = false;
+  url = url.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
     const variable = variables[name];
-    return isJsonObject(variable) && variable.default !== undefined ? String(variable.default) : whole;
+    if (isJsonObject(variable) && variable.default !== undefined) return String(variable.default);
+    unresolved = true;
+    return "";
   });
+  if (unresolved || url.includes("{") || url.includes("}")) return undefined;
   try {
     return new URL(url, loaded.url).toString().replace(/\/$/, "");
   } catch {

@@ -1,5 +1,6 @@
 import { decodeToken, encodeToken, resolveRef } from "../../json/pointer";
 import { isJsonObject } from "../../json/canonical";
+import { MAX_SCHEMA_DEPTH } from "../../tools/schema";
 import type { JsonSchema } from "../../tools/spec";
 import { OpenApiDocumentError } from "./errors";
 
@@ -46,7 +47,7 @@ export class SchemaConverter {
   /** `schema` converted, with the `$defs` it needs (transitively). */
   convert(schema: unknown, direction: SchemaDirection, where: string): { schema: JsonSchema; defs: Record<string, unknown> } {
     const refs = new Set<string>();
-    const converted = this.walk(schema, direction, refs, [], where);
+    const converted = this.walk(schema, direction, refs, [], where, 0);
     const defs: Record<string, unknown> = {};
     const queue = [...refs];
     while (queue.length) {
@@ -78,7 +79,7 @@ export class SchemaConverter {
     if (!cached) {
       if (!Object.hasOwn(this.components, name)) throw new OpenApiDocumentError(`Broken $ref "#/components/schemas/${name}" at ${where}`);
       const refs = new Set<string>();
-      cached = { schema: this.walk(this.components[name], direction, refs, [], `#/components/schemas/${name}`), refs };
+      cached = { schema: this.walk(this.components[name], direction, refs, [], `#/components/schemas/${name}`, 0), refs };
       this.cache.set(key, cached);
     }
     return cached;
@@ -91,15 +92,23 @@ export class SchemaConverter {
     return target === undefined ? broken(ref, where) : target;
   }
 
-  private walk(node: unknown, direction: SchemaDirection, refs: Set<string>, stack: string[], where: string): unknown {
-    if (Array.isArray(node)) return node.map((item) => this.walk(item, direction, refs, stack, where));
+  /**
+   * `node` converted. `depth` counts the levels above it, inlined $refs included: a document within
+   * its depth limit can still nest without bound through chains of inlined $refs, so the walk stops
+   * at MAX_SCHEMA_DEPTH rather than at the end of the stack.
+   */
+  private walk(node: unknown, direction: SchemaDirection, refs: Set<string>, stack: string[], where: string, depth: number): unknown {
+    if (node === null || typeof node !== "object") return node;
+    if (depth >= MAX_SCHEMA_DEPTH)
+      throw new OpenApiDocumentError(`A schema of ${where} nests deeper than ${MAX_SCHEMA_DEPTH} levels once its $refs are inlined`);
+    if (Array.isArray(node)) return node.map((item) => this.walk(item, direction, refs, stack, where, depth + 1));
     if (!isJsonObject(node)) return node;
     if (typeof node.$ref === "string") {
       const ref = node.$ref;
       // 3.0 ignores siblings of $ref; 3.1 (2020-12) applies them, so they are kept there.
       const siblings = this.is30
         ? {}
-        : this.walkObject(Object.fromEntries(Object.entries(node).filter(([k]) => k !== "$ref")), direction, refs, stack, where);
+        : this.walkObject(Object.fromEntries(Object.entries(node).filter(([k]) => k !== "$ref")), direction, refs, stack, where, depth);
       const component = COMPONENT_REF.exec(ref);
       if (component) {
         const name = decodeToken(component[1]!);
@@ -109,10 +118,10 @@ export class SchemaConverter {
       }
       if (stack.includes(ref))
         throw new OpenApiDocumentError(`Circular $ref "${ref}" at ${where} (only component schemas may refer to themselves)`);
-      const target = this.walk(this.pointer(ref, where), direction, refs, [...stack, ref], where);
+      const target = this.walk(this.pointer(ref, where), direction, refs, [...stack, ref], where, depth);
       return isJsonObject(target) ? { ...target, ...siblings } : target;
     }
-    return this.walkObject(node, direction, refs, stack, where);
+    return this.walkObject(node, direction, refs, stack, where, depth);
   }
 
   private walkObject(
@@ -121,7 +130,11 @@ export class SchemaConverter {
     refs: Set<string>,
     stack: string[],
     where: string,
+    depth: number,
   ): Record<string, unknown> {
+    // A subschema is one level down; one inside a list or a map of them is two.
+    const walk = (value: unknown) => this.walk(value, direction, refs, stack, where, depth + 1);
+    const walkInner = (value: unknown) => this.walk(value, direction, refs, stack, where, depth + 2);
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(node)) {
       if (DROPPED.has(key) || key.startsWith("x-")) continue;
@@ -133,13 +146,13 @@ export class SchemaConverter {
             ((direction === "input" && child.readOnly === true) || (direction === "output" && child.writeOnly === true))
           )
             continue;
-          properties[name] = this.walk(child, direction, refs, stack, where);
+          properties[name] = walkInner(child);
         }
         out.properties = properties;
-      } else if (SUBSCHEMA.has(key)) out[key] = this.walk(value, direction, refs, stack, where);
-      else if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map((v) => this.walk(v, direction, refs, stack, where));
+      } else if (SUBSCHEMA.has(key)) out[key] = walk(value);
+      else if (SUBSCHEMA_LISTS.has(key) && Array.isArray(value)) out[key] = value.map(walkInner);
       else if (SUBSCHEMA_MAPS.has(key) && isJsonObject(value))
-        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, this.walk(v, direction, refs, stack, where)]));
+        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walkInner(v)]));
       else out[key] = value;
     }
     if (isJsonObject(out.properties) && Array.isArray(out.required)) {
