@@ -328,6 +328,18 @@ describe("error kinds", () => {
     });
   });
 
+  it("an answer may nest as deep as an API response the console accepts (128 levels), not deeper", async () => {
+    const { executor, tool } = setup();
+    const nested = (depth: number): unknown => {
+      let value: unknown = "leaf";
+      for (let i = 1; i < depth; i++) value = [value];
+      return { id: 1, tree: value };
+    };
+    tool("deep", { outputSchema: { type: "object", required: ["id"] }, impl: (args) => nested(Number(args.q)) });
+    expect(summary(await executor.call("deep", { q: "100" }))).toBe("ok");
+    expect(errorOf(await executor.call("deep", { q: "200" }))).toMatchObject({ kind: "invalid_output" });
+  });
+
   it("a handler returning nothing answers null", async () => {
     const { executor, tool } = setup();
     tool("void", { impl: () => undefined });

@@ -5,6 +5,7 @@ import { isJsonObject, jsonDigest } from "../json/canonical";
 import { silentLogger, type Logger } from "../log";
 import type { ToolCallInfo, ToolHandler } from "../tools/handler";
 import type { ToolRegistry } from "../tools/registry";
+import { MAX_DOCUMENT_DEPTH } from "../json/depth";
 import { validateAgainst } from "../tools/schema";
 import type { RegisteredTool } from "../tools/spec";
 import { allowAll, type ApprovalPort } from "./approval-port";
@@ -226,7 +227,8 @@ export class Executor {
 
   private checkOutput(tool: RegisteredTool, callId: string, value: unknown): ToolResult {
     if (tool.outputSchema) {
-      const issues = validateAgainst(tool.outputSchema, value);
+      // An answer may nest as deep as the API responses the console reads (their limit, not the arguments').
+      const issues = validateAgainst(tool.outputSchema, value, MAX_DOCUMENT_DEPTH);
       if (issues.length) {
         this.logger.warn("tool output does not match its schema", { tool: tool.name, callId, issues });
         return failure(new ToolOutputInvalid(tool.name, issues));

@@ -495,6 +495,7 @@ describe("Anthropic", () => {
       {
         "description": "Evaluate an arithmetic expression: + - * / % ^, parentheses, pi, e, sqrt, abs, round, min, max, ln, log10, sin, cos, tan.",
         "input_schema": {
+          "additionalProperties": false,
           "properties": {
             "expression": {
               "description": "e.g. (2 + 3) * 4 ^ 2",
@@ -564,6 +565,7 @@ describe("Gemini", () => {
         "description": "Open a support ticket. Each run opens a new ticket, so it asks for approval first.",
         "name": "create_ticket",
         "parametersJsonSchema": {
+          "additionalProperties": false,
           "properties": {
             "description": {
               "default": "",
@@ -876,6 +878,7 @@ describe("MCP", () => {
         },
         "description": "Refund an order. Money leaves the account: every call waits for a person's approval.",
         "inputSchema": {
+          "additionalProperties": false,
           "properties": {
             "amount": {
               "description": "Amount to refund",
