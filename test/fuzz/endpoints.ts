@@ -1,0 +1,229 @@
+import type { DatabaseHandle } from "@/lib/db";
+import { nastyString, mixedString } from "./generators";
+import type { Random } from "./random";
+
+/**
+ * Every endpoint of the console's API, as the fuzz suite drives it: for each route file under
+ * app/api and each method it exports, what a well-formed request looks like (route parameters,
+ * query, body), so that the fuzz can start from something plausible and break it in every
+ * direction. test/fuzz/endpoints.test.ts fails when a route file exports a method missing here, so
+ * a new endpoint joins the fuzz when it is added.
+ */
+
+/** Ids that exist in the console's database right now, so requests reach past "not found". */
+export class World {
+  constructor(private readonly database: DatabaseHandle) {}
+
+  private column(sql: string): string[] {
+    return (this.database.sqlite.prepare(sql).all() as Array<{ v: string }>).map((row) => row.v);
+  }
+
+  tools = () => this.column("select name as v from tools order by name limit 50");
+  approvals = () => this.column("select id as v from approvals order by created_at desc limit 50");
+  pendingApprovals = () => this.column("select id as v from approvals where status = 'pending' order by created_at desc limit 50");
+  runs = () => this.column("select id as v from runs order by started_at desc limit 50");
+  threads = () => this.column("select id as v from threads order by updated_at desc limit 50");
+  sources = () => this.column("select id as v from sources limit 50");
+  calls = () =>
+    (
+      this.database.sqlite.prepare("select tool, call_id as callId from call_results order by created_at desc limit 50").all() as Array<{
+        tool: string;
+        callId: string;
+      }>
+    ).map((c) => c);
+}
+
+/** A plausible request to one endpoint; the fuzz mutates every part of it. */
+export interface EndpointShape {
+  /** The dynamic segments, by name, with values that usually exist. */
+  params?: (r: Random, world: World) => Record<string, string>;
+  /** Query parameters a well-behaved client sends. */
+  query?: (r: Random, world: World) => Record<string, string | undefined>;
+  /** A well-formed body; present only for endpoints that read one. */
+  body?: (r: Random, world: World) => unknown;
+  /** The answer is a stream (SSE) that may not end by itself: read a bounded part, then cancel. */
+  stream?: boolean;
+}
+
+/** An existing value most of the time, else something odd (missing ids are part of the test). */
+function existingOr(r: Random, values: readonly string[]): string {
+  return values.length && r.chance(0.75) ? r.pick(values) : nastyString(r);
+}
+
+const TOOL_ARGS: Record<string, (r: Random) => Record<string, unknown>> = {
+  get_weather: (r) => ({ city: r.pick(["Paris", "Tokyo", "", "😀"]) }),
+  calculate: (r) => ({ expression: r.pick(["2+2", "6 * 7", "1/0", "sqrt(-1)", "(".repeat(200), "9".repeat(400)]) }),
+  current_time: (r) => (r.chance(0.5) ? {} : { timezone: r.pick(["UTC", "Europe/Paris", "Mars/Olympus"]) }),
+  create_ticket: (r) => ({ title: r.pick(["Printer", "x".repeat(500)]), priority: r.pick(["low", "high", "urgent"]) }),
+  issue_refund: (r) => ({ orderId: r.pick(["A-1", "B-2"]), amount: r.pick([1, 10.5, -3, 1e9]) }),
+};
+
+const USER_TEXTS = [
+  "hello",
+  "what is the weather in Paris?",
+  "calculate 6 * 7",
+  "what time is it",
+  "create a ticket: printer on fire",
+  "refund order A-1 for 10",
+  "/stream 40",
+  "/calculate 2+2",
+  "/issue_refund",
+  "/unknown_tool {}",
+];
+
+/** A RunAgentInput that the demo agent runs, sometimes resuming approvals the world holds. */
+function runInput(r: Random, world: World): Record<string, unknown> {
+  const threads = world.threads();
+  const pending = world.pendingApprovals();
+  const input: Record<string, unknown> = {
+    threadId: threads.length && r.chance(0.3) ? r.pick(threads) : r.chance(0.8) ? `fuzz-thread-${r.int(1e9)}` : nastyString(r),
+    // Run ids are the client's choice: some carry quotes, CR/LF or lone surrogates into the run's records and downloads.
+    runId: r.chance(0.8) ? `fuzz-run-${r.int(1e9)}` : nastyString(r),
+    messages: [{ id: `m-${r.int(1e9)}`, role: "user", content: r.chance(0.8) ? r.pick(USER_TEXTS) : nastyString(r) }],
+    tools: r.chance(0.3) ? [{ name: "client_tool", description: "a client tool", parameters: { type: "object" } }] : [],
+    context: [],
+    state: r.chance(0.7) ? {} : { note: nastyString(r) },
+    forwardedProps: {},
+  };
+  if (pending.length && r.chance(0.3))
+    input.resume = [{ interruptId: r.pick(pending), status: "resolved", payload: { approved: r.chance(0.5) } }];
+  return input;
+}
+
+const petstore = {
+  openapi: "3.0.3",
+  info: { title: "Fuzz pets", version: "1.0.0" },
+  // The suite allows 127.0.0.1 outbound: calls to this server are refused at once (nothing listens on port 9).
+  servers: [{ url: "http://127.0.0.1:9/v1" }],
+  paths: {
+    "/pets/{id}": {
+      get: {
+        operationId: "getPet",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string", pattern: "^[a-z0-9]+$" } }],
+        responses: { "200": { description: "a pet" } },
+      },
+    },
+  },
+};
+
+/** An OpenAPI import or preview body: a small document as text, or a URL the outbound guard refuses. */
+function importBody(r: Random, withName: boolean): Record<string, unknown> {
+  const document = r.chance(0.7)
+    ? { text: JSON.stringify(petstore), filename: "pets.json" }
+    : // Only addresses the guard refuses before connecting: the suite must not wait on the network.
+      { url: r.pick(["http://127.0.0.1:1/openapi.json", "http://[::ffff:127.0.0.1]:9/x", "file:///etc/passwd", "ftp://x", "not a url"]) };
+  const options: Record<string, unknown> = { prefix: `fz${r.int(1e6)}_` };
+  if (r.chance(0.2)) options.allow = [r.pick(["127.0.0.1/32", "10.0.0.0/8", "example.com", "not-a-range/99"])];
+  if (r.chance(0.2)) options.auth = { kind: r.pick(["bearer", "header", "query"]), name: "X-Key", secret: "s3cret" };
+  return { ...document, options, ...(withName && { name: `Fuzz ${r.int(1000)}` }) };
+}
+
+const LIMITS = ["1", "2", "10", "-5", "0", "abc", "1e2", "0x10", " 3", "", "99999999999", "1.5"];
+
+/** The console's API endpoints, keyed "METHOD /path" with Next's `[param]` segments. */
+export const ENDPOINTS: Record<string, EndpointShape> = {
+  "GET /api/agui": {},
+  "POST /api/agui": { body: runInput, stream: true },
+  "POST /api/agui/[agent]": {
+    params: (r) => ({ agent: r.chance(0.8) ? r.pick(["demo", "plain-chat"]) : nastyString(r) }),
+    body: runInput,
+    stream: true,
+  },
+  "GET /api/approvals": {
+    query: (r, world) =>
+      r.weighted<Record<string, string>>([
+        [2, () => ({})],
+        [2, () => ({ status: r.pick(["pending", "approved,denied", "pending,,", "bogus"]) })],
+        [1, () => ({ q: nastyString(r), limit: r.pick(LIMITS) })],
+        [1, () => ({ cursor: r.pick(["", "garbage", "eyJ4IjoxfQ", mixedString(r, 30)]) })],
+        [1, () => ({ threadId: existingOr(r, world.threads()), tool: nastyString(r) })],
+      ]),
+  },
+  "GET /api/approvals/[id]": { params: (r, world) => ({ id: existingOr(r, world.approvals()) }) },
+  "POST /api/approvals/[id]/decision": {
+    params: (r, world) => ({ id: existingOr(r, world.approvals()) }),
+    body: (r) => ({
+      approved: r.chance(0.5),
+      ...(r.chance(0.3) && { reason: "fuzz" }),
+      ...(r.chance(0.2) && { editedArgs: { orderId: "A-1", amount: 1 } }),
+      ...(r.chance(0.2) && { rememberForThread: true }),
+    }),
+  },
+  "POST /api/approvals/decisions": {
+    body: (r, world) => ({
+      ids: Array.from({ length: r.between(1, 3) }, () => existingOr(r, world.approvals())),
+      approved: r.chance(0.5),
+    }),
+  },
+  "GET /api/approvals/events": {
+    query: (r, world) => (r.chance(0.5) ? {} : { threadId: existingOr(r, world.threads()) }),
+    stream: true,
+  },
+  "GET /api/health": {},
+  "GET /api/runs/[id]/events": {
+    params: (r, world) => ({ id: existingOr(r, world.runs()) }),
+    query: (r) => (r.chance(0.5) ? {} : { format: r.pick(["json", "jsonl", "xml", ""]) }),
+  },
+  "GET /api/session": {},
+  "POST /api/session": { body: (r) => ({ token: r.pick(["", "not-a-token", "x".repeat(600), "acx_" + mixedString(r, 20)]) }) },
+  "DELETE /api/session": {},
+  "POST /api/sources/[id]/refresh": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },
+  "DELETE /api/sources/[id]": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },
+  "POST /api/sources/openapi/preview": { body: (r) => importBody(r, false) },
+  "POST /api/sources/openapi": { body: (r) => importBody(r, true) },
+  "GET /api/sources": {},
+  "GET /api/threads/[id]": { params: (r, world) => ({ id: existingOr(r, world.threads()) }) },
+  "GET /api/threads": { query: (r) => (r.chance(0.4) ? {} : { limit: r.pick(LIMITS) }) },
+  "POST /api/tools/[name]/calls/[callId]/pin": {
+    params: (r, world) => {
+      const calls = world.calls();
+      if (calls.length && r.chance(0.7)) {
+        const call = r.pick(calls);
+        return { name: call.tool, callId: call.callId };
+      }
+      return { name: existingOr(r, world.tools()), callId: nastyString(r) };
+    },
+    body: (r) => ({ pinned: r.chance(0.5) }),
+  },
+  "GET /api/tools/[name]/calls": {
+    params: (r, world) => ({ name: existingOr(r, world.tools()) }),
+    query: (r) => (r.chance(0.5) ? {} : { limit: r.pick(LIMITS) }),
+  },
+  "POST /api/tools/[name]/calls": {
+    params: (r, world) => ({ name: r.chance(0.8) ? r.pick(Object.keys(TOOL_ARGS)) : existingOr(r, world.tools()) }),
+    body: (r) => {
+      const tool = r.pick(Object.keys(TOOL_ARGS));
+      return { args: TOOL_ARGS[tool]!(r), ...(r.chance(0.4) && { callId: `fuzz-${r.int(1000)}` }) };
+    },
+  },
+  "GET /api/tools/[name]/exports": { params: (r, world) => ({ name: existingOr(r, world.tools()) }) },
+  "GET /api/tools/[name]": { params: (r, world) => ({ name: existingOr(r, world.tools()) }) },
+  "PATCH /api/tools/[name]": {
+    params: (r, world) => ({ name: existingOr(r, world.tools()) }),
+    body: (r) =>
+      r.weighted<Record<string, unknown>>([
+        [2, () => ({ enabled: r.chance(0.7) })],
+        [1, () => ({ approval: r.pick(["default", "always", "never", "once_per_thread"]) })],
+        [1, () => ({ targets: ["agui", "mcp"] })],
+        [1, () => ({ timeoutMs: r.pick([1000, 0, -1, 1e12]), retries: r.pick([0, 2, 99]) })],
+      ]),
+  },
+  // Deleting tools is fuzzed too; the suite puts the demo tools back now and then (see the pass).
+  "DELETE /api/tools/[name]": { params: (r, world) => ({ name: existingOr(r, world.tools()) }) },
+  "GET /api/tools": {
+    query: (r) =>
+      r.weighted<Record<string, string>>([
+        [2, () => ({})],
+        [1, () => ({ text: nastyString(r), limit: r.pick(LIMITS) })],
+        [1, () => ({ cursor: r.pick(["", "garbage", "eyJ4IjoxfQ", "%E0", mixedString(r, 40)]) })],
+        [1, () => ({ effects: r.pick(["read", "write", "bogus"]), enabled: r.pick(["true", "false", "yes"]) })],
+        [1, () => ({ unknown: "1" })],
+      ]),
+  },
+};
+
+/** "GET /api/tools/[name]" -> ["GET", "/api/tools/[name]"]. */
+export function splitKey(key: string): [method: string, path: string] {
+  const at = key.indexOf(" ");
+  return [key.slice(0, at), key.slice(at + 1)];
+}
