@@ -19,18 +19,21 @@ export interface NodeRoute {
  */
 export function createNodeServer(routes: NodeRoute[]): http.Server {
   const compiled = routes.map((r) => ({ ...r, regex: new RegExp(`^${r.path.replace(/\[(\w+)\]/g, "(?<$1>[^/]+)")}$`) }));
+  const refuse = (res: http.ServerResponse, status: number, code: string, message: string) =>
+    void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ error: { code, message } }));
   return http.createServer(async (req, res) => {
-    const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
-    const match = compiled.find((r) => r.method === req.method && r.regex.test(url.pathname));
-    if (!match) {
-      res
-        .writeHead(404, { "content-type": "application/json" })
-        .end(JSON.stringify({ error: { code: "not_found", message: "No such route" } }));
-      return;
+    // A Host header that makes no URL (`[::1`, `a:1:2`) still reaches the handler, which judges the
+    // Host itself (421); the URL then names localhost, as Next's request.url does.
+    const url = requestUrl(req.url ?? "/", req.headers.host);
+    const match = url && compiled.find((r) => r.method === req.method && r.regex.test(url.pathname));
+    if (!url || !match) return refuse(res, 404, "not_found", "No such route");
+    let params: Record<string, string>;
+    try {
+      params = Object.fromEntries(Object.entries(match.regex.exec(url.pathname)?.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]));
+    } catch {
+      // As scripts/server.mjs answers the built console's malformed paths (%E0, %ZZ): before any handler.
+      return refuse(res, 400, "invalid_path", "The path has a malformed percent-encoding");
     }
-    const params = Object.fromEntries(
-      Object.entries(match.regex.exec(url.pathname)?.groups ?? {}).map(([k, v]) => [k, decodeURIComponent(v)]),
-    );
     const controller = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) controller.abort(new Error("client disconnected"));
@@ -73,6 +76,12 @@ export function createNodeServer(routes: NodeRoute[]): http.Server {
       res.destroy();
     }
   });
+}
+
+/** The request's URL on its Host, or on localhost when the Host makes no URL; undefined when the target makes none. */
+function requestUrl(target: string, host: string | undefined): URL | undefined {
+  for (const base of [`http://${host ?? "127.0.0.1"}`, "http://localhost"]) if (URL.canParse(target, base)) return new URL(target, base);
+  return undefined;
 }
 
 /** Listen on 127.0.0.1 on a free port; resolves with the base URL. */

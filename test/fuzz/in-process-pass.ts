@@ -62,16 +62,28 @@ const SERVICES_KEY = Symbol.for("agui-console.services");
  * refused request, streams that end their run), then that no run is left running, that health
  * answers ok, and how the heap moved between the two halves of the pass.
  */
-export async function runInProcessPass(seed: number, perEndpoint: number): Promise<PassResult> {
-  const started = Date.now();
-  return withFuzzServices((services, errorLines) => drive(services, seed, perEndpoint, errorLines, started));
+export async function runInProcessPass(fuzz: FuzzServices, seed: number, perEndpoint: number): Promise<PassResult> {
+  return drive(fuzz.services, seed, perEndpoint, fuzz.errorLines, Date.now());
 }
 
+/** Services the route exports reach, and the error lines they logged. */
+export interface FuzzServices {
+  services: Services;
+  errorLines: string[];
+  close(): void;
+}
+
+let openedInThisProcess = false;
+
 /**
- * Run `body` with fresh services on a real SQLite file as the process's services (what the route
- * exports reach), their error log lines collected in `errorLines`; closed afterwards.
+ * Fresh services on a real SQLite file, made the process's services (what the route exports
+ * reach through getServices), logging errors into `errorLines`. A route module keeps the services
+ * of its first request (lib/api route()), so a test file opens these once, in beforeAll; a second
+ * call throws rather than let requests reach closed services.
  */
-export async function withFuzzServices<T>(body: (services: Services, errorLines: string[]) => Promise<T>): Promise<T> {
+export function openFuzzServices(): FuzzServices {
+  if (openedInThisProcess) throw new Error("openFuzzServices: once per test file (route modules keep their first services)");
+  openedInThisProcess = true;
   const errorLines: string[] = [];
   const dir = tempDir("agui-console-fuzz-");
   const services = createServices(
@@ -89,12 +101,14 @@ export async function withFuzzServices<T>(body: (services: Services, errorLines:
   const holder = globalThis as unknown as Record<symbol, Services | undefined>;
   const previous = holder[SERVICES_KEY];
   holder[SERVICES_KEY] = services;
-  try {
-    return await body(services, errorLines);
-  } finally {
-    holder[SERVICES_KEY] = previous;
-    services.close();
-  }
+  return {
+    services,
+    errorLines,
+    close: () => {
+      holder[SERVICES_KEY] = previous;
+      services.close();
+    },
+  };
 }
 
 async function drive(services: Services, seed: number, perEndpoint: number, errorLines: string[], started: number): Promise<PassResult> {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { runInProcessPass, type PassResult } from "./in-process-pass";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openFuzzServices, runInProcessPass, type FuzzServices, type PassResult } from "./in-process-pass";
 import { fuzzIterations, fuzzSeed } from "./random";
 
 // The in-process fuzz pass (issue 11): every endpoint of the API, called as Next calls it, with
@@ -7,17 +7,22 @@ import { fuzzIterations, fuzzSeed } from "./random";
 // (FUZZ_ITERATIONS). A failure names its seed: FUZZ_SEED=<seed> replays the same requests.
 
 const seed = fuzzSeed();
-const perEndpoint = fuzzIterations(24);
+const perEndpoint = fuzzIterations(40);
 /** The heap may grow this much between the two halves of the pass (caches, JIT, SQLite statements). */
 const HEAP_SLACK_BYTES = 48 * 1024 * 1024;
 
 describe(`the in-process fuzz pass (FUZZ_SEED=${seed}, ${perEndpoint} requests per endpoint)`, () => {
+  let fuzz: FuzzServices;
   let result: PassResult;
+  beforeAll(() => {
+    fuzz = openFuzzServices();
+  });
+  afterAll(() => fuzz.close());
 
   it(
     "answers every request below 500, refusals with a JSON error body, and a refused request writes nothing",
     async () => {
-      result = await runInProcessPass(seed, perEndpoint);
+      result = await runInProcessPass(fuzz, seed, perEndpoint);
       console.log(
         `fuzz: seed ${seed}, ${result.requests} requests in ${result.ms} ms, statuses ${JSON.stringify(result.statuses)}` +
           (result.unsendable ? `, ${result.unsendable} unsendable skipped` : "") +
