@@ -50,7 +50,9 @@ export function rawExchange(host: string, port: number, request: RawRequest, tim
       resolve(answer);
     };
     const timer = setTimeout(() => finish({ headers: {}, failure: "timeout" }), timeoutMs);
-    socket.on("connect", () => socket.end(wireBytes(request)));
+    // Written, not ended: Node's server closes a connection whose client half-closes it before
+    // the answer is ready (pages take a moment), which would look like a missing answer.
+    socket.on("connect", () => socket.write(wireBytes(request)));
     socket.on("data", (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       const end = received.indexOf("\r\n\r\n");
@@ -144,7 +146,10 @@ const OTHER_PATHS = [
   "/api/nope",
   "/api/tools/../health",
   "//api//tools",
+  // Asterisk-form and absolute-form request targets, which browsers never send to a server.
   "*",
+  "http://evil.example/api/tools",
+  "//evil.example/",
 ];
 
 export interface RawPassOptions {
