@@ -40,7 +40,7 @@ export interface EndpointShape {
   /** Query parameters a well-behaved client sends. */
   query?: (r: Random, world: World) => Record<string, string | undefined>;
   /** A well-formed body; present only for endpoints that read one. */
-  body?: (r: Random, world: World) => unknown;
+  body?: (r: Random, world: World, params: Record<string, string>) => unknown;
   /** The answer is a stream (SSE) that may not end by itself: read a bounded part, then cancel. */
   stream?: boolean;
 }
@@ -49,6 +49,13 @@ export interface EndpointShape {
 function existingOr(r: Random, values: readonly string[]): string {
   return values.length && r.chance(0.75) ? r.pick(values) : nastyString(r);
 }
+
+/** Arguments for the imported search tool: input its patterns would backtrack on, and deep trees. */
+const SEARCH_ARGS = (r: Random): Record<string, unknown> => ({
+  q: "a".repeat(r.pick([5, 30, 5000])) + "!",
+  password: r.pick(["short", "longenough1"]),
+  tree: ((depth: number) => JSON.parse('{"children":['.repeat(depth) + "{}" + "]}".repeat(depth)) as unknown)(r.pick([3, 30, 70])),
+});
 
 const TOOL_ARGS: Record<string, (r: Random) => Record<string, unknown>> = {
   get_weather: (r) => ({ city: r.pick(["Paris", "Tokyo", "", "😀"]) }),
@@ -90,7 +97,8 @@ function runInput(r: Random, world: World): Record<string, unknown> {
   return input;
 }
 
-const petstore = {
+/** A small OpenAPI document: a path parameter with a pattern, and a body with hostile patterns and a recursive schema. */
+export const FUZZ_DOCUMENT = {
   openapi: "3.0.3",
   info: { title: "Fuzz pets", version: "1.0.0" },
   // The suite allows 127.0.0.1 outbound: calls to this server are refused at once (nothing listens on port 9).
@@ -103,13 +111,77 @@ const petstore = {
         responses: { "200": { description: "a pet" } },
       },
     },
+    "/search": {
+      post: {
+        operationId: "search",
+        requestBody: {
+          content: {
+            "application/json": {
+              schema: {
+                type: "object",
+                properties: {
+                  // A pattern that backtracks for ever on a native engine, and one RE2 cannot run.
+                  q: { type: "string", pattern: "^(a+)+$" },
+                  password: { type: "string", pattern: "^(?=.*\\d).{8,}$" },
+                  tree: { $ref: "#/components/schemas/Tree" },
+                },
+              },
+            },
+          },
+        },
+        responses: { "200": { description: "found" } },
+      },
+    },
+  },
+  components: {
+    schemas: { Tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/components/schemas/Tree" } } } } },
   },
 };
+
+/** OpenAPI document texts: the one above, and ones broken the ways documents have broken the importer. */
+function documentText(r: Random): string {
+  return r.weighted<string>([
+    [5, () => JSON.stringify(FUZZ_DOCUMENT)],
+    [
+      1,
+      () =>
+        JSON.stringify({
+          ...FUZZ_DOCUMENT,
+          components: { schemas: { Tree: { $ref: r.pick(["#/%E0", "#/components/schemas/Tree", "#/..", "x.json#/a"]) } } },
+        }),
+    ],
+    [1, () => JSON.stringify({ ...FUZZ_DOCUMENT, "x-deep": JSON.parse(deepJsonText(r.pick([100, 127, 129, 600]))) })],
+    [
+      1,
+      () =>
+        "openapi: 3.0.3\ninfo: {title: y, version: '1'}\npaths:\n" + "  ".repeat(1) + "x:\n" + "- ".repeat(r.pick([10, 300, 3000])) + "a\n",
+    ],
+    [1, () => "a: [" + "[".repeat(r.pick([200, 5000])) + "]"],
+    [
+      1,
+      () =>
+        JSON.stringify({
+          ...FUZZ_DOCUMENT,
+          paths: Object.fromEntries(
+            Array.from({ length: 600 }, (_, i) => [
+              `/p${i}`,
+              { get: { operationId: `op${i}`, responses: { "200": { description: "ok" } } } },
+            ]),
+          ),
+        }),
+    ],
+  ]);
+}
+
+/** Nested arrays as JSON text (built without recursion). */
+function deepJsonText(depth: number): string {
+  return "[".repeat(depth) + "]".repeat(depth);
+}
 
 /** An OpenAPI import or preview body: a small document as text, or a URL the outbound guard refuses. */
 function importBody(r: Random, withName: boolean): Record<string, unknown> {
   const document = r.chance(0.7)
-    ? { text: JSON.stringify(petstore), filename: "pets.json" }
+    ? { text: documentText(r), filename: r.pick(["pets.json", "pets.yaml", '"; x=".json', "..\\..\\x"]) }
     : // Only addresses the guard refuses before connecting: the suite must not wait on the network.
       { url: r.pick(["http://127.0.0.1:1/openapi.json", "http://[::ffff:127.0.0.1]:9/x", "file:///etc/passwd", "ftp://x", "not a url"]) };
   const options: Record<string, unknown> = { prefix: `fz${r.int(1e6)}_` };
@@ -190,10 +262,25 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
     query: (r) => (r.chance(0.5) ? {} : { limit: r.pick(LIMITS) }),
   },
   "POST /api/tools/[name]/calls": {
-    params: (r, world) => ({ name: r.chance(0.8) ? r.pick(Object.keys(TOOL_ARGS)) : existingOr(r, world.tools()) }),
-    body: (r) => {
-      const tool = r.pick(Object.keys(TOOL_ARGS));
-      return { args: TOOL_ARGS[tool]!(r), ...(r.chance(0.4) && { callId: `fuzz-${r.int(1000)}` }) };
+    params: (r, world) => {
+      const imported = world.tools().filter((name) => name.endsWith("search"));
+      return {
+        name: r.weighted<string>([
+          [6, () => r.pick(Object.keys(TOOL_ARGS))],
+          [imported.length ? 3 : 0, () => r.pick(imported)],
+          [2, () => existingOr(r, world.tools())],
+        ]),
+      };
+    },
+    body: (r, _world, { name = "" }) => {
+      // Arguments for the tool the path names, mostly; another tool's now and then.
+      const argsFor =
+        Object.hasOwn(TOOL_ARGS, name) && r.chance(0.8)
+          ? TOOL_ARGS[name]!
+          : name.endsWith("search")
+            ? SEARCH_ARGS
+            : r.pick(Object.values(TOOL_ARGS));
+      return { args: argsFor(r), ...(r.chance(0.4) && { callId: `fuzz-${r.int(1000)}` }) };
     },
   },
   "GET /api/tools/[name]/exports": { params: (r, world) => ({ name: existingOr(r, world.tools()) }) },

@@ -36,7 +36,8 @@ export function fuzzRequest(r: Random, method: string, path: string, shape: Endp
   // handlers' own parsing; the rest break those checks in every way.
   if (r.chance(0.6)) {
     set("host", r.pick([`127.0.0.1:${PORT}`, `localhost:${PORT}`]));
-    const token = r.chance(0.5) ? r.pick(Object.values(callers.tokens)) : undefined;
+    // A token with every scope most of the time: a missing scope is one refusal, tried often enough.
+    const token = r.chance(0.5) ? (r.chance(0.6) ? callers.tokens.all : r.pick(Object.values(callers.tokens))) : undefined;
     if (token) set("authorization", `Bearer ${token}`);
     else if (r.chance(0.3)) {
       set("cookie", `console_session=${callers.session}`);
@@ -53,7 +54,7 @@ export function fuzzRequest(r: Random, method: string, path: string, shape: Endp
   let body: FuzzBody | undefined;
   const mayHaveBody = method !== "GET" && method !== "HEAD";
   if (shape.body) {
-    body = fuzzBody(r, shape.body(r, world));
+    body = fuzzBody(r, shape.body(r, world, params));
     set("content-type", contentType(r));
   } else if (mayHaveBody && r.chance(0.2)) {
     // A body where none is expected must be ignored or refused, never half-read into a 500.

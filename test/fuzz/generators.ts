@@ -232,7 +232,7 @@ export interface FuzzBody {
  */
 export function fuzzBody(r: Random, valid: unknown): FuzzBody {
   return r.weighted<FuzzBody>([
-    [valid === undefined ? 0 : 6, () => ({ label: "valid", data: jsonText(valid) })],
+    [valid === undefined ? 0 : 10, () => ({ label: "valid", data: jsonText(valid) })],
     [valid === undefined ? 0 : 10, () => ({ label: "mutated", data: jsonText(mutate(r, mutate(r, valid))) })],
     [4, () => ({ label: "random json", data: jsonText(jsonValue(r, 4)) })],
     [
@@ -327,7 +327,7 @@ function duplicateKeys(valid: unknown): string {
 /** Content types for a JSON body: right, right with parameters, near misses and wrong ones. */
 export function contentType(r: Random): string | undefined {
   return r.weighted<string | undefined>([
-    [8, () => "application/json"],
+    [12, () => "application/json"],
     [2, () => r.pick(["application/json; charset=utf-8", "Application/JSON", "application/json ; charset=UTF-8"])],
     [
       4,

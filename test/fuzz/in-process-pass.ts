@@ -6,7 +6,7 @@ import { demoTools } from "@/lib/demo/tools";
 import { createLogger } from "@/lib/log";
 import { createServices, type Services } from "@/lib/services";
 import { tempDir } from "../support/services";
-import { ENDPOINTS, World } from "./endpoints";
+import { ENDPOINTS, FUZZ_DOCUMENT, World } from "./endpoints";
 import { describeRequest, fuzzRequest, toWebRequest, type Callers, type FuzzRequest } from "./fuzz-request";
 import { Random } from "./random";
 import { loadRouteExports, type RouteExport } from "./route-files";
@@ -170,7 +170,13 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
     const logged = errorLines.length;
     const described = () => describeRequest(request);
     const note = (kind: string, detail: string): void => {
-      findings.push({ kind, endpoint: route.key, detail, request: described(), log: errorLines.slice(logged).map(shortLog) });
+      findings.push({
+        kind: alone ? kind : `${kind} (in a concurrent burst)`,
+        endpoint: route.key,
+        detail,
+        request: described(),
+        log: errorLines.slice(logged).map(shortLog),
+      });
     };
 
     let response: Response;
@@ -295,12 +301,7 @@ async function seedWorld(routes: Map<string, RouteExport>, services: Services): 
     messages: [{ id: "m1", role: "user", content: "refund order A-2 for 10" }],
   });
   await post("POST /api/sources/openapi", "/api/sources/openapi", {
-    text: JSON.stringify({
-      openapi: "3.0.3",
-      info: { title: "Seed", version: "1" },
-      servers: [{ url: "http://127.0.0.1:9" }],
-      paths: { "/ping": { get: { operationId: "ping", responses: { "200": { description: "ok" } } } } },
-    }),
+    text: JSON.stringify(FUZZ_DOCUMENT),
     options: { prefix: "seed_" },
   });
   services.runs.flush();
@@ -380,5 +381,5 @@ function measureHeap(gc: () => void): number {
 
 /** A logged error line, cut to what a report needs (the message and the top of the stack). */
 function shortLog(line: string): string {
-  return line.length > 1500 ? `${line.slice(0, 1500)}…` : line;
+  return line.length > 3000 ? `${line.slice(0, 3000)}…` : line;
 }
