@@ -6,7 +6,7 @@ import { demoTools } from "@/lib/demo/tools";
 import { createLogger } from "@/lib/log";
 import { createServices, type Services } from "@/lib/services";
 import { tempDir } from "../support/services";
-import { ENDPOINTS, FUZZ_DOCUMENT, World } from "./endpoints";
+import { ENDPOINTS, FUZZ_DOCUMENT, splitKey, World } from "./endpoints";
 import { describeRequest, fuzzRequest, toWebRequest, type Callers, type FuzzRequest } from "./fuzz-request";
 import { Random } from "./random";
 import { loadRouteExports, type RouteExport } from "./route-files";
@@ -237,7 +237,7 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
     }
     if (round % 10 === 9) journal.clear();
   }
-  // Concurrent bursts: runs on the same thread, decisions racing runs, imports racing deletes.
+  // Concurrent bursts of random requests, then of requests aimed at one thing at once.
   for (let burst = 0; burst < Math.ceil(perEndpoint / 4); burst++) {
     replenish();
     await Promise.all(
@@ -247,6 +247,9 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
       }),
     );
     await settle("(after a concurrent burst)");
+    replenish();
+    await Promise.all(raceOnOneThing(r, world).map(([key, request]) => sendOne(routes.get(key)!, request, false)));
+    await settle("(after a race)");
   }
   await settle("(end of pass)");
   heap[1] = measureHeap(gc);
@@ -305,6 +308,91 @@ async function seedWorld(routes: Map<string, RouteExport>, services: Services): 
     options: { prefix: "seed_" },
   });
   services.runs.flush();
+}
+
+/**
+ * Well-formed requests from the local operator that all aim at one thing at the same moment: one
+ * source (refreshed, removed, imported again), one pending approval (decided several ways, resumed
+ * by a run), one thread (several runs, one run id twice), or one tool (changed, removed, called).
+ */
+function raceOnOneThing(r: Random, world: World): Array<[string, FuzzRequest]> {
+  const request = (key: string, params: Record<string, string> = {}, body?: unknown): [string, FuzzRequest] => {
+    const [method, path] = splitKey(key);
+    const filled = path.replace(/\[(\w+)\]/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+    const headers: Record<string, string> = { host: "127.0.0.1:3000", origin: "http://127.0.0.1:3000" };
+    if (body !== undefined) headers["content-type"] = "application/json";
+    return [
+      key,
+      {
+        method,
+        url: `http://127.0.0.1:3000${filled}`,
+        headers,
+        params,
+        ...(body !== undefined && { body: { label: "race", data: JSON.stringify(body) } }),
+      },
+    ];
+  };
+  const run = (threadId: string, runId: string, extra: Record<string, unknown> = {}) =>
+    request(
+      "POST /api/agui",
+      {},
+      {
+        threadId,
+        runId,
+        messages: [{ id: `m-${r.int(1e9)}`, role: "user", content: r.pick(["refund order A-1 for 10", "calculate 2+2", "/stream 30"]) }],
+        ...extra,
+      },
+    );
+  return r.weighted<Array<[string, FuzzRequest]>>([
+    [
+      world.sources().length ? 2 : 0,
+      () => {
+        const id = r.pick(world.sources());
+        return [
+          request("POST /api/sources/[id]/refresh", { id }),
+          request("POST /api/sources/[id]/refresh", { id }),
+          request("DELETE /api/sources/[id]", { id }),
+          request("POST /api/sources/openapi", {}, { text: JSON.stringify(FUZZ_DOCUMENT), options: { prefix: "race_" } }),
+          request("POST /api/sources/openapi", {}, { text: JSON.stringify(FUZZ_DOCUMENT), options: { prefix: "race_" } }),
+        ];
+      },
+    ],
+    [
+      world.pendingApprovals().length ? 3 : 0,
+      () => {
+        const id = r.pick(world.pendingApprovals());
+        const thread = world.threads()[0] ?? "race-thread";
+        return [
+          request("POST /api/approvals/[id]/decision", { id }, { approved: true }),
+          request("POST /api/approvals/[id]/decision", { id }, { approved: false, reason: "race" }),
+          request("POST /api/approvals/decisions", {}, { ids: [id], approved: true }),
+          run(thread, `race-run-${r.int(1e9)}`, { resume: [{ interruptId: id, status: "resolved", payload: { approved: true } }] }),
+          run(thread, `race-run-${r.int(1e9)}`, { resume: [{ interruptId: id, status: "cancelled" }] }),
+        ];
+      },
+    ],
+    [
+      2,
+      () => {
+        const thread = `race-thread-${r.int(1e9)}`;
+        const runId = `race-run-${r.int(1e9)}`;
+        return [run(thread, runId), run(thread, runId), run(thread, `${runId}-b`), request("GET /api/threads/[id]", { id: thread })];
+      },
+    ],
+    [
+      2,
+      () => {
+        const name = r.pick(world.tools().length ? world.tools() : ["calculate"]);
+        return [
+          request("PATCH /api/tools/[name]", { name }, { enabled: false }),
+          request("PATCH /api/tools/[name]", { name }, { approval: "always" }),
+          request("POST /api/tools/[name]/calls", { name }, { args: {} }),
+          request("DELETE /api/tools/[name]", { name }),
+          request("GET /api/tools/[name]/exports", { name }),
+        ];
+      },
+    ],
+  ]);
 }
 
 /** A problem with an error answer's body, or undefined when it is `{ error: { code, message } }` JSON. */
