@@ -18,7 +18,9 @@ const ALLOWED = new Set(METHODS);
 function refuseEarly(method, url) {
   const plain = { "content-type": "text/plain; charset=utf-8", "x-content-type-options": "nosniff", "cache-control": "no-store" };
   if (!ALLOWED.has(method ?? "")) return [405, { ...plain, allow: METHODS.join(", ") }, `The method ${method} is not supported\n`];
-  const path = (url ?? "/").split("?")[0];
+  // Only origin-form targets ("/path?query"): "*" or an absolute URL is no path of this console.
+  if (!url?.startsWith("/")) return [400, plain, "The request target must be a path starting with /\n"];
+  const path = url.split("?")[0];
   try {
     decodeURIComponent(path);
   } catch {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { DomainError, type ErrorKind, type Issue } from "../errors";
 import { jsonTextDepthExceeds, MAX_INPUT_DEPTH } from "../json/depth";
+import { parseUntrusted } from "../json/untrusted";
 import { readCappedText } from "./read-capped";
 
 export { MAX_INPUT_DEPTH };
@@ -21,8 +22,8 @@ export async function routeParam(context: RouteContext | undefined, name: string
 }
 
 /** Zod issues as the `issues` of an error body, located by JSON Pointer. */
-export function toIssues(error: z.ZodError): Issue[] {
-  return error.issues.map((issue) => ({ path: issue.path.length ? `/${issue.path.map(String).join("/")}` : "", message: issue.message }));
+export function toIssues(issues: readonly z.core.$ZodIssue[]): Issue[] {
+  return issues.map((issue) => ({ path: issue.path.length ? `/${issue.path.map(String).join("/")}` : "", message: issue.message }));
 }
 
 /**
@@ -69,7 +70,7 @@ export function readQuery<S extends z.ZodType>(request: Request, schema: S): z.o
 
 /** `value` parsed with `schema`. Throws DomainError of `kind` with the issues. */
 export function parseWith<S extends z.ZodType>(schema: S, value: unknown, kind: ErrorKind, message: string): z.output<S> {
-  const parsed = schema.safeParse(value);
+  const parsed = parseUntrusted(schema, value);
   if (parsed.success) return parsed.data;
-  throw new DomainError(kind, message, { issues: toIssues(parsed.error) });
+  throw new DomainError(kind, message, { issues: toIssues(parsed.issues) });
 }

@@ -1,6 +1,7 @@
 import type { RunAgentInput } from "@ag-ui/core";
 import { RunAgentInputSchema } from "@ag-ui/core/schemas";
 import { DomainError, type Issue } from "../../errors";
+import { parseUntrusted } from "../../json/untrusted";
 
 /** Bounds on what one run may carry, beyond the protocol's schema. */
 export const INPUT_LIMITS = {
@@ -17,11 +18,9 @@ export const INPUT_LIMITS = {
  * Throws DomainError (invalid_body) with the issues.
  */
 export function parseRunInput(body: unknown): RunAgentInput {
-  const parsed = RunAgentInputSchema.safeParse(body);
+  const parsed = parseUntrusted(RunAgentInputSchema, body);
   if (!parsed.success)
-    throw invalid(
-      parsed.error.issues.slice(0, 20).map((issue) => ({ path: `/${issue.path.map(String).join("/")}`, message: issue.message })),
-    );
+    throw invalid(parsed.issues.slice(0, 20).map((issue) => ({ path: `/${issue.path.map(String).join("/")}`, message: issue.message })));
   const input = parsed.data as RunAgentInput;
   const issues: Issue[] = [];
   for (const key of ["threadId", "runId", "parentRunId"] as const) {

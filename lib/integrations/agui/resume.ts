@@ -7,6 +7,7 @@ import { DecisionPayload } from "../../approvals/decision-payload";
 import { mayActFor, type Principal } from "../../auth/principal";
 import { isDomainError } from "../../errors";
 import { isPending, type Executor } from "../../execution";
+import { parseUntrusted } from "../../json/untrusted";
 import type { Logger } from "../../log";
 
 /** What a resume entry's payload may say about a tool-call interrupt: the decision payload, or just `true`/`false`. */
@@ -127,7 +128,7 @@ function settle(deps: ResumeDeps, principal: Principal, approval: Approval, entr
     }
     return true;
   }
-  const parsed = ToolCallAnswer.safeParse(entry.payload);
+  const parsed = parseUntrusted(ToolCallAnswer, entry.payload);
   if (!parsed.success)
     return "the payload does not match the interrupt's responseSchema ({ approved, reason?, editedArgs?, rememberForThread? })";
   try {

@@ -35,6 +35,8 @@ export async function refreshOpenApiSource(
     if ("text" in input && !input.text) throw new OpenApiOptionsError("The source has no stored document to refresh from");
     const { loaded, plan } = await prepare(input, { ...options, auth, outbound: deps.outbound });
     await assertBaseUrls(plan, deps.outbound);
+    // The source may have been removed while its document was read; from here on nothing waits.
+    if (!sources.get(id)) throw new SourceNotFound(id);
     const specs = plan.operations.map((op) => normalise({ ...op.spec, sourceId: id }));
     const clash = specs.find((spec) => {
       const existing = deps.registry.get(spec.name);
