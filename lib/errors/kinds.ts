@@ -40,6 +40,7 @@ export const ERROR_KINDS = {
   invalid_document: { status: 422, rpc: -32602 },
   invalid_options: { status: 422, rpc: -32602 },
   document_unreachable: { status: 422, rpc: -32000 },
+  server_unreachable: { status: 422, rpc: -32000 },
   address_not_allowed: { status: 422, rpc: -32000 },
   not_refreshable: { status: 422, rpc: -32602 },
   invalid_token_request: { status: 422, rpc: -32602 },
