@@ -7,6 +7,8 @@ import { demoTools } from "./demo/tools";
 import { CallResults } from "./db/call-results";
 import { Executor } from "./execution";
 import { registerOpenApiBinder } from "./integrations/openapi/binder";
+import { registerMcpBinder, type McpConnections } from "./integrations/mcp/connections";
+import { startMcpImports } from "./integrations/mcp/import-mcp";
 import { AguiBridge } from "./integrations/agui/bridge";
 import { createLogger, type Logger } from "./log";
 import { OutboundGuard } from "./net";
@@ -29,6 +31,8 @@ export interface Services {
   sources: SourceStore;
   /** The outbound guard: what imports and tool calls may reach (OUTBOUND_ALLOW). */
   outbound: OutboundGuard;
+  /** The connections to imported MCP servers, one per MCP source. */
+  mcp: McpConnections;
   tokens: TokenStore;
   /** Operators signed in to the pages with a token or ADMIN_TOKEN. */
   sessions: SessionStore;
@@ -72,6 +76,8 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   // Every connection the console opens to another machine goes through this one guard.
   const outbound = new OutboundGuard(config.OUTBOUND_ALLOW);
   registerOpenApiBinder(registry, sources, logger, outbound);
+  const mcp = startMcpImports({ registry, sources, logger, outbound });
+  registerMcpBinder(registry, mcp, logger);
   const grants = new GrantStore(database.db);
   const callResults = new CallResults(database.db);
   // A grant holds for the definition it was made for: a changed or removed tool revokes the others.
@@ -113,6 +119,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     callHistory: callResults,
     sources,
     outbound,
+    mcp,
     tokens,
     sessions,
     runs,
@@ -123,6 +130,8 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     close: () => {
       clearInterval(sweep);
       runs.flush();
+      // Stdio servers get their stdin closed (and are ended) before the database goes.
+      void mcp.closeAll();
       database.close();
       void outbound.close();
     },

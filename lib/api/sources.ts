@@ -14,6 +14,9 @@ import {
   type OpenApiInput,
 } from "../integrations/openapi";
 import { parseAllowance } from "../net/address-policy";
+import { TimeoutMs } from "../tools/spec";
+import { McpSecrets, McpTarget, parseStoredOptions } from "../integrations/mcp/client-target";
+import { importMcp, refreshMcpSource, testMcpServer, type McpImportInput } from "../integrations/mcp/import-mcp";
 import type { OpenApiAuth } from "../integrations/openapi/auth";
 import type { Services } from "../services";
 import { SourceNotFound } from "../sources/errors";
@@ -78,14 +81,74 @@ const ImportBody = z
 
 type DocumentBody = z.output<typeof PreviewBody>;
 
+/** Connection bodies are small: a URL or a command line, headers and environment variables. */
+const MAX_MCP_BODY_BYTES = 256 * 1024;
+
+const McpBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    target: McpTarget,
+    /** Headers (HTTP) or environment variables (stdio) stored as the source's secret: never listed or logged. */
+    secrets: McpSecrets.optional(),
+    /** A bearer token for an HTTP server: sent as `Authorization: Bearer …`, stored as a secret. */
+    bearer: z
+      .string()
+      .trim()
+      .min(1)
+      .max(8192)
+      .regex(/^[^\r\n\0]*$/, "holds a line break")
+      .optional(),
+    options: z
+      .object({
+        prefix: z.string().trim().max(32).optional(),
+        /** What this source may reach although private (CIDR ranges, addresses, host names): admins only. */
+        allow: z.array(z.string().trim().min(1).max(253)).max(50).optional(),
+        timeoutMs: TimeoutMs.optional(),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const { target, secrets } = body;
+    if (target.transport === "stdio") {
+      if (secrets?.headers) ctx.addIssue({ code: "custom", path: ["secrets", "headers"], message: "A stdio server takes no headers" });
+      if (body.bearer)
+        ctx.addIssue({ code: "custom", path: ["bearer"], message: "A stdio server takes no bearer token (pass it in secrets.env)" });
+      if (body.options.allow?.length)
+        ctx.addIssue({ code: "custom", path: ["options", "allow"], message: "A stdio server makes no connection the console guards" });
+      if (target.cwd && !target.cwd.startsWith("/"))
+        ctx.addIssue({ code: "custom", path: ["target", "cwd"], message: "must be an absolute path" });
+      return;
+    }
+    if (secrets?.env) ctx.addIssue({ code: "custom", path: ["secrets", "env"], message: "An HTTP server takes no environment variables" });
+    const shown = Object.keys(target.headers ?? {}).map((name) => name.toLowerCase());
+    if (shown.includes("authorization") || shown.includes("cookie"))
+      ctx.addIssue({
+        code: "custom",
+        path: ["target", "headers"],
+        message: "Authorization and Cookie would be shown in listings: send them as secrets.headers (or bearer)",
+      });
+    const secret = Object.keys(secrets?.headers ?? {}).map((name) => name.toLowerCase());
+    if (body.bearer && secret.includes("authorization"))
+      ctx.addIssue({
+        code: "custom",
+        path: ["bearer"],
+        message: "Send the Authorization header either as bearer or in secrets.headers, not both",
+      });
+    const twice = shown.find((name) => secret.includes(name));
+    if (twice) ctx.addIssue({ code: "custom", path: ["secrets", "headers"], message: `${twice} is also in target.headers` });
+  });
+
 /**
  * Imported sources over REST (scope "tools"): GET /api/sources (never the secret),
  * POST /api/sources/openapi/preview, POST /api/sources/openapi (import, all or nothing),
+ * POST /api/sources/mcp/test (connect and list, registering nothing), POST /api/sources/mcp (import),
  * POST /api/sources/[id]/refresh and DELETE /api/sources/[id] (with its tools).
  */
-export function sourcesApi(services: Pick<Services, "registry" | "sources" | "logger" | "outbound">, protect: Protect) {
-  const { registry, sources, logger, outbound } = services;
-  const deps = { registry, sources, logger, outbound };
+export function sourcesApi(services: Pick<Services, "registry" | "sources" | "logger" | "outbound" | "mcp">, protect: Protect) {
+  const { registry, sources, logger, outbound, mcp } = services;
+  const deps = { registry, sources, logger, outbound, mcp };
 
   /**
    * The guard an import or preview fetches through: the console's, widened by the request's
@@ -134,10 +197,63 @@ export function sourcesApi(services: Pick<Services, "registry" | "sources" | "lo
     });
   });
 
+  /**
+   * An MCP body as import input, with the guard its connection goes through. A stdio server runs
+   * a program on the console's machine: only an admin may name one (403 otherwise, before anything runs).
+   */
+  const mcpInput = (body: z.output<typeof McpBody>, caller: Principal): { input: McpImportInput; guard: typeof outbound } => {
+    if (body.target.transport === "stdio" && caller.role !== "admin")
+      throw new DomainError("forbidden", "Only an admin may add an MCP server that runs a program on the console's machine (stdio)");
+    const guard = guardFor(body.options.allow, caller);
+    const headers = { ...body.secrets?.headers, ...(body.bearer && { Authorization: `Bearer ${body.bearer}` }) };
+    const secrets = { ...(Object.keys(headers).length && { headers }), ...(body.secrets?.env && { env: body.secrets.env }) };
+    const { prefix, allow, timeoutMs } = body.options;
+    return {
+      input: {
+        target: body.target,
+        ...(Object.keys(secrets).length && { secrets }),
+        ...(body.name && { name: body.name }),
+        ...(prefix && { prefix }),
+        ...(allow?.length && { allow }),
+        ...(timeoutMs && { timeoutMs }),
+      },
+      guard,
+    };
+  };
+
+  const testMcp = protect("tools", async (request, caller) => {
+    const body = await readJsonBody(request, McpBody, MAX_MCP_BODY_BYTES);
+    const { input, guard } = mcpInput(body, caller);
+    const result = await testMcpServer({ ...deps, outbound: guard }, input);
+    const taken = result.tools.filter((tool) => registry.get(tool.toolName)).map((tool) => tool.toolName);
+    const warnings = taken.length
+      ? [
+          ...result.warnings,
+          `${taken.length === 1 ? "A tool" : `${taken.length} tools`} with ${taken.length === 1 ? "this name is" : "these names are"} already registered, so the import would fail: ${taken.slice(0, 5).join(", ")}${taken.length > 5 ? ", …" : ""}. Set a name prefix.`,
+        ]
+      : result.warnings;
+    return json({ ...result, warnings });
+  });
+
+  const importMcpServer = protect("tools", async (request, caller) => {
+    const body = await readJsonBody(request, McpBody, MAX_MCP_BODY_BYTES);
+    const { input, guard } = mcpInput(body, caller);
+    const result = await importMcp({ ...deps, outbound: guard }, input);
+    logger.info("mcp source imported over REST", { source: result.source.id, transport: input.target.transport, by: caller.id });
+    return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer, {
+      status: 201,
+    });
+  });
+
   const refresh = protect("tools", async (_request, _caller, context) => {
     const id = await routeParam(context, "id");
     const source = sources.get(id);
     if (!source) throw new SourceNotFound(id);
+    if (source.kind === "mcp") {
+      const allow = parseStoredOptions(source.options)?.allow ?? [];
+      const result = await refreshMcpSource({ ...deps, outbound: outbound.widen(allow) }, id);
+      return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer);
+    }
     if (source.kind !== "openapi") throw new DomainError("not_refreshable", `A ${source.kind} source cannot be refreshed here`);
     // The allowance an admin gave at import holds for its refreshes too.
     const result = await refreshOpenApiSource({ ...deps, outbound: outbound.widen(allowanceOf(source.options)) }, id);
@@ -151,7 +267,7 @@ export function sourcesApi(services: Pick<Services, "registry" | "sources" | "lo
     return json({ removed: id, tools });
   });
 
-  return { list, preview, importDocument, refresh, remove };
+  return { list, preview, importDocument, testMcp, importMcpServer, refresh, remove };
 }
 
 function documentOf(body: DocumentBody): OpenApiInput {

@@ -2,11 +2,21 @@ import type { ToolRegistry } from "../tools/registry";
 import { SourceNotFound } from "./errors";
 import type { SourceStore } from "../db/sources";
 
-/** Remove a source and every tool it brought. Throws SourceNotFound. Returns how many tools went. */
-export function removeSource(deps: { registry: ToolRegistry; sources: SourceStore }, id: string): number {
+/** Whatever keeps a live connection for a source (the MCP connection pool): told when the source goes. */
+export interface SourceConnections {
+  close(sourceId: string): Promise<void>;
+}
+
+/**
+ * Remove a source and every tool it brought, and close its connection (an MCP server's session or
+ * process) if it has one. Throws SourceNotFound. Returns how many tools went.
+ */
+export function removeSource(deps: { registry: ToolRegistry; sources: SourceStore; mcp?: SourceConnections }, id: string): number {
   if (!deps.sources.get(id)) throw new SourceNotFound(id);
   // Through the registry first, so its in-memory copy and listeners see the tools go.
   const removed = deps.registry.removeSource(id);
   deps.sources.delete(id);
+  // The pool forgets the connection at once; ending a process may take a moment, which nobody waits for.
+  void deps.mcp?.close(id).catch(() => {});
   return removed;
 }

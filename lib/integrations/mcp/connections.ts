@@ -1,0 +1,155 @@
+import type { SourceStore } from "../../db/sources";
+import type { Logger } from "../../log";
+import type { OutboundGuard } from "../../net";
+import { SourceNotFound } from "../../sources/errors";
+import type { ToolRegistry } from "../../tools/registry";
+import { parseSecrets, parseStoredOptions, type McpSecrets, type McpTarget } from "./client-target";
+import { McpConnection, type McpConnectionOptions } from "./connection";
+import { McpOptionsError } from "./import-errors";
+import type { McpBinding } from "./plan-mcp-tools";
+import { remoteToolHandler } from "./remote-tool-handler";
+
+export interface McpConnectionsOptions {
+  sources: SourceStore;
+  outbound: OutboundGuard;
+  logger: Logger;
+  /** Passed to every connection (tests shorten the restart backoff). */
+  connection?: Pick<McpConnectionOptions, "backoff" | "stableMs" | "requestTimeoutMs">;
+  /** How long after a `tools/list_changed` the source is refreshed (several in a row make one refresh), ms. */
+  listChangedDelayMs?: number;
+}
+
+/** What the pool knows about a source's connection right now. */
+export interface McpConnectionStatus {
+  state: McpConnection["state"];
+  lastError?: string;
+  restarts: number;
+  pid?: number;
+}
+
+/**
+ * The console's open MCP connections, one per MCP source: made from the source's row on first use
+ * (after a restart, say), handed over by an import, closed when the source goes. A connection's
+ * failures and recoveries are written to its source's status; `tools/list_changed` from its
+ * server refreshes the source through the `refresh` hook.
+ */
+export class McpConnections {
+  private readonly open = new Map<string, McpConnection>();
+  private readonly changeTimers = new Map<string, NodeJS.Timeout>();
+  private readonly refreshing = new Map<string, Promise<unknown>>();
+  /** Refreshes a source's tools from its server; set by whoever wires the pool (see startMcpImports). */
+  refresh: ((sourceId: string) => Promise<unknown>) | undefined;
+
+  constructor(private readonly options: McpConnectionsOptions) {}
+
+  /** A connection to a server that belongs to no source yet (an import, a connection test). */
+  connect(target: McpTarget, secrets: McpSecrets | undefined, outbound: OutboundGuard, label = "new"): McpConnection {
+    return new McpConnection({ ...this.options.connection, target, secrets, outbound, logger: this.options.logger, label });
+  }
+
+  /** Keep `connection` as the source's (an import that just connected), replacing any other. */
+  adopt(sourceId: string, connection: McpConnection): void {
+    const previous = this.open.get(sourceId);
+    if (previous && previous !== connection) void previous.close();
+    this.watch(sourceId, connection);
+    this.open.set(sourceId, connection);
+  }
+
+  /** The source's connection, made from its row when there is none. Throws SourceNotFound, McpOptionsError. */
+  forSource(sourceId: string): McpConnection {
+    const existing = this.open.get(sourceId);
+    if (existing) return existing;
+    const source = this.options.sources.get(sourceId);
+    if (!source || source.kind !== "mcp") throw new SourceNotFound(sourceId);
+    const stored = parseStoredOptions(source.options);
+    if (!stored) throw new McpOptionsError(`The MCP source ${sourceId} has no usable connection settings; import it again`);
+    const secrets = parseSecrets(this.options.sources.credentials(sourceId)?.secret);
+    const connection = this.connect(stored.target, secrets, this.options.outbound.widen(stored.allow ?? []), sourceId);
+    this.adopt(sourceId, connection);
+    return connection;
+  }
+
+  status(sourceId: string): McpConnectionStatus | undefined {
+    const connection = this.open.get(sourceId);
+    if (!connection) return undefined;
+    return {
+      state: connection.state,
+      restarts: connection.restarts,
+      ...(connection.lastError && { lastError: connection.lastError }),
+      ...(connection.pid && { pid: connection.pid }),
+    };
+  }
+
+  /** Run `work` for a source unless a refresh of it is already running, in which case that one is awaited. */
+  exclusive<T>(sourceId: string, work: () => Promise<T>): Promise<T> {
+    const running = this.refreshing.get(sourceId);
+    if (running) return running as Promise<T>;
+    const promise = work().finally(() => this.refreshing.delete(sourceId));
+    this.refreshing.set(sourceId, promise);
+    return promise;
+  }
+
+  /** Close the source's connection (its process ends, its session is ended); nothing when there is none. */
+  async close(sourceId: string): Promise<void> {
+    const timer = this.changeTimers.get(sourceId);
+    if (timer) clearTimeout(timer);
+    this.changeTimers.delete(sourceId);
+    const connection = this.open.get(sourceId);
+    this.open.delete(sourceId);
+    await connection?.close();
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.open.keys()].map((id) => this.close(id)));
+  }
+
+  private watch(sourceId: string, connection: McpConnection): void {
+    connection.onToolsChanged = () => {
+      if (this.open.get(sourceId) !== connection) return;
+      const timer = this.changeTimers.get(sourceId);
+      if (timer) clearTimeout(timer);
+      const next = setTimeout(() => {
+        this.changeTimers.delete(sourceId);
+        this.options.logger.info("mcp server says its tools changed: refreshing", { source: sourceId });
+        this.refresh?.(sourceId).catch((error: unknown) =>
+          this.options.logger.warn("mcp refresh after tools/list_changed failed", { source: sourceId, error: String(error) }),
+        );
+      }, this.options.listChangedDelayMs ?? 250);
+      next.unref();
+      this.changeTimers.set(sourceId, next);
+    };
+    // The source's status says whether its server can be reached, and why not.
+    const report = (error: string | null) => {
+      if (this.open.get(sourceId) !== connection) return;
+      const source = this.options.sources.get(sourceId);
+      if (!source || source.status === "refreshing") return;
+      if (error === null && source.status !== "error") return;
+      try {
+        this.options.sources.update(
+          sourceId,
+          error === null ? { status: "ok", statusMessage: null } : { status: "error", statusMessage: error },
+        );
+      } catch (failure) {
+        this.options.logger.warn("could not record an mcp source's status", { source: sourceId, error: String(failure) });
+      }
+    };
+    connection.onStatus = report;
+  }
+}
+
+/**
+ * Let the registry rebuild the handlers of MCP tools after a restart: each calls its source's
+ * connection from the pool (made on first use). A binding that does not name a remote tool leaves
+ * the tool without a handler (its calls fail, the reason is in the log).
+ */
+export function registerMcpBinder(registry: ToolRegistry, pool: McpConnections, logger: Logger): void {
+  registry.registerBinder("mcp", (tool) => {
+    const remoteName = (tool.binding as Partial<McpBinding> | null)?.remoteName;
+    if (typeof remoteName !== "string" || !tool.sourceId) {
+      logger.error("mcp tool has an unusable binding", { tool: tool.name });
+      return undefined;
+    }
+    const sourceId = tool.sourceId;
+    return remoteToolHandler(() => pool.forSource(sourceId), { remoteName, idempotent: tool.policy.idempotent });
+  });
+}

@@ -1,0 +1,151 @@
+import { createHash } from "node:crypto";
+import type { Tool } from "@modelcontextprotocol/sdk/types.js";
+import { MAX_SCHEMA_DEPTH } from "../../tools/schema";
+import { valueDepthExceeds } from "../../json/depth";
+import { ToolDefinitionError } from "../../tools/errors";
+import { normalise } from "../../tools/registry";
+import type { Effects, JsonSchema, ToolSpecInput } from "../../tools/spec";
+import { McpOptionsError } from "./import-errors";
+
+/** What an MCP tool's handler needs to be rebuilt after a restart: the tool's name on its server. */
+export interface McpBinding {
+  remoteName: string;
+}
+
+export interface PlannedMcpTool {
+  remoteName: string;
+  spec: ToolSpecInput & { name: string; binding: Record<string, unknown> };
+  effects: Effects;
+  confirm: boolean;
+}
+
+export interface McpPlan {
+  tools: PlannedMcpTool[];
+  warnings: string[];
+}
+
+export interface McpPlanOptions {
+  /** Put before every local name; letters, digits and _ only (others become _). */
+  prefix?: string;
+  /** The call time limit of every tool, ms. */
+  timeoutMs?: number;
+}
+
+const MAX_NAME = 64;
+const MAX_DESCRIPTION = 8192;
+const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
+
+/**
+ * The console's tools for a server's tools: sanitised, prefixed, unique names; policy from the
+ * server's annotations, read the way MCP defines their defaults (a tool that does not say it only
+ * reads may change things, and one that does not say otherwise may destroy them, so it asks for a
+ * person's approval); schemas adapted to JSON Schema 2020-12. A tool the registry would refuse, or
+ * one that needs MCP tasks, is left out with a warning. Throws McpOptionsError for a bad prefix.
+ */
+export function planMcpTools(remote: readonly Tool[], options: McpPlanOptions = {}): McpPlan {
+  const prefix = sanitisePrefix(options.prefix ?? "");
+  const warnings: string[] = [];
+  const tools: PlannedMcpTool[] = [];
+  const taken = new Set<string>();
+  for (const tool of remote) {
+    if (tool.execution?.taskSupport === "required") {
+      warnings.push(`Tool "${tool.name}" skipped: it only runs as an MCP task, which imported tools do not use`);
+      continue;
+    }
+    const name = uniqueName(localName(prefix, tool.name), tool.name, taken);
+    const annotations = tool.annotations ?? {};
+    const readOnly = annotations.readOnlyHint === true;
+    const destructive = !readOnly && annotations.destructiveHint !== false;
+    const effects: Effects = readOnly ? "read" : destructive ? "destructive" : "write";
+    const spec = {
+      name,
+      title: (tool.title ?? annotations.title ?? tool.name).trim().slice(0, 200) || name,
+      description: (tool.description ?? "").slice(0, MAX_DESCRIPTION),
+      inputSchema: portableSchema(tool.inputSchema as JsonSchema),
+      ...(tool.outputSchema && { outputSchema: portableSchema(tool.outputSchema as JsonSchema) }),
+      policy: {
+        effects,
+        confirm: destructive,
+        idempotent: readOnly ? annotations.idempotentHint !== false : annotations.idempotentHint === true,
+        openWorld: annotations.openWorldHint !== false,
+        tags: ["mcp"],
+        ...(options.timeoutMs && { timeoutMs: options.timeoutMs }),
+      },
+      kind: "mcp",
+      binding: { remoteName: tool.name } satisfies McpBinding as Record<string, unknown>,
+    };
+    try {
+      normalise(spec);
+    } catch (error) {
+      if (!(error instanceof ToolDefinitionError)) throw error;
+      warnings.push(`Tool "${tool.name}" skipped: ${error.message}`);
+      continue;
+    }
+    taken.add(name);
+    if (name !== `${prefix}${tool.name}`) warnings.push(`Tool "${tool.name}" is registered as "${name}"`);
+    tools.push({ remoteName: tool.name, spec, effects, confirm: destructive });
+  }
+  return { tools, warnings };
+}
+
+function sanitisePrefix(raw: string): string {
+  const prefix = raw.trim().replace(/[^A-Za-z0-9_]/g, "_");
+  if (prefix.length > 32) throw new McpOptionsError("The name prefix is longer than 32 characters");
+  if (prefix && !/^[A-Za-z_]/.test(prefix)) throw new McpOptionsError("The name prefix must start with a letter or _");
+  return prefix;
+}
+
+/** `prefix` + the remote name reduced to `[A-Za-z0-9_-]`, starting with a letter or _, at most 64 characters. */
+function localName(prefix: string, remote: string): string {
+  let name = remote.replace(/[^A-Za-z0-9_-]/g, "_") || "tool";
+  if (!prefix && !/^[A-Za-z_]/.test(name)) name = `_${name}`;
+  const full = `${prefix}${name}`;
+  if (full.length <= MAX_NAME) return full;
+  const suffix = `_${shortHash(remote)}`;
+  return `${full.slice(0, MAX_NAME - suffix.length)}${suffix}`;
+}
+
+/** Two remote names can sanitise to one local name: the later gets a suffix derived from its remote name. */
+function uniqueName(name: string, remote: string, taken: Set<string>): string {
+  if (!taken.has(name)) return name;
+  for (let n = 0; ; n++) {
+    const suffix = `_${shortHash(`${remote} ${n}`)}`;
+    const candidate = `${name.slice(0, MAX_NAME - suffix.length)}${suffix}`;
+    if (!taken.has(candidate)) return candidate;
+  }
+}
+
+function shortHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 8);
+}
+
+/**
+ * A server's schema as JSON Schema 2020-12, which the console validates with: the `$schema` of
+ * an older draft is dropped (SDK servers send draft-07), and draft-07 tuples (`items` as an array,
+ * `additionalItems`) become `prefixItems` and `items`. A schema nested too deep is returned as it
+ * is, for the registry to refuse with its own message.
+ */
+export function portableSchema(schema: JsonSchema): JsonSchema {
+  if (valueDepthExceeds(schema, MAX_SCHEMA_DEPTH)) return schema;
+  const copy = structuredClone(schema);
+  if (typeof copy.$schema === "string" && copy.$schema.replace(/#$/, "") !== DRAFT_2020) delete copy.$schema;
+  const stack: unknown[] = [copy];
+  while (stack.length) {
+    const node = stack.pop();
+    if (!node || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      stack.push(...node);
+      continue;
+    }
+    const record = node as Record<string, unknown>;
+    if (Array.isArray(record.items)) {
+      record.prefixItems = record.items;
+      if ("additionalItems" in record) {
+        record.items = record.additionalItems;
+        delete record.additionalItems;
+      } else delete record.items;
+    }
+    stack.push(...Object.values(record));
+  }
+  return copy;
+}
