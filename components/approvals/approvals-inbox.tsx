@@ -19,8 +19,8 @@ export interface InboxTool {
 
 type Tab = "pending" | "history";
 const HISTORY = "approved,denied,expired,cancelled,consumed";
-// The surfaces that ask for approvals today (MCP and A2A join when they are served).
-const SURFACES = ["agui", "console", "rest"];
+// The surfaces that ask for approvals today (A2A joins when it is served).
+const SURFACES = ["agui", "console", "rest", "mcp"];
 
 interface Filters {
   status: string;

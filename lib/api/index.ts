@@ -7,6 +7,7 @@ import { getServices, type Services } from "../services";
 import { aguiApi, type AguiApiOptions } from "./agui";
 import { approvalsApi } from "./approvals";
 import { healthApi } from "./health";
+import { mcpApi, type McpApiOptions } from "./mcp";
 import { sessionApi } from "./session";
 import { sourcesApi } from "./sources";
 import { threadsApi } from "./threads";
@@ -14,12 +15,13 @@ import { toolCallsApi } from "./tool-calls";
 import { toolsApi } from "./tools";
 
 /** Every request handler of the console, by resource, over one set of services. */
-export function createConsoleApi(services: Services, options: { agui?: AguiApiOptions } = {}) {
+export function createConsoleApi(services: Services, options: { agui?: AguiApiOptions; mcp?: McpApiOptions } = {}) {
   const protect = protector(services.access, services.logger);
   return {
     agui: aguiApi(services, protect, options.agui),
     approvals: approvalsApi(services, protect),
     health: healthApi(services),
+    mcp: mcpApi(services, options.mcp),
     session: sessionApi(services),
     sources: sourcesApi(services, protect),
     threads: threadsApi(services, protect),

@@ -255,3 +255,40 @@ export const operatorSessions = sqliteTable(
   },
   (t) => [index("operator_sessions_expiry_idx").on(t.expiresAt)],
 );
+
+export type McpTaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+
+/**
+ * MCP tasks (tools/call with `task`): the call a task stands for, bound to the principal that asked,
+ * and, once it ended, the CallToolResult to answer tasks/result with. Kept here rather than in
+ * memory so any process, and the console after a restart, answers tasks/get, result, list, cancel.
+ */
+export const mcpTasks = sqliteTable(
+  "mcp_tasks",
+  {
+    id: text("id").primaryKey(),
+    principal: text("principal").notNull(),
+    status: text("status").$type<McpTaskStatus>().notNull(),
+    statusMessage: text("status_message"),
+    tool: text("tool").notNull(),
+    args: json<Record<string, unknown>>("args").notNull(),
+    /** The call's key in the executor (with principal, scope, tool and arguments): running it again never runs it twice. */
+    scope: text("scope").notNull(),
+    callId: text("call_id").notNull(),
+    runId: text("run_id").notNull(),
+    /** The approval the task waits for, while it is input_required. */
+    approvalId: text("approval_id"),
+    result: json<Record<string, unknown>>("result"),
+    ttlMs: integer("ttl_ms").notNull(),
+    pollIntervalMs: integer("poll_interval_ms").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    /** While working: until when the process that claimed the task owns it (after that another may take over). */
+    leaseUntil: integer("lease_until"),
+    ...timestamps,
+  },
+  (t) => [
+    index("mcp_tasks_principal_idx").on(t.principal, t.createdAt),
+    index("mcp_tasks_approval_idx").on(t.approvalId),
+    index("mcp_tasks_expiry_idx").on(t.expiresAt),
+  ],
+);

@@ -13,6 +13,8 @@ export const ERROR_KINDS = {
   payload_too_large: { status: 413, rpc: -32600 },
   unsupported_media_type: { status: 415, rpc: -32600 },
   method_not_allowed: { status: 405, rpc: -32601 },
+  not_acceptable: { status: 406, rpc: -32600 },
+  invalid_request: { status: 400, rpc: -32600 },
   host_not_served: { status: 421, rpc: -32600 },
   unauthenticated: { status: 401, rpc: -32000 },
   forbidden: { status: 403, rpc: -32000 },

@@ -1,0 +1,104 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { assertSameOrigin, authenticate, requireScope } from "../auth/authenticate";
+import { DomainError, isDomainError, statusOf, type ErrorKind } from "../errors";
+import { errorAnswer, type Handler } from "../http/handler";
+import { readJson } from "../http/request-input";
+import { errorResponse } from "../http/respond";
+import { createMcpServer, type McpServerDeps } from "../integrations/mcp/server";
+import { declaredFeatures, featuresOf, sessionIdFor } from "../integrations/mcp/server-session";
+import { McpTasks, type McpTaskOptions } from "../integrations/mcp/server-tasks";
+import { McpToolCatalog } from "../integrations/mcp/server-tools";
+import type { Services } from "../services";
+
+export interface McpApiOptions {
+  /** Largest request body (a JSON-RPC message or batch); 1 MiB unless set. */
+  maxBodyBytes?: number;
+  tasks?: McpTaskOptions;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const ALLOW = { allow: "POST" };
+
+/**
+ * The MCP endpoint (scope "mcp"): Streamable HTTP, stateless, answering in SSE so progress and log
+ * notifications reach the client. Before the JSON-RPC exchange the answer is an HTTP status with
+ * the console's error body: 421 a Host this console does not serve, 403 an Origin that is not the
+ * console's, 401 no or bad token, 403 no "mcp" scope, 413, 415, 406 (Accept must list JSON and
+ * SSE), 400 not JSON-RPC. GET and DELETE are 405: there is no standalone stream and no session.
+ */
+export function mcpApi(
+  services: Pick<Services, "registry" | "executor" | "approvals" | "database" | "logger" | "access" | "config" | "version">,
+  options: McpApiOptions = {},
+) {
+  const { access, logger, config } = services;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const deps: McpServerDeps = {
+    catalog: new McpToolCatalog(services.registry),
+    executor: services.executor,
+    approvals: services.approvals,
+    tasks: new McpTasks(services.database.db, services.executor, services.approvals, logger, options.tasks),
+    logger,
+    version: services.version,
+  };
+
+  const post: Handler = async (request, context) => {
+    try {
+      const peer = (context as { peer?: string } | undefined)?.peer;
+      const principal = requireScope(authenticate(request, access, peer), "mcp");
+      // A browser page elsewhere must not drive the tools, whatever credential it holds.
+      assertSameOrigin(request, { required: false });
+      const message = await readJson(request, maxBodyBytes);
+      if (message === undefined) throw new DomainError("invalid_json", "The body is empty; send a JSON-RPC message");
+      const declared = declaredFeatures(message);
+      const features = declared ?? featuresOf(request.headers.get("mcp-session-id"));
+      const baseUrl = config.PUBLIC_URL ?? `http://${request.headers.get("host")}`;
+      const server = createMcpServer(deps, { principal: principal.id, urlElicitation: features.urlElicitation, baseUrl });
+      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      await server.connect(transport);
+      const answer = await transport.handleRequest(request, { parsedBody: message });
+      return finish(answer, declared && sessionIdFor(declared));
+    } catch (error) {
+      return refusal(error, request);
+    }
+  };
+
+  const notAllowed: Handler = async () =>
+    errorResponse(
+      statusOf("method_not_allowed"),
+      "method_not_allowed",
+      "The MCP endpoint takes POST only (no standalone stream, no session to end)",
+      undefined,
+      ALLOW,
+    );
+
+  /** An error before the exchange: the console's error body, and the challenge a 401 calls for. */
+  function refusal(error: unknown, request: Request): Response {
+    if (!isDomainError(error)) return errorAnswer(error, request, logger);
+    const headers: Record<string, string> = {};
+    if (error.kind === "unauthenticated") headers["www-authenticate"] = 'Bearer realm="agui-console", error="invalid_token"';
+    return errorResponse(statusOf(error.kind), error.kind, error.message, error.issues, headers);
+  }
+
+  return { post, get: notAllowed, delete: notAllowed };
+}
+
+/**
+ * The transport's answer as the console sends it: an event stream with the console's SSE headers
+ * (no-transform keeps Next from compressing it), the session id carrying the client's features after
+ * initialize, and the transport's own refusals (Accept, malformed JSON-RPC) in the console's error body.
+ */
+async function finish(answer: Response, sessionId: string | undefined): Promise<Response> {
+  if (answer.status >= 400) {
+    const body = (await answer.json().catch(() => undefined)) as { error?: { message?: unknown } } | undefined;
+    const message = typeof body?.error?.message === "string" ? body.error.message : "The request is not one the MCP endpoint takes";
+    const kind: ErrorKind = answer.status === 406 ? "not_acceptable" : answer.status === 413 ? "payload_too_large" : "invalid_request";
+    return errorResponse(statusOf(kind), kind, message);
+  }
+  const headers = new Headers(answer.headers);
+  if (headers.get("content-type")?.startsWith("text/event-stream")) {
+    headers.set("cache-control", "no-cache, no-transform");
+    headers.set("x-accel-buffering", "no");
+  }
+  if (sessionId) headers.set("mcp-session-id", sessionId);
+  return new Response(answer.body, { status: answer.status, headers });
+}

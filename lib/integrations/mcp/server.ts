@@ -1,0 +1,214 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  UrlElicitationRequiredError,
+  type CallToolRequest,
+  type CallToolResult,
+  type ServerNotification,
+  type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import { requiresApproval } from "../../approvals/gate";
+import type { ApprovalStore } from "../../approvals/store";
+import { DomainError, ERROR_KINDS, isDomainError, type ErrorKind } from "../../errors";
+import { storageFaultOf } from "../../errors/storage-fault";
+import type { Executor } from "../../execution/executor";
+import { isPending } from "../../execution/result";
+import { isJsonObject, jsonDigest } from "../../json/canonical";
+import type { Logger } from "../../log";
+import { approvalLink, CALL_ID_META, pendingCallResult, RUN_ID_META, toCallToolResult } from "./server-results";
+import type { McpTasks, TaskCall } from "./server-tasks";
+import type { McpToolCatalog } from "./server-tools";
+
+/** What every MCP request is served with: the console's registry, executor, approvals and tasks. */
+export interface McpServerDeps {
+  catalog: McpToolCatalog;
+  executor: Executor;
+  approvals: ApprovalStore;
+  tasks: McpTasks;
+  logger: Logger;
+  version: string;
+}
+
+/** Who asks, and what their client can do (read from what it declared at initialize). */
+export interface McpCaller {
+  /** The principal's id: approvals, records and tasks are bound to it. */
+  principal: string;
+  /** The client declared URL-mode elicitation: a call that waits gets -32042 with the approval's page. */
+  urlElicitation: boolean;
+  /** Where the console's pages are (PUBLIC_URL, else the request's own Host), for approval links. */
+  baseUrl: string;
+}
+
+/** What a tool handler may reach of the MCP request that runs it (progress and log notifications). */
+export interface McpRequestScope {
+  progressToken?: string | number;
+  sendNotification(notification: ServerNotification): Promise<void>;
+}
+
+const requestScope = new AsyncLocalStorage<McpRequestScope>();
+
+/** The MCP request the current tool call serves, if it came over MCP (for handlers that report progress). */
+export function currentMcpRequest(): McpRequestScope | undefined {
+  return requestScope.getStore();
+}
+
+export const SERVER_NAME = "agui-console";
+const MAX_KEY_LENGTH = 200;
+
+const INSTRUCTIONS =
+  `Tools of this console's registry. Some calls wait for a person's approval in the console. ` +
+  `Send _meta {"${RUN_ID_META}": ..., "${CALL_ID_META}": ...} with a call to name it; a call that waits ` +
+  `can be repeated with the same call key once it is decided, and then runs once.`;
+
+// The low-level Server builds an Ajv instance per server for form elicitation, which this server
+// never asks for; one refusing validator for every request keeps that cost off each request.
+const NO_FORM_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "This server asks for no form input" }),
+};
+
+/**
+ * A low-level MCP Server for one request of `caller`: tools/list pages the registry's MCP tools,
+ * tools/call runs them through the executor, and tasks/* answer the caller's own tasks. A server
+ * per request keeps it stateless: anything that outlives a request is in SQLite.
+ */
+export function createMcpServer(deps: McpServerDeps, caller: McpCaller): Server {
+  const server = new Server(
+    { name: SERVER_NAME, title: "AG-UI Console", version: deps.version },
+    {
+      capabilities: { tools: { listChanged: false }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      instructions: INSTRUCTIONS,
+      taskStore: deps.tasks.storeFor(caller.principal),
+      jsonSchemaValidator: NO_FORM_ELICITATION,
+    },
+  );
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    guarded(deps.logger, async (request) => deps.catalog.page(request.params?.cursor)),
+  );
+  server.setRequestHandler(
+    CallToolRequestSchema,
+    guarded(deps.logger, (request, extra) => callTool(deps, caller, request, extra)),
+  );
+  return server;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+async function callTool(
+  deps: McpServerDeps,
+  caller: McpCaller,
+  request: CallToolRequest,
+  extra: Extra,
+): Promise<CallToolResult | { task: Awaited<ReturnType<McpTasks["create"]>> }> {
+  const { name, arguments: given, task } = request.params;
+  const tool = deps.catalog.get(name);
+  if (!tool) throw new DomainError("tool_not_found", `Unknown tool: ${name}`);
+  const args = given ?? {};
+  const keys = callKeys(request.params._meta);
+  // The client's keys live in their own scope: they never meet the keys of AG-UI runs or of another caller.
+  const scope = keys.runId === undefined ? "mcp" : `mcp:${keys.runId}`;
+  const runId = keys.runId ?? randomUUID();
+  const callId = chooseCallId(deps.approvals, caller.principal, keys.callId, {
+    scope,
+    tool: name,
+    argsDigest: jsonDigest(args),
+    confirms: requiresApproval(tool),
+  });
+  const ctx = { principal: caller.principal, scope, runId, surface: "mcp" as const, signal: extra.signal };
+  const scopeOfRequest: McpRequestScope = {
+    progressToken: request.params._meta?.progressToken,
+    sendNotification: (notification) => extra.sendNotification(notification),
+  };
+  const outcome = await requestScope.run(scopeOfRequest, () => deps.executor.call(name, args, { callId, ctx }));
+
+  if (task) {
+    const call: TaskCall = { tool: name, args, scope, callId, runId };
+    return { task: deps.tasks.create(caller.principal, call, outcome, task.ttl) };
+  }
+  if (!isPending(outcome)) return toCallToolResult(outcome, tool.outputSchema);
+  const link = approvalLink(caller.baseUrl, outcome.pending.approvalId);
+  if (caller.urlElicitation)
+    throw new UrlElicitationRequiredError(
+      [
+        {
+          mode: "url",
+          elicitationId: outcome.pending.approvalId,
+          url: link,
+          message:
+            `${outcome.pending.message} A person decides it on this page. Then call ${name} again with the same ` +
+            `arguments and _meta {"${CALL_ID_META}": ${JSON.stringify(callId)}}.`,
+        },
+      ],
+      `The call waits for approval ${outcome.pending.approvalId}`,
+    );
+  return pendingCallResult(outcome.pending, callId, link);
+}
+
+/**
+ * The call id a call runs under. A client's call key is honoured only to reach an approval: for a
+ * tool that asks for one (the approval is bound to the key, and the same call repeated with it
+ * resumes), or when an approval was asked under that key already. Any other call gets a fresh id,
+ * so a key can never fetch a recorded result of a call that needed no person.
+ */
+function chooseCallId(
+  approvals: ApprovalStore,
+  principal: string,
+  key: string | undefined,
+  call: { scope: string; tool: string; argsDigest: string; confirms: boolean },
+): string {
+  if (key === undefined) return randomUUID();
+  if (call.confirms || approvals.findFor(principal, { scope: call.scope, callId: key, tool: call.tool, argsDigest: call.argsDigest }))
+    return key;
+  return randomUUID();
+}
+
+/** The client's run and call keys from a request's `_meta`. Throws DomainError (invalid_body) for a key that is not a short string. */
+function callKeys(meta: Record<string, unknown> | undefined): { runId?: string; callId?: string } {
+  if (!isJsonObject(meta)) return {};
+  return { runId: key(meta, RUN_ID_META), callId: key(meta, CALL_ID_META) };
+}
+
+function key(meta: Record<string, unknown>, name: string): string | undefined {
+  const value = meta[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value.length === 0 || value.length > MAX_KEY_LENGTH)
+    throw new DomainError("invalid_body", `_meta["${name}"] must be a string of 1 to ${MAX_KEY_LENGTH} characters`);
+  return value;
+}
+
+/**
+ * A request handler whose errors reach the client as JSON-RPC errors with the code of their kind
+ * (an unknown tool is -32602) and a message chosen for it; anything unexpected is logged and
+ * answered -32603 without details. The SDK's own errors (McpError) pass as they are.
+ */
+function guarded<Req, Res>(logger: Logger, handler: (request: Req, extra: Extra) => Promise<Res>) {
+  return async (request: Req, extra: Extra): Promise<Res> => {
+    try {
+      return await handler(request, extra);
+    } catch (error) {
+      if (error instanceof McpError) throw error;
+      if (isDomainError(error)) throw rpcError(error.kind, error.message);
+      const fault = storageFaultOf(error);
+      if (fault) {
+        logger.error("the database refused a statement", { error });
+        throw rpcError(fault.kind, fault.message);
+      }
+      logger.error("MCP request failed", { error });
+      throw rpcError("internal_error", "The console could not answer this request; the server log has the details.");
+    }
+  };
+}
+
+/**
+ * An error the SDK sends as `{code, message, data: {kind}}`. A plain Error with a code rather than
+ * McpError: McpError writes "MCP error <code>: " into the message, which clients then show twice.
+ */
+function rpcError(kind: ErrorKind, message: string): Error {
+  return Object.assign(new Error(message), { code: ERROR_KINDS[kind].rpc, data: { kind } });
+}
