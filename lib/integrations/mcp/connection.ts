@@ -45,7 +45,7 @@ export class McpConnection {
   state: ConnectionState = "idle";
   /** Why the connection last failed, until it works again. */
   lastError: string | undefined;
-  /** How many times a stopped stdio process was started again. */
+  /** How many times the connection was made again after it was lost (a stdio process started again, say). */
   restarts = 0;
   /** Set by whoever owns the connection: the server said its tool list changed. */
   onToolsChanged: (() => void) | undefined;
@@ -176,6 +176,7 @@ export class McpConnection {
     this.client = client;
     this.opened = opened;
     this.state = "connected";
+    if (this.everConnected) this.restarts++;
     this.everConnected = true;
     if (this.lastError !== undefined) this.onStatus?.(null);
     this.lastError = undefined;
@@ -222,7 +223,6 @@ export class McpConnection {
           });
           this.wake = undefined;
           if (this.closed || this.client) break;
-          this.restarts++;
           await this.connected().catch(() => {});
         }
       } finally {
