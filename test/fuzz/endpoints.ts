@@ -232,6 +232,63 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
     stream: true,
   },
   "GET /api/health": {},
+  "POST /api/mcp": {
+    // A JSON-RPC message as an MCP client sends it (the fuzz rarely sends the Accept it needs: 406 is a refusal too).
+    body: (r, world) =>
+      r.weighted<unknown>([
+        [
+          1,
+          () => ({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "fuzz", version: "1" } },
+          }),
+        ],
+        [
+          2,
+          () => ({
+            jsonrpc: "2.0",
+            id: 2,
+            method: "tools/list",
+            params: r.chance(0.5) ? {} : { cursor: r.pick(["", "garbage", mixedString(r, 30)]) },
+          }),
+        ],
+        [
+          3,
+          () => ({
+            jsonrpc: "2.0",
+            id: 3,
+            method: "tools/call",
+            params: {
+              name: existingOr(r, world.tools()),
+              arguments: { city: "Paris", expression: "1+2", orderId: "1", amount: 1 },
+              ...(r.chance(0.3) && { task: {} }),
+              ...(r.chance(0.3) && { _meta: { "agui-console/call_id": r.chance(0.5) ? nastyString(r) : 7 } }),
+            },
+          }),
+        ],
+        [
+          1,
+          () => ({
+            jsonrpc: "2.0",
+            id: 4,
+            method: r.pick(["tasks/list", "tasks/get", "tasks/result", "tasks/cancel"]),
+            params: { taskId: nastyString(r) },
+          }),
+        ],
+        [
+          1,
+          () => [
+            { jsonrpc: "2.0", id: 5, method: "ping" },
+            { jsonrpc: "2.0", method: "notifications/initialized" },
+          ],
+        ],
+      ]),
+    stream: true,
+  },
+  "GET /api/mcp": {},
+  "DELETE /api/mcp": {},
   "GET /api/runs/[id]/events": {
     params: (r, world) => ({ id: existingOr(r, world.runs()) }),
     query: (r) => (r.chance(0.5) ? {} : { format: r.pick(["json", "jsonl", "xml", ""]) }),
