@@ -49,9 +49,12 @@ test("an operator off loopback signs in, works on the approvals page, and signs 
   await expect(page).toHaveURL(`${remote}/approvals`);
   await expect(page.getByRole("heading", { name: "Approvals", level: 1 })).toBeVisible();
   await expect(page.getByTestId("role")).toHaveText("operator");
-  // Hydrated under the nonce CSP: the tabs answer clicks.
-  await page.getByRole("tab", { name: "History" }).click();
-  await expect(page.getByRole("tab", { name: "History" })).toHaveAttribute("aria-selected", "true");
+  // Hydrated under the nonce CSP: the tabs answer clicks (a click before hydration is lost, so try again).
+  const history = page.getByRole("tab", { name: "History" });
+  await expect(async () => {
+    await history.click();
+    await expect(history).toHaveAttribute("aria-selected", "true", { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
   const cookie = (await page.context().cookies()).find((c) => c.name === "console_session");
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: "Strict" });
 
