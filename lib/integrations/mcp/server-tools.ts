@@ -7,15 +7,18 @@ import { toMcpTool, type McpTool } from "./mcp-tools";
 export const MCP_PAGE_SIZE = 100;
 
 interface Listing {
-  definitions: McpTool[];
+  /** Definitions converted so far, by position: a page converts only its own tools. */
+  definitions: Array<McpTool | undefined>;
+  sorted: RegisteredTool[];
   names: string[];
   tools: Map<string, RegisteredTool>;
 }
 
 /**
  * The registry's MCP tools as the server lists and calls them: enabled tools exported to "mcp", in
- * name order, as MCP definitions. Built once and rebuilt after the registry changes, so a
- * tools/list of a 10,000-tool registry costs a binary search and a slice, not 10,000 conversions.
+ * name order, as MCP definitions. The sorted list is rebuilt after the registry changes and
+ * definitions are converted as pages ask for them, so a tools/list of a 10,000-tool registry costs
+ * a binary search and one page of conversions, not 10,000.
  */
 export class McpToolCatalog {
   private listing: Listing | undefined;
@@ -31,10 +34,12 @@ export class McpToolCatalog {
    * page). Keyset paging: tools added or removed between pages shift nothing. Throws InvalidCursor.
    */
   page(cursor: string | undefined, size = MCP_PAGE_SIZE): { tools: McpTool[]; nextCursor?: string } {
-    const { definitions, names } = this.current();
+    const { definitions, sorted, names } = this.current();
     const start = cursor === undefined ? 0 : firstAfter(names, decodeCursor(cursor, ["string"])[0]);
-    const tools = definitions.slice(start, start + size);
-    const more = start + size < definitions.length;
+    const end = Math.min(start + size, sorted.length);
+    const tools: McpTool[] = [];
+    for (let i = start; i < end; i++) tools.push((definitions[i] ??= definitionOf(sorted[i]!)));
+    const more = end < sorted.length;
     return more ? { tools, nextCursor: encodeCursor([names[start + size - 1]!]) } : { tools };
   }
 
@@ -47,14 +52,19 @@ export class McpToolCatalog {
     if (!this.listing) {
       const tools = this.registry.forTarget("mcp");
       this.listing = {
-        // Any call may wait for a person, so any call may become a task.
-        definitions: tools.map((tool) => ({ ...toMcpTool(tool).output, execution: { taskSupport: "optional" } })),
+        definitions: new Array<McpTool | undefined>(tools.length),
+        sorted: tools,
         names: tools.map((tool) => tool.name),
         tools: new Map(tools.map((tool) => [tool.name, tool])),
       };
     }
     return this.listing;
   }
+}
+
+/** A tool's MCP definition. Any call may wait for a person, so any call may become a task. */
+function definitionOf(tool: RegisteredTool): McpTool {
+  return { ...toMcpTool(tool).output, execution: { taskSupport: "optional" } };
 }
 
 /** The index of the first name after `name` in sorted `names`. */
