@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { DomainError, ERROR_KINDS, type ErrorKind } from "@/lib/errors";
 import { MODEL_VISIBLE_KINDS } from "@/lib/execution";
 import { errorAnswer } from "@/lib/http/handler";
+import { errorResponse, MAX_ERROR_ISSUES, MAX_ERROR_MESSAGE } from "@/lib/http/respond";
 import { createLogger } from "@/lib/log";
 
 /** Kinds no HTTP endpoint answers with: tool results are data, and these stay inside the console. */
@@ -59,5 +60,23 @@ describe("one error model", () => {
     expect(text).not.toContain("SQLITE");
     expect(JSON.parse(text)).toEqual({ error: { code: "internal_error", message: expect.stringContaining("server log") } });
     expect(lines.join("\n")).toContain("SQLITE_CORRUPT");
+  });
+});
+
+describe("error answers stay small", () => {
+  it("cut a long message and long issue lists, whatever the request quoted", async () => {
+    const huge = "x".repeat(70_000);
+    const response = errorResponse(
+      404,
+      "tool_not_found",
+      `No tool named "${huge}"`,
+      Array.from({ length: 500 }, () => ({ path: `/${huge}`, message: huge })),
+    );
+    const text = await response.text();
+    expect(text.length).toBeLessThan(60_000);
+    const body = JSON.parse(text) as { error: { message: string; issues: unknown[] } };
+    expect(body.error.message.length).toBeLessThanOrEqual(MAX_ERROR_MESSAGE + 1);
+    expect(body.error.message.startsWith('No tool named "xxx')).toBe(true);
+    expect(body.error.issues).toHaveLength(MAX_ERROR_ISSUES);
   });
 });
