@@ -199,7 +199,7 @@ describe("MCP server: HTTP", () => {
     const host = await rawRequest(mcp.url, { headers: headers({ host: "evil.example" }), body: initialize });
     expect(host.status).toBe(421);
     expect(code(host.body)).toBe("host_not_served");
-    for (const auth of [{}, { authorization: `Bearer ${token}` }]) {
+    for (const auth of [{}, { authorization: `Bearer ${token}` }] as Array<Record<string, string>>) {
       const origin = await rawRequest(mcp.url, { headers: headers({ origin: "http://evil.example", ...auth }), body: initialize });
       expect(origin.status).toBe(403);
       expect(code(origin.body)).toBe("origin_not_allowed");
