@@ -47,7 +47,7 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
       {error ? <ErrorBox error={error.error} title={`${error.source}: the action failed`} /> : null}
       {sources.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">
-          No sources yet. Import an OpenAPI document to turn its operations into tools.
+          No sources yet. Import an OpenAPI document to turn its operations into tools, or add an MCP server to use its tools.
         </p>
       ) : (
         <table className="w-full border-collapse overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm">
@@ -147,7 +147,7 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
                     </div>
                   ) : (
                     <div className="flex gap-2">
-                      {source.kind === "openapi" ? (
+                      {source.kind === "openapi" || source.kind === "mcp" ? (
                         <button
                           type="button"
                           disabled={busy !== undefined}

@@ -6,6 +6,7 @@ import type { Approval, ApprovalEvent } from "../approvals/store";
 import type { PastCall } from "../db/call-results";
 import type { CallOutcome } from "../execution/result";
 import type { OpenApiPreview } from "../integrations/openapi/import-openapi";
+import type { McpTestResult, McpToolPreview } from "../integrations/mcp/import-mcp";
 import type { ToolExport } from "../integrations/tool-exports";
 import type { SourceSummary } from "../db/sources";
 import {
@@ -25,6 +26,7 @@ export type { ErrorBody } from "../http/respond";
 export type { CallOutcome, PendingCall, ToolErrorInfo, ToolResult } from "../execution/result";
 export type { ApprovalPolicy, Effects, Target } from "../tools/spec";
 export type { OpenApiPreview, PastCall, SourceSummary, ToolExport };
+export type { McpTestResult, McpToolPreview };
 
 // ---- approvals ---------------------------------------------------------------------------
 

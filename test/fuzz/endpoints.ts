@@ -190,6 +190,31 @@ function importBody(r: Random, withName: boolean): Record<string, unknown> {
   return { ...document, options, ...(withName && { name: `Fuzz ${r.int(1000)}` }) };
 }
 
+/**
+ * An MCP import or connection-test body. Only targets that fail at once: refused or closed
+ * addresses, and programs that do not exist or exit before the handshake (the suite must not wait).
+ */
+function mcpBody(r: Random): Record<string, unknown> {
+  const target = r.chance(0.5)
+    ? {
+        transport: "http",
+        url: r.pick(["http://127.0.0.1:1/mcp", "http://[::ffff:127.0.0.1]:9/x", "file:///etc/passwd", "ftp://x", "not a url"]),
+        ...(r.chance(0.3) && { headers: r.pick([{ "X-A": "b" }, { Authorization: "x" }, { "X-A": "a\r\nB: c" }, { Host: "evil" }]) }),
+      }
+    : {
+        transport: r.pick(["stdio", "stdio", "ssh"]),
+        command: r.pick(["/nonexistent/mcp-server", "true", "", "no such program"]),
+        ...(r.chance(0.3) && { args: [nastyString(r)] }),
+        ...(r.chance(0.2) && { cwd: r.pick(["/", "relative", "/nonexistent"]) }),
+        ...(r.chance(0.2) && { env: { [r.pick(["OK", "BAD NAME", "1X"])]: "v" } }),
+      };
+  const body: Record<string, unknown> = { target, options: { prefix: `fz${r.int(1e6)}_` } };
+  if (r.chance(0.2)) body.bearer = r.pick(["token", "a\nb"]);
+  if (r.chance(0.2)) body.secrets = r.pick([{ headers: { "X-Key": "s" } }, { env: { KEY: "s" } }, { other: 1 }]);
+  if (r.chance(0.1)) (body.options as Record<string, unknown>).allow = [r.pick(["127.0.0.1/32", "not-a-range/99"])];
+  return body;
+}
+
 const LIMITS = ["1", "2", "10", "-5", "0", "abc", "1e2", "0x10", " 3", "", "99999999999", "1.5"];
 
 /** The console's API endpoints, keyed "METHOD /path" with Next's `[param]` segments. */
@@ -300,6 +325,8 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
   "DELETE /api/sources/[id]": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },
   "POST /api/sources/openapi/preview": { body: (r) => importBody(r, false) },
   "POST /api/sources/openapi": { body: (r) => importBody(r, true) },
+  "POST /api/sources/mcp/test": { body: mcpBody },
+  "POST /api/sources/mcp": { body: mcpBody },
   "GET /api/sources": {},
   "GET /api/threads/[id]": { params: (r, world) => ({ id: existingOr(r, world.threads()) }) },
   "GET /api/threads": { query: (r) => (r.chance(0.4) ? {} : { limit: r.pick(LIMITS) }) },

@@ -47,7 +47,7 @@ export class EverythingHttp {
       process.execPath,
       ["--import", pathToFileURL(path.join(__dirname, "force-loopback.mjs")).href, EVERYTHING, "streamableHttp"],
       {
-        env: { PATH: process.env.PATH ?? "", PORT: String(this.port) },
+        env: { PATH: process.env.PATH ?? "", PORT: String(this.port) } as unknown as NodeJS.ProcessEnv,
         stdio: ["ignore", "ignore", "pipe"],
       },
     );

@@ -1,3 +1,4 @@
+import { AddMcpDialog } from "@/components/sources/add-mcp-dialog";
 import { ImportOpenApiDialog } from "@/components/sources/import-openapi-dialog";
 import { SourceList } from "@/components/sources/source-list";
 import { getServices } from "@/lib/services";
@@ -15,11 +16,14 @@ export default async function SourcesPage() {
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Sources</h1>
           <p className="mt-1 text-sm text-slate-600">
-            APIs imported as tools. Each OpenAPI operation becomes one tool; refresh re-reads the document and keeps what you set on its
-            tools.
+            APIs and MCP servers imported as tools. Each OpenAPI operation and each MCP tool becomes one tool; refresh reads the document or
+            the server again and keeps what you set on its tools.
           </p>
         </div>
-        <ImportOpenApiDialog admin={caller.role === "admin"} />
+        <div className="flex gap-2">
+          <AddMcpDialog admin={caller.role === "admin"} />
+          <ImportOpenApiDialog admin={caller.role === "admin"} />
+        </div>
       </div>
       <SourceList sources={sources} />
     </div>
