@@ -1,0 +1,71 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isPending } from "@/lib/execution";
+import { importMcp } from "@/lib/integrations/mcp/import-mcp";
+import type { Services } from "@/lib/services";
+import { startMcpServer, type McpTestServer } from "../support/mcp-server";
+import { FIXTURE, stdioTarget } from "../support/mcp-servers";
+import { testServices } from "../support/services";
+
+// The console as a gateway: tools imported from one MCP server are served to other MCP clients
+// from the console's own endpoint, with the console's approvals in front of them.
+
+let gateway: McpTestServer;
+let downstream: Services;
+
+beforeAll(async () => {
+  gateway = await startMcpServer({ env: { OUTBOUND_ALLOW: "127.0.0.1/32" } });
+  await importMcp(gateway.services, { target: stdioTarget(FIXTURE), prefix: "gw_" });
+  downstream = testServices({ OUTBOUND_ALLOW: "127.0.0.1/32" });
+});
+afterAll(async () => {
+  await gateway.services.mcp.closeAll();
+  await gateway.close();
+  await downstream.mcp.closeAll();
+  downstream.close();
+});
+
+const text = (result: CallToolResult) =>
+  (result.content as Array<{ type: string; text?: string }>).map((block) => block.text ?? "").join("\n");
+
+describe("imported tools served over the console's MCP endpoint", () => {
+  it("lists them with the annotations of the policy their server's annotations gave", async () => {
+    const client = await gateway.connect();
+    const tools = new Map<string, { annotations?: Record<string, unknown> }>();
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      for (const tool of page.tools) tools.set(tool.name, tool);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(tools.get("gw_say")?.annotations).toMatchObject({ readOnlyHint: true });
+    expect(tools.get("gw_wipe")?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it("runs a read-only one at once, and holds a destructive one for an operator's approval, shown in the inbox as asked over MCP", async () => {
+    const client = await gateway.connect();
+    expect(text((await client.callTool({ name: "gw_say", arguments: { text: "through" } })) as CallToolResult)).toContain("said: through");
+
+    const waiting = (await client.callTool({ name: "gw_wipe", arguments: { target: "cache" } })) as CallToolResult;
+    expect(waiting.isError).toBe(true);
+    const meta = waiting._meta as Record<string, string>;
+    const approvalId = meta["agui-console/approval_id"]!;
+    expect(gateway.services.approvals.get(approvalId)).toMatchObject({ status: "pending", surface: "mcp", tool: "gw_wipe" });
+    expect((await gateway.decide(approvalId, { approved: true })).status).toBe(200);
+    const again = (await client.callTool({
+      name: "gw_wipe",
+      arguments: { target: "cache" },
+      _meta: { "agui-console/call_id": meta["agui-console/call_id"]! },
+    })) as CallToolResult;
+    expect(again.isError).toBeFalsy();
+    expect(text(again)).toContain("wiped cache");
+  });
+
+  it("can itself be imported by another console over Streamable HTTP", async () => {
+    const result = await importMcp(downstream, { target: { transport: "http", url: gateway.url }, prefix: "up_" });
+    expect(result.source).toMatchObject({ kind: "mcp", location: gateway.url });
+    expect(downstream.registry.get("up_gw_wipe")?.policy).toMatchObject({ effects: "destructive", confirm: true });
+    const said = await downstream.executor.call("up_gw_say", { text: "two hops" });
+    expect(isPending(said) ? said : said.ok && JSON.stringify(said.value)).toContain("said: two hops");
+  });
+});
