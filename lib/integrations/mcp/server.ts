@@ -7,6 +7,7 @@ import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  SetLevelRequestSchema,
   UrlElicitationRequiredError,
   type CallToolRequest,
   type CallToolResult,
@@ -81,12 +82,19 @@ export function createMcpServer(deps: McpServerDeps, caller: McpCaller): Server 
   const server = new Server(
     { name: SERVER_NAME, title: "AG-UI Console", version: deps.version },
     {
-      capabilities: { tools: { listChanged: false }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      capabilities: {
+        tools: { listChanged: false },
+        // Tools may log while they run (their messages ride the call's SSE stream); a level set by
+        // a client is taken, though a stateless server cannot remember it past the request.
+        logging: {},
+        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+      },
       instructions: INSTRUCTIONS,
       taskStore: deps.tasks.storeFor(caller.principal),
       jsonSchemaValidator: NO_FORM_ELICITATION,
     },
   );
+  server.setRequestHandler(SetLevelRequestSchema, async () => ({}));
   server.setRequestHandler(
     ListToolsRequestSchema,
     guarded(deps.logger, async (request) => deps.catalog.page(request.params?.cursor)),

@@ -1,0 +1,48 @@
+import { ToolError } from "@/lib/execution";
+import { currentMcpRequest } from "@/lib/integrations/mcp/server";
+import type { ToolRegistry } from "@/lib/tools";
+
+// The tools the MCP conformance suite's server scenarios call by name (test_simple_text, ...),
+// registered as ordinary registry tools so the suite drives the console's own MCP handler, executor
+// and record. Only what a registry tool can be is here: tools answer JSON values, so the scenarios
+// that want image, audio or embedded-resource content, or that ask the client for sampling or form
+// input, are expected failures (conformance-baseline.yml says why).
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const noArguments = { type: "object", properties: {}, additionalProperties: false } as const;
+
+export function registerConformanceFixtures(registry: ToolRegistry): void {
+  registry.add(
+    { name: "test_simple_text", description: "Answers a fixed text (conformance fixture)", inputSchema: noArguments },
+    () => "This is a simple text response for testing.",
+  );
+  registry.add({ name: "test_error_handling", description: "Always fails (conformance fixture)", inputSchema: noArguments }, () => {
+    throw new ToolError("This tool intentionally returns an error for testing");
+  });
+  registry.add(
+    { name: "test_tool_with_logging", description: "Logs three messages while it runs (conformance fixture)", inputSchema: noArguments },
+    async () => {
+      const request = currentMcpRequest();
+      const log = (data: string) => request?.sendNotification({ method: "notifications/message", params: { level: "info", data } });
+      await log("Tool execution started");
+      await pause(50);
+      await log("Tool processing data");
+      await pause(50);
+      await log("Tool execution completed");
+      return "Logging test completed";
+    },
+  );
+  registry.add(
+    { name: "test_tool_with_progress", description: "Reports progress while it runs (conformance fixture)", inputSchema: noArguments },
+    async () => {
+      const request = currentMcpRequest();
+      const token = request?.progressToken;
+      for (const progress of [0, 50, 100]) {
+        if (token !== undefined)
+          await request?.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total: 100 } });
+        if (progress < 100) await pause(50);
+      }
+      return "Progress test completed";
+    },
+  );
+}
