@@ -20,7 +20,8 @@ export function proxy(request: NextRequest) {
   } catch {
     return new NextResponse("The path has a malformed percent-encoding\n", { status: 400, headers: plain });
   }
-  if (path.startsWith("/api/")) return NextResponse.next();
+  // The API and the public A2A agent card (/.well-known/) answer for themselves; neither is a page.
+  if (path.startsWith("/api/") || path.startsWith("/.well-known/")) return NextResponse.next();
 
   const access = pageAccess(path, request.headers.get("host"), request.cookies.has(SESSION_COOKIE), {
     bindHost: config_.HOST,

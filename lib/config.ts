@@ -114,6 +114,11 @@ const EnvSchema = z.object({
     .trim()
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "must be an http or https URL")
     .optional(),
+  /** Let an A2A client decide the approval its own task waits on with a data part {approval_id, approved} ("1"). */
+  A2A_CLIENT_APPROVAL: z
+    .enum(["0", "1"], { message: 'must be "0" or "1"' })
+    .default("0")
+    .transform((v) => v === "1"),
   /** Seed the demo tools on start ("0" to skip). */
   SEED_DEMO: z
     .enum(["0", "1"], { message: 'must be "0" or "1"' })

@@ -4,6 +4,7 @@ import { protector } from "../http/authorize";
 import { errorResponse } from "../http/respond";
 import { INTERNAL_ERROR_MESSAGE, type Handler } from "../http/handler";
 import { getServices, type Services } from "../services";
+import { a2aApi, type A2AApiOptions } from "./a2a";
 import { aguiApi, type AguiApiOptions } from "./agui";
 import { approvalsApi } from "./approvals";
 import { healthApi } from "./health";
@@ -15,9 +16,10 @@ import { toolCallsApi } from "./tool-calls";
 import { toolsApi } from "./tools";
 
 /** Every request handler of the console, by resource, over one set of services. */
-export function createConsoleApi(services: Services, options: { agui?: AguiApiOptions; mcp?: McpApiOptions } = {}) {
+export function createConsoleApi(services: Services, options: { agui?: AguiApiOptions; mcp?: McpApiOptions; a2a?: A2AApiOptions } = {}) {
   const protect = protector(services.access, services.logger);
   return {
+    a2a: a2aApi(services, options.a2a),
     agui: aguiApi(services, protect, options.agui),
     approvals: approvalsApi(services, protect),
     health: healthApi(services),

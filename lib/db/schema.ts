@@ -292,3 +292,35 @@ export const mcpTasks = sqliteTable(
     index("mcp_tasks_expiry_idx").on(t.expiresAt),
   ],
 );
+
+/** A call an A2A task waits on: the executor's key for it, and the approval that decides it. */
+export interface A2AParkedCall {
+  /** A tool call from a data part, or the calls a chat turn's agent asked for. */
+  kind: "tool" | "chat";
+  calls: Array<{ tool: string; args: Record<string, unknown>; scope: string; callId: string; runId: string; approvalId: string }>;
+}
+
+export const a2aTasks = sqliteTable(
+  "a2a_tasks",
+  {
+    id: text("id").primaryKey(),
+    /** The caller that created the task: every read is bound to it. */
+    principal: text("principal").notNull(),
+    contextId: text("context_id").notNull(),
+    /** The SDK's TaskState number (COMPLETED 3, INPUT_REQUIRED 6...), for listing and caps. */
+    state: integer("state").notNull(),
+    /** The task in the protocol's JSON form (history, artifacts, status). */
+    task: json<Record<string, unknown>>("task").notNull(),
+    /** While input-required: the call(s) parked until a person decides. */
+    parked: json<A2AParkedCall>("parked"),
+    /** The first approval the parked call waits for, to find the task when it is decided. */
+    approvalId: text("approval_id"),
+    expiresAt: integer("expires_at").notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    index("a2a_tasks_principal_idx").on(t.principal, t.updatedAt),
+    index("a2a_tasks_approval_idx").on(t.approvalId),
+    index("a2a_tasks_expiry_idx").on(t.expiresAt),
+  ],
+);

@@ -1,0 +1,203 @@
+import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER, formatSSEEvent, formatSSEErrorEvent } from "@a2a-js/sdk";
+import { LEGACY_HTTP_EXTENSION_HEADER } from "@a2a-js/sdk/compat/v0_3";
+import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
+import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
+import { assertSameOrigin, authenticate, isLoopback, requireScope, servesHost } from "../auth/authenticate";
+import { DomainError, ERROR_KINDS, isDomainError, statusOf, type ErrorKind } from "../errors";
+import { errorAnswer, type Handler } from "../http/handler";
+import { readJson } from "../http/request-input";
+import { errorResponse } from "../http/respond";
+import { SSE_HEADERS } from "../http/sse";
+import { isJsonObject } from "../json/canonical";
+import { A2A_ENDPOINT_PATH, AgentCardCache, agentCardJson, buildAgentCard } from "../integrations/a2a/server-card";
+import { BASE_URL_STATE, ConsoleAgentExecutor } from "../integrations/a2a/server-executor";
+import { A2ATasks, type A2ATaskOptions } from "../integrations/a2a/server-tasks";
+import type { Services } from "../services";
+
+export interface A2AApiOptions {
+  /** Largest request body; 1 MiB unless set. */
+  maxBodyBytes?: number;
+  /** Largest data part of a message (its JSON); 256 KiB unless set. */
+  maxDataBytes?: number;
+  tasks?: A2ATaskOptions;
+  /** A data part {approval_id, approved} on a waiting task decides its approval (A2A_CLIENT_APPROVAL). */
+  clientApproval?: boolean;
+}
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_DATA_BYTES = 256 * 1024;
+const SEND_METHODS = new Set(["SendMessage", "SendStreamingMessage", "message/send", "message/stream"]);
+
+/**
+ * The A2A surface: the agent card (public, GET) and the JSON-RPC endpoint (scope "a2a", POST)
+ * through the SDK's framework-free handler, v1.0 for requests with `A2A-Version: 1.0` and the SDK's
+ * v0.3 layer for the others. Before the JSON-RPC exchange the answer is an HTTP status with the
+ * console's error body: 421 a Host not served, 401 no or bad token, 403 no "a2a" scope or a foreign
+ * Origin, 413, 415, 400 not JSON. After it, errors are JSON-RPC errors with their kind's code.
+ */
+export function a2aApi(
+  services: Pick<Services, "registry" | "executor" | "approvals" | "database" | "logger" | "access" | "config" | "version" | "agents">,
+  options: A2AApiOptions = {},
+) {
+  const { access, logger, config } = services;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxDataBytes = options.maxDataBytes ?? DEFAULT_MAX_DATA_BYTES;
+  const tokensRequired = !isLoopback(config.HOST);
+  const tasks = new A2ATasks(services.database.db, services.approvals, logger, options.tasks);
+  const executor = new ConsoleAgentExecutor({
+    executor: services.executor,
+    approvals: services.approvals,
+    agents: services.agents,
+    tasks,
+    logger,
+    clientApproval: options.clientApproval ?? config.A2A_CLIENT_APPROVAL,
+  });
+  const cards = new AgentCardCache(services.registry);
+  // The request handler reads only the card's interfaces and capabilities, which never change;
+  // the skills are read from the registry when the card is served.
+  const protocolCard = buildAgentCard([], { url: `http://127.0.0.1${A2A_ENDPOINT_PATH}`, version: services.version, tokensRequired });
+  // A parked task keeps no bus in memory: it is resumed (or cancelled) from SQLite, by any process.
+  const handler = new DefaultRequestHandler(protocolCard, tasks, executor, undefined, undefined, undefined, undefined, undefined, {
+    keepBusAliveStates: [],
+  });
+  const v1 = new JsonRpcTransportHandler(handler);
+  const legacy = new LegacyJsonRpcTransportHandler(handler);
+
+  /** Where clients reach the console: PUBLIC_URL, else the Host the request was sent to. */
+  const baseUrl = (request: Request) => (config.PUBLIC_URL ?? `http://${request.headers.get("host")}`).replace(/\/+$/, "");
+
+  const card: Handler = async (request) => {
+    const { served, host } = servesHost(request.headers.get("host"), access.allowedHosts);
+    if (!served)
+      return errorResponse(
+        statusOf("host_not_served"),
+        "host_not_served",
+        `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS`,
+      );
+    const current = cards.get({ url: `${baseUrl(request)}${A2A_ENDPOINT_PATH}`, version: services.version, tokensRequired });
+    return Response.json(agentCardJson(current, request.headers.get(A2A_VERSION_HEADER) ?? undefined), {
+      headers: { vary: A2A_VERSION_HEADER, "cache-control": "no-cache" },
+    });
+  };
+
+  const post: Handler = async (request, context) => {
+    let body: unknown;
+    let principalId: string;
+    try {
+      const peer = (context as { peer?: string } | undefined)?.peer;
+      principalId = requireScope(authenticate(request, access, peer), "a2a").id;
+      // A browser page elsewhere must not drive the tools, whatever credential it holds.
+      assertSameOrigin(request, { required: false });
+      body = await readJson(request, maxBodyBytes);
+      if (body === undefined) throw new DomainError("invalid_json", "The body is empty; send a JSON-RPC request");
+    } catch (error) {
+      return refusal(error, request);
+    }
+    const requested = request.headers.get(A2A_VERSION_HEADER) ?? undefined;
+    const useLegacy = (requested ?? "0.3") === "0.3";
+    const id = isJsonObject(body) && (typeof body.id === "string" || typeof body.id === "number") ? body.id : null;
+    const failure = (error: unknown) => ({
+      jsonrpc: "2.0",
+      id,
+      error: useLegacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error),
+    });
+    try {
+      const refused = admission(body, principalId);
+      if (refused) return Response.json({ jsonrpc: "2.0", id, error: rpcError(refused.kind, refused.message) });
+      const extensions = useLegacy
+        ? (request.headers.get(LEGACY_HTTP_EXTENSION_HEADER) ?? request.headers.get(HTTP_EXTENSION_HEADER))
+        : request.headers.get(HTTP_EXTENSION_HEADER);
+      const ctx = new ServerCallContext({
+        user: { isAuthenticated: true, userName: principalId },
+        requestedVersion: requested,
+        requestedExtensions: Extensions.parseServiceParameter(extensions ?? undefined),
+        state: new Map([[BASE_URL_STATE, baseUrl(request)]]),
+      });
+      validateVersion(ctx.requestedVersion, protocolCard, "JSONRPC");
+      const out = await (useLegacy ? legacy : v1).handle(body as Record<string, unknown>, ctx);
+      if (!isStream(out)) return Response.json(out);
+      return await streamed(out, failure);
+    } catch (error) {
+      if (!isDomainError(error)) logger.error("A2A request failed", { error });
+      return Response.json(failure(error));
+    }
+  };
+
+  /**
+   * Checks the SDK cannot make: each data part of a message within maxDataBytes, and room for a
+   * new task under the caller's cap (a message on an existing task creates none).
+   */
+  function admission(body: unknown, principal: string): { kind: ErrorKind; message: string } | undefined {
+    if (!isJsonObject(body) || typeof body.method !== "string" || !SEND_METHODS.has(body.method)) return undefined;
+    const message = isJsonObject(body.params) ? body.params.message : undefined;
+    if (!isJsonObject(message)) return undefined;
+    const parts = Array.isArray(message.parts) ? message.parts : [];
+    for (const part of parts)
+      if (isJsonObject(part) && "data" in part && JSON.stringify(part.data ?? null).length > maxDataBytes)
+        return { kind: "payload_too_large", message: `A data part is larger than ${maxDataBytes} bytes` };
+    if (message.taskId === undefined || message.taskId === "") {
+      if (!tasks.admit(principal))
+        return { kind: "forbidden", message: `This caller holds ${tasks.cap} open tasks already; finish or cancel some first` };
+    }
+    return undefined;
+  }
+
+  /** An error before the exchange: the console's error body, and the challenge a 401 calls for. */
+  function refusal(error: unknown, request: Request): Response {
+    if (!isDomainError(error)) return errorAnswer(error, request, logger);
+    const headers: Record<string, string> = {};
+    if (error.kind === "unauthenticated") headers["www-authenticate"] = 'Bearer realm="agui-console", error="invalid_token"';
+    return errorResponse(statusOf(error.kind), error.kind, error.message, error.issues, headers);
+  }
+
+  const notAllowed: Handler = async () =>
+    errorResponse(statusOf("method_not_allowed"), "method_not_allowed", "The A2A endpoint takes JSON-RPC over POST", undefined, {
+      allow: "POST",
+    });
+
+  return { card, post, get: notAllowed, tasks };
+}
+
+/** A JSON-RPC error of `kind`, with the code of the console's kind table. */
+function rpcError(kind: ErrorKind, message: string) {
+  return { code: ERROR_KINDS[kind].rpc, message, data: { kind } };
+}
+
+function isStream(value: unknown): value is AsyncGenerator<unknown> {
+  return typeof (value as { [Symbol.asyncIterator]?: unknown } | undefined)?.[Symbol.asyncIterator] === "function";
+}
+
+/**
+ * A streaming answer as SSE: an error before the first event is a plain JSON-RPC error (as the SDK's
+ * express adapter answers), a later one the stream's last event. Events ready together go out in
+ * one chunk; a client that goes away stops the generator.
+ */
+async function streamed(events: AsyncGenerator<unknown>, failure: (error: unknown) => unknown): Promise<Response> {
+  const iterator = events[Symbol.asyncIterator]();
+  let first: IteratorResult<unknown>;
+  try {
+    first = await iterator.next();
+  } catch (error) {
+    return Response.json(failure(error));
+  }
+  const encoder = new TextEncoder();
+  return new Response(
+    new ReadableStream<Uint8Array>({
+      async start(controller) {
+        try {
+          if (!first.done) controller.enqueue(encoder.encode(formatSSEEvent(first.value)));
+          for (let next = await iterator.next(); !next.done; next = await iterator.next())
+            controller.enqueue(encoder.encode(formatSSEEvent(next.value)));
+        } catch (error) {
+          controller.enqueue(encoder.encode(formatSSEErrorEvent(failure(error))));
+        } finally {
+          controller.close();
+        }
+      },
+      cancel() {
+        void iterator.return?.(undefined);
+      },
+    }),
+    { headers: SSE_HEADERS },
+  );
+}
