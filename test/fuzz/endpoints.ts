@@ -219,6 +219,36 @@ const LIMITS = ["1", "2", "10", "-5", "0", "abc", "1e2", "0x10", " 3", "", "9999
 
 /** The console's API endpoints, keyed "METHOD /path" with Next's `[param]` segments. */
 export const ENDPOINTS: Record<string, EndpointShape> = {
+  // A2A JSON-RPC as the v0.3 layer reads it (the fuzz sends no A2A-Version): calls, odd parts, task ids, a v1 name.
+  "POST /api/a2a": {
+    body: (r, world) => ({
+      jsonrpc: "2.0",
+      id: r.pick([1, "x", null]),
+      method: r.pick(["message/send", "message/stream", "tasks/get", "tasks/cancel", "SendMessage", "nope"]),
+      params: r.weighted<unknown>([
+        [
+          3,
+          () => ({
+            message: {
+              kind: "message",
+              messageId: nastyString(r),
+              role: r.pick(["user", "agent", "bogus"]),
+              parts: [
+                r.chance(0.7)
+                  ? { kind: "data", data: { tool: existingOr(r, world.tools()), arguments: { expression: "1+2", city: "Paris" } } }
+                  : { kind: "text", text: r.pick(USER_TEXTS) },
+              ],
+              ...(r.chance(0.3) && { taskId: nastyString(r) }),
+            },
+          }),
+        ],
+        [1, () => ({ id: nastyString(r) })],
+        [1, () => r.pick([null, [], "x", { message: 7 }])],
+      ]),
+    }),
+    stream: true,
+  },
+  "GET /api/a2a": {},
   "GET /api/agui": {},
   "POST /api/agui": { body: runInput, stream: true },
   "POST /api/agui/[agent]": {
