@@ -137,6 +137,18 @@ describe("an import of the fixture server", () => {
     );
   });
 
+  it("says why a server would not start, with its last stderr line and the secrets it was given blanked", async () => {
+    const refused = importMcp(services, {
+      target: stdioTarget(FIXTURE, [], { FIXTURE_REFUSE: "1" }),
+      secrets: { env: { FIXTURE_TOKEN: "tok-3141592653" } },
+      prefix: "refused_",
+    });
+    await expect(refused).rejects.toThrow(McpServerUnreachable);
+    const message = await refused.catch((error: Error) => error.message);
+    expect(message).toContain("refusing token ***");
+    expect(message).not.toContain("tok-3141592653");
+  });
+
   it("ends the process when the source is removed, and its tools go", async () => {
     const pid = services.mcp.status(sourceId)!.pid!;
     removeSource(services, sourceId);

@@ -3,11 +3,17 @@
 // change the list, stop the process, or report the environment it was given.
 //   FIXTURE_BAD_TOOL=1   also list one malformed tool (an input schema that is not an object)
 //   FIXTURE_PREFIX=name  put this before every tool name (two fixtures can run side by side)
+//   FIXTURE_REFUSE=1     write the FIXTURE_TOKEN it got on stderr and exit before the handshake
 import process from "node:process";
 import { setTimeout } from "node:timers";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+
+if (process.env.FIXTURE_REFUSE === "1") {
+  process.stderr.write(`refusing token ${process.env.FIXTURE_TOKEN}\n`);
+  process.exit(2);
+}
 
 const PAGE = 2;
 const prefix = process.env.FIXTURE_PREFIX ?? "";

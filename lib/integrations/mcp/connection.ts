@@ -103,10 +103,10 @@ export class McpConnection {
       } catch (error) {
         const loss = lossOf(error);
         if (!loss) throw error;
-        this.drop(client, describe(error));
+        this.drop(client, this.describe(error));
         // A listing changes nothing on the server: sending it again is always safe.
         if (attempt === 0) continue;
-        throw new McpServerUnreachable(`The MCP server cannot be reached: ${describe(error)}`);
+        throw new McpServerUnreachable(`The MCP server cannot be reached: ${this.describe(error)}`);
       }
     }
   }
@@ -125,11 +125,11 @@ export class McpConnection {
         if (signal.aborted) throw error;
         const loss = lossOf(error);
         if (!loss) throw error;
-        this.drop(client, describe(error));
+        this.drop(client, this.describe(error));
         if (loss === "not_delivered" && attempt === 0) continue;
         throw loss === "not_delivered"
-          ? new McpServerUnreachable(`The MCP server cannot be reached: ${describe(error)}`)
-          : new ConnectionLost(describe(error));
+          ? new McpServerUnreachable(`The MCP server cannot be reached: ${this.describe(error)}`)
+          : new ConnectionLost(this.describe(error));
       }
     }
   }
@@ -161,8 +161,8 @@ export class McpConnection {
       await client.connect(opened.transport, { timeout: this.options.requestTimeoutMs ?? 30_000 });
     } catch (error) {
       await shutdown(client, opened);
-      const tail = opened.stderr?.lastLine();
-      const reason = `${describe(error)}${tail ? ` (stderr: ${tail})` : ""}`;
+      const tail = this.redact(opened.stderr?.lastLine() ?? "");
+      const reason = `${this.describe(error)}${tail ? ` (stderr: ${tail})` : ""}`;
       this.fail(reason);
       logger.warn("mcp server connection failed", { source: label, transport: target.transport, reason });
       // A process that ran before is kept running; one that never started is the importer's to report.
@@ -195,7 +195,7 @@ export class McpConnection {
     this.client = undefined;
     this.state = "idle";
     if (this.options.target.transport !== "stdio") return;
-    const tail = this.opened?.stderr?.lastLine();
+    const tail = this.redact(this.opened?.stderr?.lastLine() ?? "");
     this.fail(`The server's process stopped${tail ? ` (stderr: ${tail})` : ""}`);
     if (Date.now() - this.startedAt >= (this.options.stableMs ?? 10_000)) this.failures = 0;
     this.supervise();
@@ -241,6 +241,17 @@ export class McpConnection {
     this.fail(reason);
     this.options.logger.warn("mcp server connection lost", { source: this.options.label, reason });
     void shutdown(client, opened);
+  }
+
+  /** An error's message with the connection's secret values blanked: a server may echo them back. */
+  private describe(error: unknown): string {
+    return this.redact(describe(error));
+  }
+
+  private redact(text: string): string {
+    const { headers = {}, env = {} } = this.options.secrets ?? {};
+    const secrets = [...Object.values(headers), ...Object.values(env)].flatMap((value) => [value, value.replace(/^Bearer\s+/i, "")]);
+    return secrets.filter((secret) => secret.length >= 4).reduce((out, secret) => out.split(secret).join("***"), text);
   }
 
   private fail(reason: string): void {
