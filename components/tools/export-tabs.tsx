@@ -1,6 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
+import { CopyButton } from "../common/copy-button";
 import { TabList } from "../common/tab-list";
 import type { ToolExport } from "@/lib/api/contracts";
 
@@ -37,7 +38,6 @@ export function ExportTabs({ exports }: { exports: ToolExport[] }) {
 }
 
 function ExportPanel({ entry }: { entry: ToolExport }) {
-  const [copy, setCopy] = useState<"idle" | "copied" | "failed">("idle");
   if (!entry.ok) {
     return (
       <p className="text-sm text-slate-700">
@@ -48,28 +48,7 @@ function ExportPanel({ entry }: { entry: ToolExport }) {
   const text = JSON.stringify(entry.output, null, 2);
   return (
     <div className="space-y-2">
-      <div className="flex items-center gap-3">
-        <button
-          type="button"
-          className="rounded-md bg-slate-800 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-900"
-          onClick={() => {
-            navigator.clipboard.writeText(text).then(
-              () => setCopy("copied"),
-              () => setCopy("failed"),
-            );
-          }}
-        >
-          {copy === "copied" ? "Copied" : "Copy"}
-          <span className="sr-only"> {entry.label} JSON</span>
-        </button>
-        <span role="status" className="text-xs text-slate-600">
-          {copy === "copied"
-            ? "Copied to the clipboard"
-            : copy === "failed"
-              ? "The browser refused the clipboard; select the text and copy it"
-              : ""}
-        </span>
-      </div>
+      <CopyButton text={text} what={`${entry.label} JSON`} />
       {entry.warnings.length ? (
         <ul aria-label="Export warnings" className="list-disc space-y-0.5 rounded-md bg-amber-50 py-2 pl-6 pr-2 text-xs text-amber-900">
           {entry.warnings.map((warning) => (

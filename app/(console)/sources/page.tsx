@@ -1,5 +1,6 @@
 import { AddMcpDialog } from "@/components/sources/add-mcp-dialog";
 import { ImportOpenApiDialog } from "@/components/sources/import-openapi-dialog";
+import { McpClientConfig } from "@/components/sources/mcp-client-config";
 import { SourceList } from "@/components/sources/source-list";
 import { getServices } from "@/lib/services";
 import { requireCaller } from "../../page-caller";
@@ -9,7 +10,8 @@ export const metadata = { title: "Sources" };
 
 export default async function SourcesPage() {
   const caller = await requireCaller();
-  const sources = getServices().sources.list();
+  const services = getServices();
+  const sources = services.sources.list();
   return (
     <div className="max-w-5xl space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -26,6 +28,7 @@ export default async function SourcesPage() {
         </div>
       </div>
       <SourceList sources={sources} />
+      <McpClientConfig publicUrl={services.config.PUBLIC_URL} local={caller.id === "local"} />
     </div>
   );
 }
