@@ -31,7 +31,9 @@ describe("A2A server: an @a2a-js/sdk 0.3.14 client (the v0.3 wire)", () => {
       message([{ kind: "data", data: { tool: "issue_refund", arguments: { orderId, amount: 5 } } }]),
     )) as Task;
     expect(waiting.status.state).toBe("input-required");
-    const named = waiting.status.message!.parts.find((p) => p.kind === "data") as { data: { approvals: Array<{ approval_id: string }> } };
+    const named = waiting.status.message!.parts.find((p) => p.kind === "data") as unknown as {
+      data: { approvals: Array<{ approval_id: string }> };
+    };
     const approvalId = named.data.approvals[0]!.approval_id;
     expect(a2a.services.approvals.get(approvalId)).toMatchObject({ status: "pending", surface: "a2a" });
 
@@ -52,7 +54,7 @@ describe("A2A server: an @a2a-js/sdk 0.3.14 client (the v0.3 wire)", () => {
     expect((await client.cancelTask({ id: first.id })).status.state).toBe("canceled");
     const second = (await call()) as Task;
     const approvalId = (
-      second.status.message!.parts.find((p) => p.kind === "data") as { data: { approvals: Array<{ approval_id: string }> } }
+      second.status.message!.parts.find((p) => p.kind === "data") as unknown as { data: { approvals: Array<{ approval_id: string }> } }
     ).data.approvals[0]!.approval_id;
     await a2a.decide(approvalId, { approved: false });
     const denied = (await client.sendMessage(
