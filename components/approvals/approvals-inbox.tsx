@@ -22,6 +22,12 @@ const HISTORY = "approved,denied,expired,cancelled,consumed";
 // The surfaces that ask for approvals today (A2A joins when it is served).
 const SURFACES = ["agui", "console", "rest", "mcp"];
 
+/** The approval a link (`/approvals?approval=ID`) points at, as the page found it (none: no such id). */
+export interface LinkedApproval {
+  id: string;
+  approval?: ApprovalView;
+}
+
 interface Filters {
   status: string;
   tool: string;
@@ -33,18 +39,26 @@ interface Filters {
 /**
  * Every approval across threads, agents and surfaces. Pending ones are decided inline (approve,
  * deny with a reason, edit then approve, or several at once); the history shows the audit trail.
- * The list follows GET /api/approvals/events, so it updates with no reload.
+ * The list follows GET /api/approvals/events, so it updates with no reload. A linked approval
+ * (`focus`) opens its tab, stays on screen even when the first page does not hold it, and is marked
+ * and scrolled into view.
  */
-export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; tools: InboxTool[] }) {
-  const [tab, setTab] = useState<Tab>("pending");
+export function ApprovalsInbox({ initial, tools, focus }: { initial: ApprovalView[]; tools: InboxTool[]; focus?: LinkedApproval }) {
+  const startsInHistory = focus?.approval !== undefined && focus.approval.status !== "pending";
+  const [tab, setTab] = useState<Tab>(startsInHistory ? "history" : "pending");
   const panelId = useId();
   const [filters, setFilters] = useState<Filters>({ status: "", tool: "", surface: "", principal: "", q: "" });
-  const [items, setItems] = useState<ApprovalView[]>(initial);
+  // The page renders the first pending page; the history tab starts empty until its first load.
+  const [items, setItems] = useState<ApprovalView[]>(startsInHistory ? [] : initial);
+  const [linked, setLinked] = useState<ApprovalView | undefined>(focus?.approval);
+  const linkedId = focus?.approval ? focus.id : undefined;
   const [nextCursor, setNextCursor] = useState<string>();
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulkReason, setBulkReason] = useState("");
-  const [notice, setNotice] = useState<string>();
-  const [loading, setLoading] = useState(false);
+  const [notice, setNotice] = useState<string | undefined>(
+    focus && !focus.approval ? `No approval has the id ${focus.id}: the link may be mistyped, or the approval was removed.` : undefined,
+  );
+  const [loading, setLoading] = useState(startsInHistory);
   const refetchTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const schemas = new Map(tools.map((t) => [t.name, t.inputSchema]));
 
@@ -58,6 +72,7 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
     },
     [tab, filters],
   );
+  const filtered = Object.values(filters).some(Boolean);
 
   const load = useCallback(async () => {
     setLoading(true);
@@ -66,12 +81,17 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
       setItems(body.items);
       setNextCursor(body.nextCursor);
       setSelected((old) => new Set([...old].filter((id) => body.items.some((i) => i.id === id && i.status === "pending"))));
+      if (linkedId !== undefined) {
+        // The linked approval may lie beyond the first page, or have been decided meanwhile: read it by id.
+        const listed = body.items.find((i) => i.id === linkedId);
+        setLinked(listed ?? (await requestJson<ApprovalDetail>(`/api/approvals/${encodeURIComponent(linkedId)}`)).approval);
+      }
     } catch (error) {
       setNotice(errorMessage(error));
     } finally {
       setLoading(false);
     }
-  }, [query]);
+  }, [query, linkedId]);
 
   useEffect(() => {
     void load();
@@ -129,7 +149,13 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
     void load();
   };
 
-  const pendingIds = items.filter((i) => i.status === "pending").map((i) => i.id);
+  // The linked approval heads the list when the page loaded does not hold it, on its own tab only.
+  const pinned =
+    linked && !filtered && !items.some((i) => i.id === linked.id) && (linked.status === "pending") === (tab === "pending")
+      ? linked
+      : undefined;
+  const shown = pinned ? [pinned, ...items] : items;
+  const pendingIds = shown.filter((i) => i.status === "pending").map((i) => i.id);
 
   return (
     <div className="space-y-4">
@@ -266,23 +292,24 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
           aria-label={tab === "pending" ? "Pending approvals" : "Decided approvals"}
           aria-busy={loading || undefined}
         >
-          {items.length === 0 && !loading ? (
+          {shown.length === 0 && !loading ? (
             <li className="text-sm text-slate-500">
               {tab === "pending" ? "Nothing waits for a decision." : "No decided approvals match."}
             </li>
           ) : null}
-          {items.map((approval) =>
+          {shown.map((approval) =>
             tab === "pending" ? (
               <PendingRow
                 key={approval.id}
                 approval={approval}
+                linked={approval.id === focus?.id}
                 schema={schemas.get(approval.tool)}
                 selected={selected.has(approval.id)}
                 onSelect={(on) => setSelected((old) => new Set(on ? [...old, approval.id] : [...old].filter((x) => x !== approval.id)))}
                 decide={decide}
               />
             ) : (
-              <HistoryRow key={approval.id} approval={approval} />
+              <HistoryRow key={approval.id} approval={approval} linked={approval.id === focus?.id} />
             ),
           )}
         </ul>
@@ -302,12 +329,14 @@ export function ApprovalsInbox({ initial, tools }: { initial: ApprovalView[]; to
 
 function PendingRow({
   approval,
+  linked,
   schema,
   selected,
   onSelect,
   decide,
 }: {
   approval: ApprovalView;
+  linked: boolean;
   schema?: Record<string, unknown>;
   selected: boolean;
   onSelect: (on: boolean) => void;
@@ -322,8 +351,9 @@ function PendingRow({
     setBusy(false);
   };
   const titleId = `approval-${approval.id}`;
+  const reveal = useRevealOnce(linked);
   return (
-    <li aria-labelledby={titleId} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-approval-id={approval.id}>
+    <li aria-labelledby={titleId} className={rowClass(linked)} data-approval-id={approval.id} {...linkedProps(linked, reveal)}>
       <div className="flex flex-wrap items-start gap-3">
         <input
           type="checkbox"
@@ -338,6 +368,7 @@ function PendingRow({
             {approval.toolTitle && approval.toolTitle !== approval.tool ? (
               <span className="ml-2 font-normal text-slate-500">{approval.toolTitle}</span>
             ) : null}
+            {linked ? <LinkedBadge /> : null}
           </h3>
           <p className="text-xs text-slate-600">
             asked by <span className="font-medium">{approval.principal}</span> via {approval.surface} ·{" "}
@@ -394,16 +425,18 @@ function outcomeUnknown(approval: ApprovalView): boolean {
   );
 }
 
-function HistoryRow({ approval }: { approval: ApprovalView }) {
+function HistoryRow({ approval, linked }: { approval: ApprovalView; linked: boolean }) {
   const [trail, setTrail] = useState<ApprovalDetail["events"]>();
   const [open, setOpen] = useState(false);
   const titleId = `history-${approval.id}`;
+  const reveal = useRevealOnce(linked);
   return (
-    <li aria-labelledby={titleId} className="rounded-lg border border-slate-200 bg-white p-4 text-sm" data-approval-id={approval.id}>
+    <li aria-labelledby={titleId} className={rowClass(linked)} data-approval-id={approval.id} {...linkedProps(linked, reveal)}>
       <div className="flex flex-wrap items-center gap-2">
         <h3 id={titleId} className="font-mono font-semibold">
           {approval.tool}
         </h3>
+        {linked ? <LinkedBadge /> : null}
         {outcomeUnknown(approval) ? (
           <span
             className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900"
@@ -486,6 +519,41 @@ function HistoryRow({ approval }: { approval: ApprovalView }) {
         </ol>
       ) : null}
     </li>
+  );
+}
+
+function rowClass(linked: boolean): string {
+  const base = "rounded-lg border p-4 text-sm";
+  return linked ? `${base} border-indigo-400 bg-indigo-50 ring-2 ring-indigo-400 outline-none` : `${base} border-slate-200 bg-white`;
+}
+
+/** What marks the linked row for assistive technology and tests: the current item, focusable by script. */
+function linkedProps(linked: boolean, reveal: (element: HTMLLIElement | null) => void) {
+  return linked ? { ref: reveal, tabIndex: -1, "aria-current": true as const, "data-linked": "true" } : {};
+}
+
+function LinkedBadge() {
+  return (
+    <span className="ml-2 rounded-full bg-indigo-600 px-2 py-0.5 align-middle font-sans text-xs font-medium text-white">
+      the approval you were linked to
+    </span>
+  );
+}
+
+/**
+ * A ref for the linked row: the first time it is on screen it is scrolled to the middle of the view
+ * and focused, so a keyboard user starts there; later renders leave scrolling to the person.
+ */
+function useRevealOnce(linked: boolean): (element: HTMLLIElement | null) => void {
+  const done = useRef(false);
+  return useCallback(
+    (element: HTMLLIElement | null) => {
+      if (!linked || !element || done.current) return;
+      done.current = true;
+      element.scrollIntoView({ block: "center" });
+      element.focus({ preventScroll: true });
+    },
+    [linked],
   );
 }
 

@@ -9,6 +9,17 @@ export class ApprovalsPage {
     await expect(this.page.getByRole("heading", { name: "Approvals", level: 1 })).toBeVisible();
   }
 
+  /** Open the inbox at the link an MCP or A2A client is given for approval `id`. */
+  async openLinked(id: string): Promise<void> {
+    await this.page.goto(`/approvals?approval=${encodeURIComponent(id)}`);
+    await expect(this.page.getByRole("heading", { name: "Approvals", level: 1 })).toBeVisible();
+  }
+
+  /** The row the link pointed at, on whichever tab shows it. */
+  linkedRow(): Locator {
+    return this.page.locator('li[data-linked="true"]');
+  }
+
   pending(): Locator {
     return this.page.getByRole("list", { name: "Pending approvals" }).getByRole("listitem");
   }
