@@ -510,6 +510,24 @@ describe("the call record", () => {
     expect(calls).toHaveLength(2);
   });
 
+  it("a call id the caller just made up (fresh) is not read from the record, and is recorded for later repeats", async () => {
+    const { tool, registry, handle } = setup();
+    const calls = tool("ticket", { policy: { effects: "write" }, impl: () => ({ n: calls.length }) });
+    let reads = 0;
+    const record = new (class extends CallResults {
+      override get(...args: Parameters<CallResults["get"]>) {
+        reads++;
+        return super.get(...args);
+      }
+    })(handle.db);
+    const executor = new Executor({ registry, record });
+    const first = await executor.call("ticket", { q: "a" }, { callId: "made-up", fresh: true, ctx });
+    expect(reads).toBe(0);
+    expect(await executor.call("ticket", { q: "a" }, { callId: "made-up", ctx })).toEqual(first);
+    expect(reads).toBe(1);
+    expect(calls).toHaveLength(1);
+  });
+
   it("concurrent identical calls run once", async () => {
     const { executor, tool } = setup();
     let release!: () => void;

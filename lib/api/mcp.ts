@@ -94,11 +94,12 @@ async function finish(answer: Response, sessionId: string | undefined): Promise<
     const kind: ErrorKind = answer.status === 406 ? "not_acceptable" : answer.status === 413 ? "payload_too_large" : "invalid_request";
     return errorResponse(statusOf(kind), kind, message);
   }
-  const headers = new Headers(answer.headers);
+  // The transport builds its Response itself, so its headers can be set in place: no second Response per request.
+  const { headers } = answer;
   if (headers.get("content-type")?.startsWith("text/event-stream")) {
     headers.set("cache-control", "no-cache, no-transform");
     headers.set("x-accel-buffering", "no");
   }
   if (sessionId) headers.set("mcp-session-id", sessionId);
-  return new Response(answer.body, { status: answer.status, headers });
+  return answer;
 }

@@ -52,6 +52,8 @@ export interface CallEvent {
 export interface CallOptions {
   /** The caller's id for this call; with the same scope, a repeat is answered from the record. */
   callId?: string;
+  /** The caller made `callId` up just now, so no record can hold it: the record is not read. */
+  fresh?: boolean;
   /** Overrides the current run context (or, outside any run, a fresh one). */
   ctx?: Partial<RunContext>;
 }
@@ -109,7 +111,7 @@ export class Executor {
     if (issues.length) return this.finish(name, callId, ctx, failure(new ToolArgsInvalid(name, issues)), started, false);
 
     const key: CallKey = { principal: ctx.principal, scope: ctx.scope, callId, tool: name, argsDigest: jsonDigest(input) };
-    const recorded = options.callId ? this.record?.get(key) : undefined;
+    const recorded = options.callId && !options.fresh ? this.record?.get(key) : undefined;
     if (recorded) return this.finish(name, callId, ctx, recorded, started, true);
 
     const flightKey = `${key.principal}\u0000${key.scope}\u0000${key.callId}\u0000${key.tool}\u0000${key.argsDigest}`;

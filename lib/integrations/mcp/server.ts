@@ -22,6 +22,7 @@ import type { Executor } from "../../execution/executor";
 import { isPending } from "../../execution/result";
 import { isJsonObject, jsonDigest } from "../../json/canonical";
 import type { Logger } from "../../log";
+import type { RegisteredTool } from "../../tools/spec";
 import { approvalLink, CALL_ID_META, pendingCallResult, RUN_ID_META, toCallToolResult } from "./server-results";
 import type { McpTasks, TaskCall } from "./server-tasks";
 import type { McpToolCatalog } from "./server-tools";
@@ -122,18 +123,15 @@ async function callTool(
   // The client's keys live in their own scope: they never meet the keys of AG-UI runs or of another caller.
   const scope = keys.runId === undefined ? "mcp" : `mcp:${keys.runId}`;
   const runId = keys.runId ?? randomUUID();
-  const callId = chooseCallId(deps.approvals, caller.principal, keys.callId, {
-    scope,
-    tool: name,
-    argsDigest: jsonDigest(args),
-    confirms: requiresApproval(tool),
-  });
+  const callId = chooseCallId(deps.approvals, caller.principal, keys.callId, { scope, tool, args });
   const ctx = { principal: caller.principal, scope, runId, surface: "mcp" as const, signal: extra.signal };
   const scopeOfRequest: McpRequestScope = {
     progressToken: request.params._meta?.progressToken,
     sendNotification: (notification) => extra.sendNotification(notification),
   };
-  const outcome = await requestScope.run(scopeOfRequest, () => deps.executor.call(name, args, { callId, ctx }));
+  // A call id made up here cannot be in the record: the executor need not look for it.
+  const fresh = callId !== keys.callId;
+  const outcome = await requestScope.run(scopeOfRequest, () => deps.executor.call(name, args, { callId, fresh, ctx }));
 
   if (task) {
     const call: TaskCall = { tool: name, args, scope, callId, runId };
@@ -168,12 +166,13 @@ function chooseCallId(
   approvals: ApprovalStore,
   principal: string,
   key: string | undefined,
-  call: { scope: string; tool: string; argsDigest: string; confirms: boolean },
+  call: { scope: string; tool: RegisteredTool; args: Record<string, unknown> },
 ): string {
+  // Most calls carry no key: they skip the digest and the lookup below.
   if (key === undefined) return randomUUID();
-  if (call.confirms || approvals.findFor(principal, { scope: call.scope, callId: key, tool: call.tool, argsDigest: call.argsDigest }))
-    return key;
-  return randomUUID();
+  if (requiresApproval(call.tool)) return key;
+  const asked = { scope: call.scope, callId: key, tool: call.tool.name, argsDigest: jsonDigest(call.args) };
+  return approvals.findFor(principal, asked) ? key : randomUUID();
 }
 
 /** The client's run and call keys from a request's `_meta`. Throws DomainError (invalid_body) for a key that is not a short string. */
