@@ -9,6 +9,8 @@ import { Executor } from "./execution";
 import { registerOpenApiBinder } from "./integrations/openapi/binder";
 import { registerMcpBinder, type McpConnections } from "./integrations/mcp/connections";
 import { startMcpImports } from "./integrations/mcp/import-mcp";
+import { registerA2ABinder, type A2AConnections } from "./integrations/a2a/client-connections";
+import { startA2AImports } from "./integrations/a2a/import-a2a";
 import { AguiBridge } from "./integrations/agui/bridge";
 import { createLogger, type Logger } from "./log";
 import { OutboundGuard } from "./net";
@@ -33,6 +35,8 @@ export interface Services {
   outbound: OutboundGuard;
   /** The connections to imported MCP servers, one per MCP source. */
   mcp: McpConnections;
+  /** The clients of imported A2A agents, one per A2A source. */
+  a2aAgents: A2AConnections;
   tokens: TokenStore;
   /** Operators signed in to the pages with a token or ADMIN_TOKEN. */
   sessions: SessionStore;
@@ -78,6 +82,8 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   registerOpenApiBinder(registry, sources, logger, outbound);
   const mcp = startMcpImports({ registry, sources, logger, outbound });
   registerMcpBinder(registry, mcp, logger);
+  const a2aAgents = startA2AImports({ sources, logger, outbound });
+  registerA2ABinder(registry, a2aAgents, logger);
   const grants = new GrantStore(database.db);
   const callResults = new CallResults(database.db);
   // A grant holds for the definition it was made for: a changed or removed tool revokes the others.
@@ -120,6 +126,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     sources,
     outbound,
     mcp,
+    a2aAgents,
     tokens,
     sessions,
     runs,

@@ -18,6 +18,8 @@ import { TimeoutMs } from "../tools/spec";
 import { McpSecrets, McpTarget, parseStoredOptions } from "../integrations/mcp/client-target";
 import { importMcp, refreshMcpSource, testMcpServer, type McpImportInput } from "../integrations/mcp/import-mcp";
 import type { OpenApiAuth } from "../integrations/openapi/auth";
+import { a2aAllowance } from "../integrations/a2a/client-connections";
+import { importA2A, refreshA2ASource, testA2AAgent, type A2AImportInput } from "../integrations/a2a/import-a2a";
 import type { Services } from "../services";
 import { SourceNotFound } from "../sources/errors";
 import { removeSource } from "../sources/remove-source";
@@ -140,15 +142,57 @@ const McpBody = z
     if (twice) ctx.addIssue({ code: "custom", path: ["secrets", "headers"], message: `${twice} is also in target.headers` });
   });
 
+/** An A2A agent: its base URL and the credential its requests carry (to its origin only). */
+const A2ABody = z
+  .object({
+    name: z.string().trim().min(1).max(200).optional(),
+    url: z.string().trim().min(1).max(2000),
+    /** Headers stored as the source's secret and sent only to the agent's origin: never listed or logged. */
+    secrets: McpSecrets.pick({ headers: true }).strict().optional(),
+    /** A bearer token: sent as `Authorization: Bearer …` to the agent's origin, stored as a secret. */
+    bearer: z
+      .string()
+      .trim()
+      .min(1)
+      .max(8192)
+      .regex(/^[^\r\n\0]*$/, "holds a line break")
+      .optional(),
+    options: z
+      .object({
+        prefix: z.string().trim().max(32).optional(),
+        /** What this source may reach although private (CIDR ranges, addresses, host names): admins only. */
+        allow: z.array(z.string().trim().min(1).max(253)).max(50).optional(),
+        timeoutMs: TimeoutMs.optional(),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const secret = Object.keys(body.secrets?.headers ?? {}).map((name) => name.toLowerCase());
+    if (body.bearer && secret.includes("authorization"))
+      ctx.addIssue({
+        code: "custom",
+        path: ["bearer"],
+        message: "Send the Authorization header either as bearer or in secrets.headers, not both",
+      });
+    const reserved = secret.find((name) => name === "a2a-version" || name === "a2a-extensions");
+    if (reserved) ctx.addIssue({ code: "custom", path: ["secrets", "headers"], message: `${reserved} is set by the A2A client` });
+  });
+
 /**
  * Imported sources over REST (scope "tools"): GET /api/sources (never the secret),
  * POST /api/sources/openapi/preview, POST /api/sources/openapi (import, all or nothing),
  * POST /api/sources/mcp/test (connect and list, registering nothing), POST /api/sources/mcp (import),
+ * POST /api/sources/a2a/test (read an agent's card, registering nothing), POST /api/sources/a2a (import),
  * POST /api/sources/[id]/refresh and DELETE /api/sources/[id] (with its tools).
  */
-export function sourcesApi(services: Pick<Services, "registry" | "sources" | "logger" | "outbound" | "mcp">, protect: Protect) {
-  const { registry, sources, logger, outbound, mcp } = services;
-  const deps = { registry, sources, logger, outbound, mcp };
+export function sourcesApi(
+  services: Pick<Services, "registry" | "sources" | "logger" | "outbound" | "mcp" | "a2aAgents">,
+  protect: Protect,
+) {
+  const { registry, sources, logger, outbound, mcp, a2aAgents } = services;
+  const deps = { registry, sources, logger, outbound, mcp, a2aAgents };
 
   /**
    * The guard an import or preview fetches through: the console's, widened by the request's
@@ -245,6 +289,48 @@ export function sourcesApi(services: Pick<Services, "registry" | "sources" | "lo
     });
   });
 
+  /** An A2A body as import input, with the guard its requests go through. */
+  const a2aInput = (body: z.output<typeof A2ABody>, caller: Principal): { input: A2AImportInput; guard: typeof outbound } => {
+    const guard = guardFor(body.options.allow, caller);
+    const headers = { ...body.secrets?.headers, ...(body.bearer && { Authorization: `Bearer ${body.bearer}` }) };
+    const { prefix, allow, timeoutMs } = body.options;
+    return {
+      input: {
+        url: body.url,
+        ...(Object.keys(headers).length && { secrets: { headers } }),
+        ...(body.name && { name: body.name }),
+        ...(prefix && { prefix }),
+        ...(allow?.length && { allow }),
+        ...(timeoutMs && { timeoutMs }),
+      },
+      guard,
+    };
+  };
+
+  const testA2A = protect("tools", async (request, caller) => {
+    const body = await readJsonBody(request, A2ABody, MAX_MCP_BODY_BYTES);
+    const { input, guard } = a2aInput(body, caller);
+    const result = await testA2AAgent({ ...deps, outbound: guard }, input);
+    const taken = result.tools.filter((tool) => registry.get(tool.toolName)).map((tool) => tool.toolName);
+    const warnings = taken.length
+      ? [
+          ...result.warnings,
+          `${taken.length === 1 ? "A tool" : `${taken.length} tools`} with ${taken.length === 1 ? "this name is" : "these names are"} already registered, so the import would fail: ${taken.slice(0, 5).join(", ")}${taken.length > 5 ? ", …" : ""}. Set a name prefix.`,
+        ]
+      : result.warnings;
+    return json({ ...result, warnings });
+  });
+
+  const importA2AAgent = protect("tools", async (request, caller) => {
+    const body = await readJsonBody(request, A2ABody, MAX_MCP_BODY_BYTES);
+    const { input, guard } = a2aInput(body, caller);
+    const result = await importA2A({ ...deps, outbound: guard }, input);
+    logger.info("a2a source imported over REST", { source: result.source.id, by: caller.id });
+    return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer, {
+      status: 201,
+    });
+  });
+
   const refresh = protect("tools", async (_request, _caller, context) => {
     const id = await routeParam(context, "id");
     const source = sources.get(id);
@@ -252,6 +338,10 @@ export function sourcesApi(services: Pick<Services, "registry" | "sources" | "lo
     if (source.kind === "mcp") {
       const allow = parseStoredOptions(source.options)?.allow ?? [];
       const result = await refreshMcpSource({ ...deps, outbound: outbound.widen(allow) }, id);
+      return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer);
+    }
+    if (source.kind === "a2a") {
+      const result = await refreshA2ASource({ ...deps, outbound: outbound.widen(a2aAllowance(source.options)) }, id);
       return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer);
     }
     if (source.kind !== "openapi") throw new DomainError("not_refreshable", `A ${source.kind} source cannot be refreshed here`);
@@ -267,7 +357,7 @@ export function sourcesApi(services: Pick<Services, "registry" | "sources" | "lo
     return json({ removed: id, tools });
   });
 
-  return { list, preview, importDocument, testMcp, importMcpServer, refresh, remove };
+  return { list, preview, importDocument, testMcp, importMcpServer, testA2A, importA2AAgent, refresh, remove };
 }
 
 function documentOf(body: DocumentBody): OpenApiInput {
