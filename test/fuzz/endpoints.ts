@@ -215,6 +215,18 @@ function mcpBody(r: Random): Record<string, unknown> {
   return body;
 }
 
+/** An A2A import or card-test body: only agents that fail at once (refused or closed addresses, bad URLs). */
+function a2aBody(r: Random): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    url: r.pick(["http://127.0.0.1:1", "http://[::ffff:127.0.0.1]:9/x", "file:///etc/passwd", "http://u:p@127.0.0.1:1/", "not a url", ""]),
+    options: { prefix: `fz${r.int(1e6)}_` },
+  };
+  if (r.chance(0.2)) body.bearer = r.pick(["token", "a\nb"]);
+  if (r.chance(0.2)) body.secrets = r.pick([{ headers: { "X-Key": "s" } }, { headers: { "A2A-Version": "9" } }, { env: { KEY: "s" } }]);
+  if (r.chance(0.1)) (body.options as Record<string, unknown>).allow = [r.pick(["127.0.0.1/32", "not-a-range/99"])];
+  return body;
+}
+
 const LIMITS = ["1", "2", "10", "-5", "0", "abc", "1e2", "0x10", " 3", "", "99999999999", "1.5"];
 
 /** The console's API endpoints, keyed "METHOD /path" with Next's `[param]` segments. */
@@ -357,6 +369,8 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
   "POST /api/sources/openapi": { body: (r) => importBody(r, true) },
   "POST /api/sources/mcp/test": { body: mcpBody },
   "POST /api/sources/mcp": { body: mcpBody },
+  "POST /api/sources/a2a/test": { body: a2aBody },
+  "POST /api/sources/a2a": { body: a2aBody },
   "GET /api/sources": {},
   "GET /api/threads/[id]": { params: (r, world) => ({ id: existingOr(r, world.threads()) }) },
   "GET /api/threads": { query: (r) => (r.chance(0.4) ? {} : { limit: r.pick(LIMITS) }) },
