@@ -1,7 +1,7 @@
 import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { ApprovalStore } from "../../approvals/store";
-import { A2A_TERMINAL_STATES, A2ATaskRows, type A2AParkedCall } from "../../db/a2a-tasks";
+import { A2A_TERMINAL_STATES, A2ATaskRows, type A2AParkedCall, type A2ATaskWrite } from "../../db/a2a-tasks";
 import type { Db } from "../../db/connection";
 import { isDomainError } from "../../errors";
 import type { Logger } from "../../log";
@@ -23,10 +23,32 @@ export function ownerOf(context: ServerCallContext): string {
   return name;
 }
 
+/** States a task may stay in after its executor has returned: written to SQLite the moment they are reached. */
+const DURABLE_STATES: ReadonlySet<TaskState> = new Set([
+  ...A2A_TERMINAL_STATES,
+  TaskState.TASK_STATE_INPUT_REQUIRED,
+  TaskState.TASK_STATE_AUTH_REQUIRED,
+]);
+
+/** A task whose executor runs in this process, between two durable states. */
+interface LiveTask {
+  principal: string;
+  /** The store's own copy: callers get copies of it, never it. */
+  task: Task;
+}
+
 /**
  * The SDK's TaskStore over the a2a_tasks table, so tasks outlive the process and any console over
- * the same database can resume them. Every lookup is bound to the calling principal. The call a
- * task waits on is handed over by the executor (`park`) and written with the task's
+ * the same database can resume them. Every lookup is bound to the calling principal.
+ *
+ * The SDK loads and saves a task on every event of a call (four of each for one tool call). A state
+ * a task can rest in (ended, input-required, auth-required) is written at once, before save returns,
+ * so a restart loses none. The passing states (submitted, working) stay in memory, and whatever is
+ * still passing at the end of the tick is written then, all in one transaction: a quick call costs
+ * one write, and a long one is on disk, as working, within a tick. A task that is live here is
+ * read from memory. Listing and the cap write pending tasks first, so they count them.
+ *
+ * The call a task waits on is handed over by the executor (`park`) and written with the task's
  * input-required state, never into the task the client reads. A task cancelled while parked
  * withdraws the approvals it waited on.
  */
@@ -37,9 +59,13 @@ export class A2ATasks implements TaskStore {
   private readonly now: () => number;
   /** Calls parked by the executor, written with the next save of their task. */
   private readonly staged = new Map<string, A2AParkedCall>();
+  private readonly live = new Map<string, LiveTask>();
+  /** Live tasks changed since they were last written. */
+  private readonly pending = new Set<string>();
+  private flushing: NodeJS.Immediate | undefined;
 
   constructor(
-    db: Db,
+    private readonly db: Db,
     private readonly approvals: ApprovalStore,
     private readonly logger: Logger,
     options: A2ATaskOptions = {},
@@ -65,9 +91,8 @@ export class A2ATasks implements TaskStore {
    * oldest ended tasks make room. False when its open tasks alone fill the cap.
    */
   admit(principal: string): boolean {
-    const now = this.now();
-    this.rows.deleteExpired(now);
-    return this.rows.makeRoom(principal, this.maxPerOwner, now);
+    this.flush();
+    return this.rows.makeRoom(principal, this.maxPerOwner, this.now());
   }
 
   /** The largest number of tasks one principal may hold. */
@@ -77,8 +102,19 @@ export class A2ATasks implements TaskStore {
 
   async save(task: Task, context: ServerCallContext): Promise<void> {
     const principal = ownerOf(context);
-    const now = this.now();
+    const live = this.live.get(task.id);
+    // A task live here belongs to the caller that started it; another's write of its id is dropped.
+    if (live && live.principal !== principal) return;
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+    if (!DURABLE_STATES.has(state)) {
+      this.live.set(task.id, { principal, task: structuredClone(task) });
+      this.pending.add(task.id);
+      this.flushing ??= setImmediate(() => this.flush());
+      return;
+    }
+    this.live.delete(task.id);
+    this.pending.delete(task.id);
+    const now = this.now();
     const ended = A2A_TERMINAL_STATES.includes(state);
     const staged = this.staged.get(task.id);
     let parked: A2AParkedCall | null | undefined;
@@ -87,30 +123,57 @@ export class A2ATasks implements TaskStore {
       parked = staged;
       this.staged.delete(task.id);
     }
-    const before = ended ? this.rows.get(principal, task.id, now) : undefined;
-    this.rows.save(
-      {
-        id: task.id,
-        principal,
-        contextId: task.contextId,
-        state,
-        task: Task.toJSON(task) as Record<string, unknown>,
-        parked,
-        expiresAt: now + this.ttlMs,
-      },
-      now,
-    );
+    // Only a cancel withdraws approvals, and only those of a call the task was parked on.
+    const before = state === TaskState.TASK_STATE_CANCELED ? this.rows.get(principal, task.id, now) : undefined;
+    this.rows.save(this.rowOf(task, principal, state, now, parked), now);
     if (ended) this.staged.delete(task.id);
-    if (state === TaskState.TASK_STATE_CANCELED && before?.parked) this.withdraw(before.parked, principal);
+    if (before?.parked) this.withdraw(before.parked, principal);
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
-    const row = this.rows.get(ownerOf(context), taskId, this.now());
+    const principal = ownerOf(context);
+    const live = this.live.get(taskId);
+    if (live) return live.principal === principal ? structuredClone(live.task) : undefined;
+    const row = this.rows.get(principal, taskId, this.now());
     return row ? Task.fromJSON(row.task) : undefined;
+  }
+
+  /** Write the live tasks changed since their last write, in one transaction. Never throws. */
+  flush(): void {
+    if (this.flushing) clearImmediate(this.flushing);
+    this.flushing = undefined;
+    if (!this.pending.size) return;
+    const now = this.now();
+    const writes: A2ATaskWrite[] = [];
+    for (const id of this.pending) {
+      const live = this.live.get(id);
+      if (live) writes.push(this.rowOf(live.task, live.principal, live.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED, now));
+    }
+    this.pending.clear();
+    if (!this.db.$client.open) return;
+    try {
+      this.rows.saveMany(writes, now);
+    } catch (error) {
+      // The next durable state writes the whole task again; until then it is served from memory.
+      this.logger.error("could not write running A2A tasks", { error, tasks: writes.map((w) => w.id) });
+    }
+  }
+
+  private rowOf(task: Task, principal: string, state: number, now: number, parked?: A2AParkedCall | null): A2ATaskWrite {
+    return {
+      id: task.id,
+      principal,
+      contextId: task.contextId,
+      state,
+      task: Task.toJSON(task) as Record<string, unknown>,
+      ...(parked !== undefined && { parked }),
+      expiresAt: now + this.ttlMs,
+    };
   }
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const principal = ownerOf(context);
+    this.flush();
     const now = this.now();
     const after = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : undefined;
     const filter = {

@@ -1,0 +1,114 @@
+import { randomUUID } from "node:crypto";
+import { Task, TaskState } from "@a2a-js/sdk";
+import { ServerCallContext } from "@a2a-js/sdk/server";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Services } from "@/lib/services";
+import { A2ATasks } from "@/lib/integrations/a2a/server-tasks";
+import { countRows } from "../support/database";
+import { testServices } from "../support/services";
+
+const opened: Services[] = [];
+afterEach(() => {
+  for (const services of opened.splice(0)) services.close();
+});
+
+function setup(options: ConstructorParameters<typeof A2ATasks>[3] = {}) {
+  const services = testServices();
+  opened.push(services);
+  const tasks = new A2ATasks(services.database.db, services.approvals, services.logger, options);
+  return { services, tasks };
+}
+
+const as = (userName: string) => new ServerCallContext({ user: { isAuthenticated: true, userName } });
+const alice = as("alice");
+
+function taskIn(state: TaskState, id: string = randomUUID()): Task {
+  return Task.fromJSON({ id, contextId: `ctx-${id}`, status: { state, timestamp: new Date().toISOString() }, history: [], artifacts: [] });
+}
+
+/** Rows SQLite has changed since the connection opened (its own counter, past any cache). */
+const writes = (services: Services) => (services.database.sqlite.prepare("select total_changes() as n").get() as { n: number }).n;
+const nextTick = () => new Promise((resolve) => setImmediate(resolve));
+const stateOnDisk = (services: Services, id: string) =>
+  (services.database.sqlite.prepare("select state from a2a_tasks where id = ?").get(id) as { state: number } | undefined)?.state;
+
+describe("A2A task store: what reaches SQLite and when", () => {
+  it("a call's passing states stay in memory and its end is written at once, in one write", async () => {
+    const { services, tasks } = setup();
+    const task = taskIn(TaskState.TASK_STATE_SUBMITTED);
+    const before = writes(services);
+    await tasks.save(task, alice);
+    const working = (await tasks.load(task.id, alice))!;
+    working.status!.state = TaskState.TASK_STATE_WORKING;
+    await tasks.save(working, alice);
+    const done = (await tasks.load(task.id, alice))!;
+    expect(done.status!.state).toBe(TaskState.TASK_STATE_WORKING);
+    done.status!.state = TaskState.TASK_STATE_COMPLETED;
+    await tasks.save(done, alice);
+    // Durable the moment save returns, with no tick in between.
+    expect(stateOnDisk(services, task.id)).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(writes(services) - before).toBe(1);
+    await nextTick();
+    expect(writes(services) - before).toBe(1);
+    expect((await tasks.load(task.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it("a running task reaches SQLite within a tick, and is listed and counted against the cap before that", async () => {
+    const { services, tasks } = setup({ maxPerOwner: 1 });
+    const running = taskIn(TaskState.TASK_STATE_WORKING);
+    await tasks.save(running, alice);
+    const listed = await tasks.list(
+      {
+        tenant: "",
+        contextId: "",
+        status: 0,
+        pageSize: 10,
+        pageToken: "",
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: false,
+      },
+      alice,
+    );
+    expect(listed.tasks.map((t) => t.id)).toEqual([running.id]);
+    expect(tasks.admit("alice")).toBe(false);
+    expect(tasks.admit("bob")).toBe(true);
+    await nextTick();
+    expect(stateOnDisk(services, running.id)).toBe(TaskState.TASK_STATE_WORKING);
+    expect(tasks.admit("alice")).toBe(false);
+  });
+
+  it("an input-required task and the call it waits on are on disk at once, for another console to resume", async () => {
+    const { services, tasks } = setup();
+    const waiting = taskIn(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const call = {
+      tool: "issue_refund",
+      args: { orderId: "1" },
+      scope: `a2a:${waiting.id}`,
+      callId: "c1",
+      runId: waiting.id,
+      approvalId: "ap-1",
+    };
+    tasks.park(waiting.id, { kind: "tool", calls: [call] });
+    await tasks.save(waiting, alice);
+    const other = new A2ATasks(services.database.db, services.approvals, services.logger);
+    expect((await other.load(waiting.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(other.parked("alice", waiting.id)).toEqual({ kind: "tool", calls: [call] });
+    expect(countRows(services.database, "a2a_tasks", "approval_id = ?", "ap-1")).toBe(1);
+  });
+
+  it("hands out copies, and a live task only to its own principal", async () => {
+    const { tasks } = setup();
+    const task = taskIn(TaskState.TASK_STATE_WORKING);
+    await tasks.save(task, alice);
+    task.status!.state = TaskState.TASK_STATE_FAILED;
+    const loaded = (await tasks.load(task.id, alice))!;
+    expect(loaded.status!.state).toBe(TaskState.TASK_STATE_WORKING);
+    loaded.history.push({ ...loaded.history[0]!, messageId: "changed" } as Task["history"][number]);
+    expect((await tasks.load(task.id, alice))!.history).toEqual([]);
+    expect(await tasks.load(task.id, as("mallory"))).toBeUndefined();
+    // Mallory's save of the same id changes nothing of Alice's task.
+    await tasks.save(taskIn(TaskState.TASK_STATE_COMPLETED, task.id), as("mallory"));
+    expect((await tasks.load(task.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_WORKING);
+  });
+});
