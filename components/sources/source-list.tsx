@@ -6,6 +6,7 @@ import { useState } from "react";
 import type { SourceSummary } from "@/lib/api/contracts";
 import { ErrorBox } from "../common/error-box";
 import { requestJson } from "../common/request-json";
+import { cardOfSource } from "./a2a-form";
 
 /** Imported sources with their tool counts and status; refresh one, or remove it with its tools after a confirmation. */
 export function SourceList({ sources }: { sources: SourceSummary[] }) {
@@ -47,7 +48,8 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
       {error ? <ErrorBox error={error.error} title={`${error.source}: the action failed`} /> : null}
       {sources.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">
-          No sources yet. Import an OpenAPI document to turn its operations into tools, or add an MCP server to use its tools.
+          No sources yet. Import an OpenAPI document to turn its operations into tools, or add an MCP server or an A2A agent to use its
+          tools.
         </p>
       ) : (
         <table className="w-full border-collapse overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm">
@@ -88,6 +90,7 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
                       {source.hasSecret ? " (secret stored)" : ""}
                     </span>
                   ) : null}
+                  {source.kind === "a2a" ? <AgentCardSummary options={source.options} /> : null}
                 </th>
                 <td className="px-3 py-2">{source.kind}</td>
                 <td className="max-w-64 truncate px-3 py-2 font-mono text-xs" title={source.location}>
@@ -147,7 +150,7 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
                     </div>
                   ) : (
                     <div className="flex gap-2">
-                      {source.kind === "openapi" || source.kind === "mcp" ? (
+                      {source.kind === "openapi" || source.kind === "mcp" || source.kind === "a2a" ? (
                         <button
                           type="button"
                           disabled={busy !== undefined}
@@ -176,5 +179,28 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
         </table>
       )}
     </div>
+  );
+}
+
+/** An A2A agent's card as its source keeps it: name, version, protocol and skills. */
+function AgentCardSummary({ options }: { options: Record<string, unknown> }) {
+  const card = cardOfSource(options);
+  if (!card) return null;
+  return (
+    <details className="mt-1 text-xs font-normal text-slate-600">
+      <summary className="cursor-pointer">
+        Card: {card.name}
+        {card.version ? ` ${card.version}` : ""} (A2A {card.protocolVersion || "?"}), {card.skills.length}{" "}
+        {card.skills.length === 1 ? "skill" : "skills"}
+      </summary>
+      {card.description ? <p className="mt-1">{card.description}</p> : null}
+      <ul aria-label={`Skills of ${card.name}`} className="mt-1 list-disc pl-4">
+        {card.skills.map((skill) => (
+          <li key={skill.id} title={skill.description}>
+            {skill.name} <span className="font-mono">({skill.id})</span>
+          </li>
+        ))}
+      </ul>
+    </details>
   );
 }
