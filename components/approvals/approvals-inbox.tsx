@@ -20,7 +20,7 @@ export interface InboxTool {
 type Tab = "pending" | "history";
 const HISTORY = "approved,denied,expired,cancelled,consumed";
 // The surfaces that ask for approvals today (A2A joins when it is served).
-const SURFACES = ["agui", "console", "rest", "mcp"];
+const SURFACES = ["agui", "console", "rest", "mcp", "a2a"];
 
 /** The approval a link (`/approvals?approval=ID`) points at, as the page found it (none: no such id). */
 export interface LinkedApproval {
