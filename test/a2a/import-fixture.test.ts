@@ -218,6 +218,27 @@ describe("importing an A2A agent: what is refused", () => {
   });
 });
 
+describe("the time limit of an A2A tool", () => {
+  it("ends a call the agent does not finish in time as a timeout", async () => {
+    const slow = await startFixtureAgent({ slowMs: 3_000 });
+    try {
+      await importA2AOver(services, { url: slow.base, options: { prefix: "slow_", timeoutMs: 300 } });
+      const started = Date.now();
+      const outcome = await services.executor.call("slow_echo", { message: "slow please" });
+      expect(errorOfCall(outcome).kind).toBe("timeout");
+      expect(Date.now() - started).toBeLessThan(2_500);
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+async function importA2AOver(target: Services, body: Record<string, unknown>): Promise<SourceImportAnswer> {
+  const response = await consoleApi(target).sources.importA2AAgent(send("/api/sources/a2a", body));
+  expect(response.status).toBe(201);
+  return (await response.json()) as SourceImportAnswer;
+}
+
 describe("importing an A2A 0.3 agent (SDK 0.3.14) through the compatibility layer", () => {
   it("reads its card and calls its skill", async () => {
     const legacy = await startFixtureAgent({ version: "0.3" });
