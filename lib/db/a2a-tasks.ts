@@ -68,7 +68,8 @@ export class A2ATaskRows {
   // query builder, which cost more than the statements themselves (measured by `npm run bench a2a`).
   private readonly sql;
   private readonly saveAll: (writes: ReadonlyArray<A2ATaskWrite>, now: number) => void;
-  private readonly makeRoomTx: (principal: string, cap: number, now: number) => boolean;
+  private readonly makeRoomTx: (principal: string, cap: number, now: number, slack: number) => number;
+  private readonly sweepTx: (now: number) => number;
 
   constructor(private readonly db: Db) {
     const sqlite = db.$client;
@@ -90,15 +91,18 @@ export class A2ATaskRows {
          order by updated_at limit ?)`,
       ),
     };
-    const { sweep, held, dropOldestEnded } = this.sql;
-    this.makeRoomTx = sqlite.transaction((principal: string, cap: number, now: number): boolean => {
+    const { sweep, held: heldBy, dropOldestEnded } = this.sql;
+    this.makeRoomTx = sqlite.transaction((principal: string, cap: number, now: number, slack: number): number => {
       sweep.run(now);
-      const over = held.get(principal)!.n - cap + 1;
-      if (over <= 0) return true;
+      const held = heldBy.get(principal)!.n;
+      if (held < cap) return cap - held;
+      const needed = held - cap + 1;
+      const dropped = dropOldestEnded.run(principal, needed + slack).changes;
       // Too few ended tasks to make room: undo the partial delete, the caller is refused.
-      if (dropOldestEnded.run(principal, over).changes < over) throw NO_ROOM;
-      return true;
+      if (dropped < needed) throw NO_ROOM;
+      return dropped - needed + 1;
     });
+    this.sweepTx = (now) => sweep.run(now).changes;
     this.saveAll = sqlite.transaction((writes: ReadonlyArray<A2ATaskWrite>, now: number) => {
       for (const write of writes) this.saveOne(write, now);
     });
@@ -165,17 +169,23 @@ export class A2ATaskRows {
   }
 
   /**
-   * Make room for one more task of `principal` under `cap`: its oldest ended tasks go first.
-   * Returns false when its unended tasks alone fill the cap. Expired rows are swept first, so they
-   * never count.
+   * Make room for new tasks of `principal` under `cap`, after sweeping expired rows: when it holds
+   * `cap` tasks, its oldest ended ones go, `slack` more than one so the next calls need not come
+   * back. Returns how many tasks it may start now (at least one), or 0 when its unended tasks alone
+   * fill the cap (then nothing is deleted).
    */
-  makeRoom(principal: string, cap: number, now: number): boolean {
+  makeRoom(principal: string, cap: number, now: number, slack = 0): number {
     try {
-      return this.makeRoomTx(principal, cap, now);
+      return this.makeRoomTx(principal, cap, now, slack);
     } catch (error) {
-      if (error === NO_ROOM) return false;
+      if (error === NO_ROOM) return 0;
       throw error;
     }
+  }
+
+  /** Forget tasks past their time; returns how many went. */
+  deleteExpired(now: number): number {
+    return this.sweepTx(now);
   }
 
   /** Unexpired, unended tasks parked on `approvalId` (whoever asked). */

@@ -112,3 +112,52 @@ describe("A2A task store: what reaches SQLite and when", () => {
     expect((await tasks.load(task.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_WORKING);
   });
 });
+
+describe("A2A task store: the cap", () => {
+  it("at the cap drops the oldest ended tasks, a hundredth of the cap beyond what it must, and never an open one", async () => {
+    const { services, tasks } = setup({ maxPerOwner: 200 });
+    const made: string[] = [];
+    const start = async (state: TaskState) => {
+      expect(tasks.admit("alice")).toBe(true);
+      const task = taskIn(state);
+      made.push(task.id);
+      await tasks.save(task, alice);
+    };
+    await start(TaskState.TASK_STATE_INPUT_REQUIRED);
+    for (let i = 1; i < 200; i++) await start(TaskState.TASK_STATE_COMPLETED);
+    expect(countRows(services.database, "a2a_tasks")).toBe(200);
+    await start(TaskState.TASK_STATE_COMPLETED);
+    // One had to go; two more (200 / 100) went with it, the oldest ended ones.
+    expect(countRows(services.database, "a2a_tasks")).toBe(198);
+    expect(countRows(services.database, "a2a_tasks", "id in (?, ?, ?, ?)", ...made.slice(0, 4))).toBe(1);
+    expect(stateOnDisk(services, made[0]!)).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    // The room made is used before SQLite is asked again.
+    await start(TaskState.TASK_STATE_COMPLETED);
+    await start(TaskState.TASK_STATE_COMPLETED);
+    expect(countRows(services.database, "a2a_tasks")).toBe(200);
+  });
+
+  it("refuses a new task when open tasks fill the cap, and deletes nothing", async () => {
+    const { services, tasks } = setup({ maxPerOwner: 3 });
+    for (let i = 0; i < 3; i++) {
+      expect(tasks.admit("alice")).toBe(true);
+      await tasks.save(taskIn(i ? TaskState.TASK_STATE_INPUT_REQUIRED : TaskState.TASK_STATE_COMPLETED), alice);
+    }
+    expect(tasks.admit("alice")).toBe(true);
+    await tasks.save(taskIn(TaskState.TASK_STATE_INPUT_REQUIRED), alice);
+    expect(tasks.admit("alice")).toBe(false);
+    expect(countRows(services.database, "a2a_tasks")).toBe(3);
+  });
+
+  it("forgets expired tasks", async () => {
+    let now = 1_000_000;
+    const { services, tasks } = setup({ ttlMs: 1000, now: () => now });
+    const task = taskIn(TaskState.TASK_STATE_COMPLETED);
+    await tasks.save(task, alice);
+    expect(await tasks.load(task.id, alice)).toBeDefined();
+    now += 61_000;
+    expect(await tasks.load(task.id, alice)).toBeUndefined();
+    expect(tasks.admit("alice")).toBe(true);
+    expect(countRows(services.database, "a2a_tasks")).toBe(0);
+  });
+});

@@ -30,6 +30,9 @@ const DURABLE_STATES: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_AUTH_REQUIRED,
 ]);
 
+/** How often expired tasks are swept away at most (reads skip them meanwhile). */
+const SWEEP_EVERY_MS = 60 * 1000;
+
 /** A task whose executor runs in this process, between two durable states. */
 interface LiveTask {
   principal: string;
@@ -63,6 +66,9 @@ export class A2ATasks implements TaskStore {
   /** Live tasks changed since they were last written. */
   private readonly pending = new Set<string>();
   private flushing: NodeJS.Immediate | undefined;
+  /** Tasks each principal may still start before SQLite is asked again (see admit). */
+  private readonly room = new Map<string, number>();
+  private sweptAt = -Infinity;
 
   constructor(
     private readonly db: Db,
@@ -87,12 +93,33 @@ export class A2ATasks implements TaskStore {
   }
 
   /**
-   * Whether `principal` may start one more task: expired tasks are forgotten and, at the cap, its
-   * oldest ended tasks make room. False when its open tasks alone fill the cap.
+   * Whether `principal` may start one more task: at the cap its oldest ended tasks make room; false
+   * when its open tasks alone fill the cap. SQLite is asked only when the room it granted last time
+   * is used up (tasks made in this process are all admitted here, so that room can only be too
+   * small, never too large); at the cap, it drops a hundredth of the cap more than it must, so a
+   * busy caller pays for the count and the delete once per so many tasks. Expired tasks are swept
+   * at least once a minute.
    */
   admit(principal: string): boolean {
+    const now = this.now();
+    if (now - this.sweptAt >= SWEEP_EVERY_MS) {
+      this.sweptAt = now;
+      this.rows.deleteExpired(now);
+    }
+    const room = this.room.get(principal) ?? 0;
+    if (room > 0) {
+      this.room.set(principal, room - 1);
+      return true;
+    }
+    // Live tasks must be on disk to be counted.
     this.flush();
-    return this.rows.makeRoom(principal, this.maxPerOwner, this.now());
+    const granted = this.rows.makeRoom(principal, this.maxPerOwner, now, Math.floor(this.maxPerOwner / 100));
+    if (granted === 0) {
+      this.room.delete(principal);
+      return false;
+    }
+    this.room.set(principal, granted - 1);
+    return true;
   }
 
   /** The largest number of tasks one principal may hold. */
