@@ -114,6 +114,25 @@ describe("importing an A2A agent (v1.0)", () => {
     expect(errorOfCall(await services.executor.call("fx_ask_human", { message: "wait for colour" })).kind).toBe("tool_error");
   });
 
+  it("an agent that echoes the token in an error never gets it into the tool error", async () => {
+    agent.breakRpc(true);
+    try {
+      const error = errorOfCall(await services.executor.call("fx_echo", { message: "hello" }));
+      expect(error.kind).toBe("tool_error");
+      expect(error.message).toContain("cannot serve [secret] today");
+      expect(JSON.stringify(error)).not.toContain("a2a-secret-token");
+    } finally {
+      agent.breakRpc(false);
+    }
+  });
+
+  it("a second import with the same names is refused whole (409) and leaves no second source", async () => {
+    const before = services.sources.list().length;
+    const response = await consoleApi(services).sources.importA2AAgent(send("/api/sources/a2a", body()));
+    expect(await errorOf(response)).toMatchObject({ status: 409, code: "duplicate_tool" });
+    expect(services.sources.list().length).toBe(before);
+  });
+
   it("a failed remote task is a ToolError with the agent's reason", async () => {
     const error = errorOfCall(await services.executor.call("fx_echo", { message: "fail now" }));
     expect(error).toMatchObject({ kind: "tool_error", message: "The remote agent reports that the task failed: It broke" });

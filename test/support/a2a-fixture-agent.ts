@@ -35,6 +35,8 @@ export interface FixtureAgent {
   setSkills(skills: Array<{ id: string; name: string; description: string }>): void;
   /** The card is served padded past this many bytes (to test the cap); 0 for a normal card. */
   padCard(bytes: number): void;
+  /** While on, every JSON-RPC request is answered HTTP 500 with a body that echoes its Authorization header. */
+  breakRpc(on: boolean): void;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startFixtureAgent(options: FixtureOptions = {}): Promise<F
   const seen: FixtureAgent["seen"] = [];
   let skills = SKILLS;
   let pad = 0;
+  let broken = false;
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -122,6 +125,10 @@ export async function startFixtureAgent(options: FixtureOptions = {}): Promise<F
       seen.push({ path, authorization: request.headers.authorization ?? null });
       response.setHeader("content-type", "application/json");
       if (request.method === "GET" && path === "/.well-known/agent-card.json") return response.end(JSON.stringify(cardJson()));
+      if (request.method === "POST" && path === "/rpc" && broken) {
+        response.statusCode = 500;
+        return response.end(`cannot serve ${request.headers.authorization ?? "anonymous"} today`);
+      }
       if (request.method === "POST" && path === "/rpc") {
         const body = Buffer.concat(chunks).toString("utf8");
         const answer = legacy ? await legacyHandler().handle(body) : await respondV1(request, body);
@@ -141,6 +148,9 @@ export async function startFixtureAgent(options: FixtureOptions = {}): Promise<F
     },
     padCard: (bytes) => {
       pad = bytes;
+    },
+    breakRpc: (on) => {
+      broken = on;
     },
     close: async () => {
       server.closeAllConnections();

@@ -91,11 +91,17 @@ export class A2AConnection {
   readonly waiting: WaitingTasks;
   private client: Promise<Client> | undefined;
   private readonly factory: ClientFactory;
+  private readonly secretValues: string[];
 
   constructor(options: A2AConnectionOptions) {
     this.baseUrl = options.baseUrl;
     this.cardText = options.cardText;
     this.waiting = options.waiting ?? new WaitingTasks();
+    // A header's value, and the token of an `Authorization: Bearer …`, are blanked wherever an agent echoes them.
+    this.secretValues = Object.values(options.secrets?.headers ?? {})
+      .flatMap((value) => [value, value.replace(/^\S+\s+/, "")])
+      .filter((value) => value.length >= 4)
+      .sort((a, b) => b.length - a.length);
     const fetchImpl = a2aFetch({ outbound: options.outbound, origin: new URL(options.baseUrl).origin, headers: options.secrets?.headers });
     const resolver = new DefaultAgentCardResolver({ ...LEGACY, fetchImpl });
     this.card = parseCard(resolver, options.cardText);
@@ -105,6 +111,11 @@ export class A2AConnection {
         transports: [new JsonRpcTransportFactory({ ...LEGACY, fetchImpl }), new RestTransportFactory({ ...LEGACY, fetchImpl })],
       }),
     );
+  }
+
+  /** `text` with every secret header value the connection sends blanked (an agent may echo one in an error). */
+  redact(text: string): string {
+    return this.secretValues.reduce((out, secret) => out.split(secret).join("[secret]"), text);
   }
 
   /** The SDK client for the card's first usable interface. Throws A2AOptionsError when it names none. */

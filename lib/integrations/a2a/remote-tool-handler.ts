@@ -17,6 +17,13 @@ export function remoteSkillHandler(connection: () => A2AConnection, binding: A2A
     } catch (error) {
       throw new ToolError(`The A2A agent of this tool is not available: ${(error as Error).message}`);
     }
-    return callRemoteSkill(current, binding, args, call.signal);
+    try {
+      return await callRemoteSkill(current, binding, args, call.signal);
+    } catch (error) {
+      if (!(error instanceof ToolError)) throw error;
+      // What the model, the run's record and the log see never holds the source's secret.
+      const details = error.details && (JSON.parse(current.redact(JSON.stringify(error.details))) as Record<string, unknown>);
+      throw new ToolError(current.redact(error.message), details);
+    }
   };
 }
