@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { type DatabaseHandle, InvalidCursor, openDatabase } from "@/lib/db";
 import { DuplicateTool, ToolDefinitionError, ToolRegistry, ToolUsageError, type ToolSpecInput } from "@/lib/tools";
+import { SourceStore } from "@/lib/db/sources";
 import { countRows, freshDatabase } from "./support/database";
 
 const open: DatabaseHandle[] = [];
@@ -563,5 +564,43 @@ describe("persistence", () => {
     for (const r of [again, reopen(handle).registry]) {
       expect(r.get("builtin_tool")).toMatchObject({ title: "Two", policy: { confirm: true, tags: ["v2"] } });
     }
+  });
+});
+
+describe("replacing a source's tools (a refresh)", () => {
+  function withSource() {
+    const { handle, registry } = setup();
+    const source = new SourceStore(handle.db).create({
+      kind: "openapi",
+      name: "api",
+      location: "inline",
+      authRef: null,
+      authSecret: null,
+      options: {},
+      document: null,
+    });
+    return { registry, sourceId: source.id };
+  }
+
+  it("keeps what operators set on the tools that remain, and drops the others", () => {
+    const { registry, sourceId } = withSource();
+    registry.addMany([{ spec: spec("kept", { sourceId }) }, { spec: spec("gone", { sourceId }) }]);
+    registry.update("kept", { enabled: false, approval: "always" });
+    const tools = registry.replaceSource(sourceId, [{ spec: spec("kept", { sourceId }) }, { spec: spec("new", { sourceId }) }]);
+    expect(tools.map((t) => t.name).sort()).toEqual(["kept", "new"]);
+    expect(registry.get("kept")).toMatchObject({ enabled: false, approval: "always" });
+    expect(registry.get("gone")).toBeUndefined();
+  });
+
+  it("puts the old tools back, settings and all, when the new ones cannot be added", () => {
+    const { registry, sourceId } = withSource();
+    registry.add(spec("outside"));
+    registry.add(spec("kept", { sourceId }));
+    registry.update("kept", { timeoutMs: 1234 });
+    expect(() => registry.replaceSource(sourceId, [{ spec: spec("kept", { sourceId }) }, { spec: spec("outside", { sourceId }) }])).toThrow(
+      DuplicateTool,
+    );
+    expect(registry.get("kept")?.policy.timeoutMs).toBe(1234);
+    expect(registry.get("outside")?.sourceId).toBeFalsy();
   });
 });

@@ -181,6 +181,27 @@ export class ToolRegistry {
     return removed;
   }
 
+  /**
+   * Replace a source's tools with `inputs` (a refresh): the old ones go, the new ones come, and a
+   * tool that keeps its name keeps what operators set on it. All or nothing: when the new tools
+   * cannot be added, the old ones are put back with their settings (their handlers come back through
+   * the binder). Throws what addMany throws.
+   */
+  replaceSource(sourceId: string, inputs: ToolInput[]): RegisteredTool[] {
+    const old = this.all().filter((tool) => tool.sourceId === sourceId);
+    this.removeSource(sourceId);
+    let added: RegisteredTool[];
+    try {
+      added = this.addMany(inputs);
+    } catch (error) {
+      this.addMany(old.map((tool) => ({ spec: specOf(tool) })));
+      for (const tool of old) this.update(tool.name, settingsOf(tool));
+      throw error;
+    }
+    for (const tool of old) if (this.get(tool.name)) this.update(tool.name, settingsOf(tool));
+    return added.map((tool) => this.get(tool.name) ?? tool);
+  }
+
   /** Remove every tool of a source (before a refresh re-imports them). */
   removeSource(sourceId: string): number {
     const names = [...this.getCached().values()].filter((t) => t.sourceId === sourceId).map((t) => t.name);
@@ -379,6 +400,31 @@ function pickSettings(tool: RegisteredTool): Pick<ToolRow, "enabled" | "approval
     timeoutMs: tool.policy.timeoutMs,
     retries: tool.policy.retries,
     targets: tool.policy.targets,
+  };
+}
+
+/** A registered tool as the definition it was added with (to add it again). */
+export function specOf(tool: RegisteredTool): ToolSpecInput {
+  const { policy } = tool;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
+    policy: {
+      confirm: policy.confirm,
+      effects: policy.effects,
+      idempotent: policy.idempotent,
+      openWorld: policy.openWorld,
+      timeoutMs: policy.timeoutMs,
+      retries: policy.retries,
+      targets: policy.targets,
+      tags: policy.tags,
+    },
+    kind: tool.kind,
+    sourceId: tool.sourceId,
+    binding: tool.binding,
   };
 }
 

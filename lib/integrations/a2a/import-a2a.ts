@@ -3,7 +3,7 @@ import type { Logger } from "../../log";
 import type { OutboundGuard } from "../../net";
 import { SourceNotFound } from "../../sources/errors";
 import { DuplicateTool } from "../../tools/errors";
-import { settingsOf, type ToolRegistry } from "../../tools/registry";
+import type { ToolRegistry } from "../../tools/registry";
 import type { RegisteredTool } from "../../tools/spec";
 import { parseSecrets, secretsRef } from "../mcp/client-target";
 import { openA2AConnection, type A2AConnection, type A2ASecrets } from "./client-connection";
@@ -151,23 +151,14 @@ async function refreshNow(deps: A2AImportDeps, id: string): Promise<A2AImportRes
       return existing && existing.sourceId !== id;
     });
     if (clash) throw new DuplicateTool(clash.spec.name);
-    const old = registry.all().filter((tool) => tool.sourceId === id);
-    registry.removeSource(id);
-    let tools: RegisteredTool[];
-    try {
-      tools = registry.addMany(
-        plan.tools.map((tool) => ({
-          spec: { ...tool.spec, sourceId: id },
-          handler: remoteSkillHandler(() => deps.a2aAgents.forSource(id), { skillId: tool.skillId, typed: tool.typed }),
-        })),
-      );
-    } catch (error) {
-      registry.addMany(old.map((tool) => ({ spec: specInput(tool) })));
-      for (const tool of old) registry.update(tool.name, settingsOf(tool));
-      throw error;
-    }
     // Operators' choices (enabled, approvals, time limit...) stay with the tools that remain.
-    for (const tool of old) if (registry.get(tool.name)) registry.update(tool.name, settingsOf(tool));
+    const tools = registry.replaceSource(
+      id,
+      plan.tools.map((tool) => ({
+        spec: { ...tool.spec, sourceId: id },
+        handler: remoteSkillHandler(() => deps.a2aAgents.forSource(id), { skillId: tool.skillId, typed: tool.typed }),
+      })),
+    );
     deps.a2aAgents.adopt(id, connection);
     sources.update(id, {
       status: "ok",
@@ -202,29 +193,4 @@ function storedOptions(input: A2AImportInput, card: A2ACardSummary): A2AStoredOp
   return JSON.parse(
     JSON.stringify({ prefix: prefix || undefined, allow: allow?.length ? allow : undefined, timeoutMs, card }),
   ) as A2AStoredOptions;
-}
-
-/** A registered tool as the definition it was added with (to put it back after a failed refresh). */
-function specInput(tool: RegisteredTool) {
-  const { policy } = tool;
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
-    policy: {
-      confirm: policy.confirm,
-      effects: policy.effects,
-      idempotent: policy.idempotent,
-      openWorld: policy.openWorld,
-      timeoutMs: policy.timeoutMs,
-      retries: policy.retries,
-      targets: policy.targets,
-      tags: policy.tags,
-    },
-    kind: tool.kind,
-    sourceId: tool.sourceId,
-    binding: tool.binding,
-  };
 }

@@ -3,7 +3,7 @@ import type { Logger } from "../../log";
 import type { OutboundGuard } from "../../net";
 import { SourceNotFound } from "../../sources/errors";
 import { DuplicateTool } from "../../tools/errors";
-import { definitionDigest, normalise, settingsOf, type ToolRegistry } from "../../tools/registry";
+import { definitionDigest, normalise, type ToolRegistry } from "../../tools/registry";
 import type { Effects, RegisteredTool } from "../../tools/spec";
 import { parseStoredOptions, secretsRef, targetLocation, type McpSecrets, type McpStoredOptions, type McpTarget } from "./client-target";
 import type { McpConnection } from "./connection";
@@ -190,23 +190,16 @@ async function refreshNow(deps: McpImportDeps, id: string): Promise<McpImportRes
     if (unchanged) {
       tools = old;
     } else {
-      registry.removeSource(id);
-      try {
-        tools = registry.addMany(
-          plan.tools.map((tool) => ({
-            spec: { ...tool.spec, sourceId: id },
-            handler: remoteToolHandler(() => deps.mcp.forSource(id), {
-              remoteName: tool.remoteName,
-              idempotent: tool.spec.policy?.idempotent ?? false,
-            }),
-          })),
-        );
-      } catch (error) {
-        registry.addMany(old.map((tool) => ({ spec: specInput(tool) })));
-        for (const tool of old) registry.update(tool.name, settingsOf(tool));
-        throw error;
-      }
-      for (const tool of old) if (registry.get(tool.name)) registry.update(tool.name, settingsOf(tool));
+      tools = registry.replaceSource(
+        id,
+        plan.tools.map((tool) => ({
+          spec: { ...tool.spec, sourceId: id },
+          handler: remoteToolHandler(() => deps.mcp.forSource(id), {
+            remoteName: tool.remoteName,
+            idempotent: tool.spec.policy?.idempotent ?? false,
+          }),
+        })),
+      );
     }
     sources.update(id, { status: "ok", statusMessage: null, lastRefreshAt: Date.now() });
     deps.logger.info("mcp source refreshed", { source: id, tools: tools.length });
@@ -258,28 +251,4 @@ function storedOptions(input: McpImportInput): McpStoredOptions {
   return JSON.parse(
     JSON.stringify({ target, prefix: prefix || undefined, allow: allow?.length ? allow : undefined, timeoutMs }),
   ) as McpStoredOptions;
-}
-
-function specInput(tool: RegisteredTool) {
-  const { policy } = tool;
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
-    policy: {
-      confirm: policy.confirm,
-      effects: policy.effects,
-      idempotent: policy.idempotent,
-      openWorld: policy.openWorld,
-      timeoutMs: policy.timeoutMs,
-      retries: policy.retries,
-      targets: policy.targets,
-      tags: policy.tags,
-    },
-    kind: tool.kind,
-    sourceId: tool.sourceId,
-    binding: tool.binding,
-  };
 }

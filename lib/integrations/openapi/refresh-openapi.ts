@@ -1,7 +1,6 @@
 import { SourceNotFound } from "../../sources/errors";
 import { DuplicateTool } from "../../tools/errors";
-import { normalise, settingsOf } from "../../tools/registry";
-import type { RegisteredTool } from "../../tools/spec";
+import { normalise } from "../../tools/registry";
 import type { AuthRef } from "./auth";
 import { sourceCredentials } from "./credentials";
 import { OpenApiOptionsError } from "./errors";
@@ -44,52 +43,19 @@ export async function refreshOpenApiSource(
     });
     if (clash) throw new DuplicateTool(clash.name);
 
-    const old = deps.registry.all().filter((t) => t.sourceId === id);
     const credentials = sourceCredentials(sources, id);
-    deps.registry.removeSource(id);
-    let tools: RegisteredTool[];
-    try {
-      tools = deps.registry.addMany(
-        plan.operations.map((op) => ({
-          spec: { ...op.spec, sourceId: id },
-          handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger, outbound: deps.outbound }),
-        })),
-      );
-    } catch (error) {
-      deps.registry.addMany(old.map((tool) => ({ spec: specInput(tool) })));
-      for (const tool of old) deps.registry.update(tool.name, settingsOf(tool));
-      throw error;
-    }
-    for (const tool of old) if (deps.registry.get(tool.name)) deps.registry.update(tool.name, settingsOf(tool));
+    const tools = deps.registry.replaceSource(
+      id,
+      plan.operations.map((op) => ({
+        spec: { ...op.spec, sourceId: id },
+        handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger, outbound: deps.outbound }),
+      })),
+    );
     sources.update(id, { status: "ok", statusMessage: null, lastRefreshAt: Date.now(), document: JSON.stringify(loaded.document) });
     deps.logger.info("openapi source refreshed", { source: id, tools: tools.length });
-    return { source: sources.get(id)!, tools: tools.map((t) => deps.registry.get(t.name) ?? t), warnings: plan.warnings };
+    return { source: sources.get(id)!, tools, warnings: plan.warnings };
   } catch (error) {
     sources.update(id, { status: "error", statusMessage: error instanceof Error ? error.message.slice(0, 1000) : String(error) });
     throw error;
   }
-}
-
-function specInput(tool: RegisteredTool) {
-  const { policy } = tool;
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema && { outputSchema: tool.outputSchema }),
-    policy: {
-      confirm: policy.confirm,
-      effects: policy.effects,
-      idempotent: policy.idempotent,
-      openWorld: policy.openWorld,
-      timeoutMs: policy.timeoutMs,
-      retries: policy.retries,
-      targets: policy.targets,
-      tags: policy.tags,
-    },
-    kind: tool.kind,
-    sourceId: tool.sourceId,
-    binding: tool.binding,
-  };
 }
