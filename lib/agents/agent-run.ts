@@ -93,7 +93,7 @@ export class AgentRun {
       threadId: this.threadId,
       principal: this.ctx.principal.id,
       scope: threadScope(this.threadId),
-      surface: "agui",
+      surface: this.ctx.surface ?? "agui",
       signal: this.ctx.signal,
     };
   }

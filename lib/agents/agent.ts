@@ -1,6 +1,6 @@
 import type { AGUIEvent, RunAgentInput } from "@ag-ui/core";
 import type { Principal } from "../auth/principal";
-import type { Executor } from "../execution";
+import type { Executor, Surface } from "../execution";
 import type { Logger } from "../log";
 
 /** What the console tells clients about an agent (GET /api/agui). */
@@ -25,6 +25,8 @@ export interface AgentContext {
   signal: AbortSignal;
   executor: Executor;
   logger: Logger;
+  /** The surface the caller came through, recorded on the run's calls and approvals; "agui" unless set. */
+  surface?: Surface;
 }
 
 /**

@@ -298,6 +298,8 @@ export interface A2AParkedCall {
   /** A tool call from a data part, or the calls a chat turn's agent asked for. */
   kind: "tool" | "chat";
   calls: Array<{ tool: string; args: Record<string, unknown>; scope: string; callId: string; runId: string; approvalId: string }>;
+  /** A chat turn's conversation when it paused (AG-UI messages), for the agent to go on from once the calls ran. */
+  messages?: Array<Record<string, unknown>>;
 }
 
 export const a2aTasks = sqliteTable(

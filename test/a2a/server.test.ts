@@ -210,6 +210,23 @@ describe("A2A server: approvals", () => {
     await expect(client.sendMessage(onTask(waiting))).rejects.toThrow(/terminal/);
   });
 
+  it("a chat turn's call waits as an A2A approval; once approved, the agent goes on and the client gets its final answer", async () => {
+    const orderId = String(1000 + Math.floor(Math.random() * 9000));
+    const waiting = await asTask(client.sendMessage(send([{ text: `refund order ${orderId} for 20 EUR` }])));
+    expect(waiting.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const named = approvalOf(waiting);
+    expect(a2a.services.approvals.get(named.approval_id)).toMatchObject({ status: "pending", surface: "a2a", tool: "issue_refund" });
+
+    expect((await a2a.decide(named.approval_id, { approved: true })).status).toBe(200);
+    const done = await asTask(client.sendMessage(onTask(waiting)));
+    expect(done.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(refundsRun(orderId)).toBe(1);
+    // The agent's own words after the call, not the bare tool result.
+    const last = done.artifacts.at(-1)!.parts[0]!.content;
+    expect(last?.$case).toBe("text");
+    expect((last as { value: string }).value).toMatch(new RegExp(`Refund .* issued: 20 EUR for order ${orderId}`));
+  });
+
   it("a denied call ends the task rejected and never runs", async () => {
     const args = refund();
     const waiting = await asTask(client.sendMessage(call("issue_refund", args)));

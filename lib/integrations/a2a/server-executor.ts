@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { EventType, type AGUIEvent } from "@ag-ui/core";
-import { Message, TaskState, type Artifact, type Part, type Task } from "@a2a-js/sdk";
+import { EventType, type AGUIEvent, type Message } from "@ag-ui/core";
+import { Message as A2AMessage, TaskState, type Artifact, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { AgentCatalog } from "../../agents/catalog";
+import { Conversation, toolResultMessage } from "../../agents/conversation";
 import { principalFor } from "../../auth/principal";
 import type { ApprovalStore } from "../../approvals/store";
 import type { A2AParkedCall } from "../../db/a2a-tasks";
@@ -137,14 +138,24 @@ export class ConsoleAgentExecutor implements AgentExecutor {
       if (refusal) return this.park(turn, baseUrl, parked, refusal);
     }
     turn.status(TaskState.TASK_STATE_WORKING);
-    const results: Array<{ tool: string; result: ToolResult }> = [];
+    const results: Array<{ tool: string; callId: string; result: ToolResult }> = [];
     for (const call of parked.calls) {
       const outcome = await this.run(principal, call, turn.signal);
       if (turn.signal?.aborted) return;
       if (isPending(outcome)) return this.park(turn, baseUrl, parked);
-      results.push({ tool: call.tool, result: outcome });
+      results.push({ tool: call.tool, callId: call.callId, result: outcome });
     }
-    this.report(turn, results);
+    if (parked.kind !== "chat" || !parked.messages) return this.report(turn, results);
+    // A denied or withdrawn call ends the task as it would a tool call; any other result (a tool's
+    // failure included) is the agent's to read, as on AG-UI, and it goes on from there.
+    const stopped = results.find((r) => !r.result.ok && (r.result.error.kind === "denied" || r.result.error.kind === "cancelled"));
+    if (stopped) return this.report(turn, [stopped]);
+    const conversation = new Conversation(parked.messages as unknown as Message[]);
+    for (const { callId, result } of results) {
+      if (!conversation.hasAnswer(callId)) conversation.addToolMessage(toolResultMessage(callId, result));
+    }
+    for (const call of parked.calls) this.deps.approvals.markAnswered(call.approvalId, turn.taskId, principal);
+    await this.converse(turn, principal, baseUrl, conversation.messages);
   }
 
   /**
@@ -228,30 +239,44 @@ export class ConsoleAgentExecutor implements AgentExecutor {
 
   /**
    * A chat turn with the default agent. Its text becomes the task's artifact; calls it made that wait
-   * for a person park the task as a tool call would, and a resumed task runs those calls.
+   * for a person park the task as a tool call would, with the conversation so far, and a resumed
+   * task runs those calls and lets the agent go on from their results.
    */
   private async chat(turn: Turn, principal: string, baseUrl: string, text: string): Promise<void> {
     turn.status(TaskState.TASK_STATE_WORKING);
+    await this.converse(turn, principal, baseUrl, [{ id: randomUUID(), role: "user", content: text }]);
+  }
+
+  /** Run the default agent over `messages` (its thread is the task's context) and report what it said and left waiting. */
+  private async converse(turn: Turn, principal: string, baseUrl: string, messages: readonly Message[]): Promise<void> {
     const agent = this.deps.agents.default;
     const controller = new AbortController();
     turn.signal?.addEventListener("abort", () => controller.abort(), { once: true });
     let reply = "";
     const waiting: string[] = [];
+    let conversation: Message[] | undefined;
     let error: string | undefined;
     const events = agent.run(
       {
         threadId: `a2a-${turn.contextId}`,
         runId: turn.taskId,
-        messages: [{ id: randomUUID(), role: "user", content: text }],
+        messages: [...messages],
         tools: [],
         context: [],
         state: {},
         forwardedProps: {},
       },
-      { principal: principalFor(principal, ["a2a"]), signal: controller.signal, executor: this.deps.executor, logger: this.deps.logger },
+      {
+        principal: principalFor(principal, ["a2a"]),
+        signal: controller.signal,
+        executor: this.deps.executor,
+        logger: this.deps.logger,
+        surface: "a2a",
+      },
     );
     for await (const event of events as AsyncIterable<AGUIEvent>) {
       if (event.type === EventType.TEXT_MESSAGE_CONTENT) reply += event.delta;
+      else if (event.type === EventType.MESSAGES_SNAPSHOT) conversation = event.messages;
       else if (event.type === EventType.RUN_ERROR) error = event.message;
       else if (event.type === EventType.RUN_FINISHED) {
         const outcome = (event as { outcome?: { type?: string; interrupts?: Array<{ id: string }> } }).outcome;
@@ -284,7 +309,12 @@ export class ConsoleAgentExecutor implements AgentExecutor {
           ]
         : [];
     });
-    if (calls.length) return this.park(turn, baseUrl, { kind: "chat", calls });
+    if (calls.length)
+      return this.park(turn, baseUrl, {
+        kind: "chat",
+        calls,
+        ...(conversation && { messages: conversation as unknown as Array<Record<string, unknown>> }),
+      });
     turn.status(TaskState.TASK_STATE_COMPLETED);
   }
 }
@@ -301,7 +331,7 @@ class Turn {
   status(state: TaskState, text?: string, data?: unknown): void {
     const parts = [...(text ? [textPart(text)] : []), ...(data !== undefined ? [dataPart(data)] : [])];
     const message = parts.length
-      ? Message.fromJSON({ messageId: randomUUID(), taskId: this.taskId, contextId: this.contextId, role: "ROLE_AGENT", parts: [] })
+      ? A2AMessage.fromJSON({ messageId: randomUUID(), taskId: this.taskId, contextId: this.contextId, role: "ROLE_AGENT", parts: [] })
       : undefined;
     if (message) message.parts = parts;
     this.bus.publish(
