@@ -1,20 +1,9 @@
 "use client";
 
-import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useId, useRef, useState } from "react";
-import type { McpTestResult, SourceImportAnswer } from "@/lib/api/contracts";
-import { ErrorBox } from "../common/error-box";
-import { requestJson } from "../common/request-json";
+import type { McpTestResult } from "@/lib/api/contracts";
+import { ConnectSourceDialog } from "./connect-source-dialog";
 import { EMPTY_MCP, mcpFormProblem, mcpRequestBody, type McpForm } from "./mcp-form";
 import { Warnings } from "./openapi-preview";
-
-type Step =
-  | { kind: "edit" }
-  | { kind: "testing" }
-  | { kind: "tested"; result: McpTestResult }
-  | { kind: "importing"; result: McpTestResult }
-  | { kind: "done"; sourceId: string; name: string; tools: number; warnings: string[] };
 
 const input = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm disabled:bg-slate-100";
 const mono = `${input} font-mono text-xs`;
@@ -27,306 +16,151 @@ const hint = "mt-0.5 text-xs text-slate-500";
  * connects and lists the tools it would register, then the import, all or nothing.
  */
 export function AddMcpDialog({ admin = false }: { admin?: boolean }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const router = useRouter();
-  const id = useId();
-  const [form, setForm] = useState<McpForm>(EMPTY_MCP);
-  const [step, setStep] = useState<Step>({ kind: "edit" });
-  const [error, setError] = useState<unknown>();
-
-  const update = (patch: Partial<McpForm>) => {
-    setForm((current) => ({ ...current, ...patch }));
-    // Any change makes the test stale: test again before importing.
-    setStep((current) => (current.kind === "tested" ? { kind: "edit" } : current));
-    setError(undefined);
-  };
-
-  const open = () => {
-    setForm(EMPTY_MCP);
-    setStep({ kind: "edit" });
-    setError(undefined);
-    dialog.current?.showModal();
-  };
-
-  const test = async () => {
-    setStep({ kind: "testing" });
-    setError(undefined);
-    try {
-      const result = await requestJson<McpTestResult>("/api/sources/mcp/test", { method: "POST", body: mcpRequestBody(form) });
-      setStep({ kind: "tested", result });
-    } catch (e) {
-      setError(e);
-      setStep({ kind: "edit" });
-    }
-  };
-
-  const importNow = async (tested: McpTestResult) => {
-    setStep({ kind: "importing", result: tested });
-    setError(undefined);
-    try {
-      const answer = await requestJson<SourceImportAnswer>("/api/sources/mcp", { method: "POST", body: mcpRequestBody(form) });
-      setStep({
-        kind: "done",
-        sourceId: answer.source.id,
-        name: answer.source.name,
-        tools: answer.tools.length,
-        warnings: answer.warnings,
-      });
-      router.refresh();
-    } catch (e) {
-      setError(e);
-      setStep({ kind: "tested", result: tested });
-    }
-  };
-
-  const problem = mcpFormProblem(form);
-  const locked = step.kind === "testing" || step.kind === "importing";
-  const field = (name: keyof McpForm) => ({
-    id: `${id}-${name}`,
-    value: form[name],
-    onChange: (e: { target: { value: string } }) => update({ [name]: e.target.value }),
-  });
-
   return (
-    <>
-      <button
-        type="button"
-        className="rounded-md bg-indigo-700 px-3 py-2 text-sm font-medium text-white hover:bg-indigo-800"
-        onClick={open}
-      >
-        Add MCP server
-      </button>
-      <dialog
-        ref={dialog}
-        aria-labelledby={`${id}-title`}
-        className="m-auto w-full max-w-3xl rounded-lg p-0 shadow-xl backdrop:bg-slate-900/40"
-      >
-        <div className="max-h-[90vh] overflow-y-auto p-6">
-          <div className="flex items-start justify-between gap-4">
-            <h2 id={`${id}-title`} className="text-lg font-semibold">
-              Add an MCP server
-            </h2>
-            <button
-              type="button"
-              className="rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100"
-              onClick={() => dialog.current?.close()}
-            >
-              Close
-            </button>
-          </div>
-
-          {step.kind === "done" ? (
-            <div className="mt-4 space-y-3" role="status">
-              <p className="text-sm font-medium text-emerald-800">
-                Imported {step.tools} {step.tools === 1 ? "tool" : "tools"} from {step.name}.
-              </p>
-              <Warnings warnings={step.warnings} />
-              <p className="text-sm">
-                <Link href={`/tools?source=${encodeURIComponent(step.sourceId)}`} className="text-indigo-700 underline">
-                  See its tools
-                </Link>
-              </p>
-            </div>
-          ) : (
-            <form
-              className="mt-4 space-y-5"
-              noValidate
-              onSubmit={(e) => {
-                e.preventDefault();
-                if (step.kind === "tested") void importNow(step.result);
-                else if (step.kind === "edit" && !problem) void test();
-              }}
-            >
-              <fieldset disabled={locked} className="space-y-3">
-                <legend className="text-sm font-semibold">Server</legend>
-                <div role="radiogroup" aria-label="How the console reaches the server" className="flex flex-wrap gap-4 text-sm">
-                  <label className="flex items-center gap-1.5">
-                    <input
-                      type="radio"
-                      name={`${id}-transport`}
-                      checked={form.transport === "http"}
-                      onChange={() => update({ transport: "http" })}
-                    />
-                    Streamable HTTP URL
-                  </label>
-                  <label className="flex items-center gap-1.5">
-                    <input
-                      type="radio"
-                      name={`${id}-transport`}
-                      checked={form.transport === "stdio"}
-                      disabled={!admin}
-                      onChange={() => update({ transport: "stdio" })}
-                    />
-                    Command (stdio)
-                  </label>
-                </div>
-                {!admin ? <p className={hint}>Only an admin can add a command: it runs a program on the console&apos;s machine.</p> : null}
-
-                {form.transport === "http" ? (
-                  <>
-                    <div>
-                      <label htmlFor={`${id}-url`} className={label}>
-                        Server URL
-                      </label>
-                      <input type="url" placeholder="https://mcp.example.com/mcp" className={input} {...field("url")} />
-                    </div>
-                    <div>
-                      <label htmlFor={`${id}-bearer`} className={label}>
-                        Bearer token (optional, stored as a secret)
-                      </label>
-                      <input type="password" autoComplete="off" className={input} {...field("bearer")} />
-                    </div>
-                    <div className="grid gap-3 sm:grid-cols-2">
-                      <div>
-                        <label htmlFor={`${id}-headers`} className={label}>
-                          Headers
-                        </label>
-                        <textarea rows={2} placeholder="X-Team: research" className={mono} {...field("headers")} />
-                        <p className={hint}>One “Name: value” per line; shown in the source list.</p>
-                      </div>
-                      <div>
-                        <label htmlFor={`${id}-secretHeaders`} className={label}>
-                          Secret headers
-                        </label>
-                        <textarea rows={2} placeholder="X-Api-Key: …" className={mono} {...field("secretHeaders")} />
-                        <p className={hint}>Stored for the connection, never shown again.</p>
-                      </div>
-                    </div>
-                  </>
-                ) : (
-                  <>
-                    <div>
-                      <label htmlFor={`${id}-command`} className={label}>
-                        Command
-                      </label>
-                      <input placeholder="npx" className={mono} {...field("command")} />
-                      <p className={hint}>Run without a shell, with only HOME, PATH, SHELL, TERM, USER, LOGNAME and the variables below.</p>
-                    </div>
-                    <div className="grid gap-3 sm:grid-cols-2">
-                      <div>
-                        <label htmlFor={`${id}-args`} className={label}>
-                          Arguments
-                        </label>
-                        <textarea
-                          rows={3}
-                          placeholder={"-y\n@modelcontextprotocol/server-everything"}
-                          className={mono}
-                          {...field("args")}
-                        />
-                        <p className={hint}>One per line.</p>
-                      </div>
-                      <div>
-                        <label htmlFor={`${id}-cwd`} className={label}>
-                          Working directory (optional)
-                        </label>
-                        <input placeholder="/srv/mcp" className={mono} {...field("cwd")} />
-                      </div>
-                    </div>
-                    <div className="grid gap-3 sm:grid-cols-2">
-                      <div>
-                        <label htmlFor={`${id}-env`} className={label}>
-                          Environment
-                        </label>
-                        <textarea rows={2} placeholder="LOG_LEVEL=info" className={mono} {...field("env")} />
-                        <p className={hint}>One NAME=value per line; shown in the source list.</p>
-                      </div>
-                      <div>
-                        <label htmlFor={`${id}-secretEnv`} className={label}>
-                          Secret environment
-                        </label>
-                        <textarea rows={2} placeholder="API_KEY=…" className={mono} {...field("secretEnv")} />
-                        <p className={hint}>Stored for the process, never shown again.</p>
-                      </div>
-                    </div>
-                  </>
-                )}
-              </fieldset>
-
-              <fieldset disabled={locked} className="grid gap-3 sm:grid-cols-2">
-                <legend className="mb-1 text-sm font-semibold">Options</legend>
-                <div>
-                  <label htmlFor={`${id}-name`} className={label}>
-                    Source name (optional)
-                  </label>
-                  <input placeholder="the server's own name" className={input} {...field("name")} />
-                </div>
-                <div>
-                  <label htmlFor={`${id}-prefix`} className={label}>
-                    Tool name prefix (optional)
-                  </label>
-                  <input placeholder="github_" className={input} {...field("prefix")} />
-                </div>
-                {admin && form.transport === "http" ? (
-                  <div className="sm:col-span-2">
-                    <label htmlFor={`${id}-allow`} className={label}>
-                      Also allow these private addresses (admin)
-                    </label>
-                    <input placeholder="10.0.0.0/8, mcp.internal" className={input} {...field("allow")} />
-                  </div>
-                ) : null}
-              </fieldset>
-
-              {problem && (form.url || form.command) ? (
-                <p role="alert" className="text-sm text-red-700">
-                  {problem}
-                </p>
-              ) : null}
-              {error ? (
-                <ErrorBox
-                  error={error}
-                  title={
-                    step.kind === "tested" || step.kind === "importing"
-                      ? "The import failed; nothing was registered"
-                      : "The connection test failed"
-                  }
+    <ConnectSourceDialog<McpForm, McpTestResult>
+      path="/api/sources/mcp"
+      empty={EMPTY_MCP}
+      problem={mcpFormProblem}
+      started={(form) => Boolean(form.url || form.command)}
+      body={mcpRequestBody}
+      admin={admin}
+      text={{
+        button: "Add MCP server",
+        title: "Add an MCP server",
+        test: "Test connection",
+        testing: "Connecting and reading the server’s tools…",
+        testFailed: "The connection test failed",
+        importing: (result) => `Importing ${result.tools.length} tools from ${result.server.title ?? result.server.name}…`,
+      }}
+      fields={({ form, update, field, id, admin }) => (
+        <>
+          <fieldset className="space-y-3">
+            <legend className="text-sm font-semibold">Server</legend>
+            <div role="radiogroup" aria-label="How the console reaches the server" className="flex flex-wrap gap-4 text-sm">
+              <label className="flex items-center gap-1.5">
+                <input
+                  type="radio"
+                  name={`${id}-transport`}
+                  checked={form.transport === "http"}
+                  onChange={() => update({ transport: "http" })}
                 />
-              ) : null}
+                Streamable HTTP URL
+              </label>
+              <label className="flex items-center gap-1.5">
+                <input
+                  type="radio"
+                  name={`${id}-transport`}
+                  checked={form.transport === "stdio"}
+                  disabled={!admin}
+                  onChange={() => update({ transport: "stdio" })}
+                />
+                Command (stdio)
+              </label>
+            </div>
+            {!admin ? <p className={hint}>Only an admin can add a command: it runs a program on the console&apos;s machine.</p> : null}
 
-              {step.kind === "tested" || step.kind === "importing" ? <TestResultView result={step.result} /> : null}
-              {step.kind === "testing" ? (
-                <p role="status" className="text-sm">
-                  Connecting and reading the server&apos;s tools…
-                </p>
-              ) : step.kind === "importing" ? (
-                <p role="status" className="text-sm">
-                  Importing {step.result.tools.length} tools from {step.result.server.title ?? step.result.server.name}…
-                </p>
-              ) : null}
+            {form.transport === "http" ? (
+              <>
+                <div>
+                  <label htmlFor={`${id}-url`} className={label}>
+                    Server URL
+                  </label>
+                  <input type="url" placeholder="https://mcp.example.com/mcp" className={input} {...field("url")} />
+                </div>
+                <div>
+                  <label htmlFor={`${id}-bearer`} className={label}>
+                    Bearer token (optional, stored as a secret)
+                  </label>
+                  <input type="password" autoComplete="off" className={input} {...field("bearer")} />
+                </div>
+                <div className="grid gap-3 sm:grid-cols-2">
+                  <div>
+                    <label htmlFor={`${id}-headers`} className={label}>
+                      Headers
+                    </label>
+                    <textarea rows={2} placeholder="X-Team: research" className={mono} {...field("headers")} />
+                    <p className={hint}>One “Name: value” per line; shown in the source list.</p>
+                  </div>
+                  <div>
+                    <label htmlFor={`${id}-secretHeaders`} className={label}>
+                      Secret headers
+                    </label>
+                    <textarea rows={2} placeholder="X-Api-Key: …" className={mono} {...field("secretHeaders")} />
+                    <p className={hint}>Stored for the connection, never shown again.</p>
+                  </div>
+                </div>
+              </>
+            ) : (
+              <>
+                <div>
+                  <label htmlFor={`${id}-command`} className={label}>
+                    Command
+                  </label>
+                  <input placeholder="npx" className={mono} {...field("command")} />
+                  <p className={hint}>Run without a shell, with only HOME, PATH, SHELL, TERM, USER, LOGNAME and the variables below.</p>
+                </div>
+                <div className="grid gap-3 sm:grid-cols-2">
+                  <div>
+                    <label htmlFor={`${id}-args`} className={label}>
+                      Arguments
+                    </label>
+                    <textarea rows={3} placeholder={"-y\n@modelcontextprotocol/server-everything"} className={mono} {...field("args")} />
+                    <p className={hint}>One per line.</p>
+                  </div>
+                  <div>
+                    <label htmlFor={`${id}-cwd`} className={label}>
+                      Working directory (optional)
+                    </label>
+                    <input placeholder="/srv/mcp" className={mono} {...field("cwd")} />
+                  </div>
+                </div>
+                <div className="grid gap-3 sm:grid-cols-2">
+                  <div>
+                    <label htmlFor={`${id}-env`} className={label}>
+                      Environment
+                    </label>
+                    <textarea rows={2} placeholder="LOG_LEVEL=info" className={mono} {...field("env")} />
+                    <p className={hint}>One NAME=value per line; shown in the source list.</p>
+                  </div>
+                  <div>
+                    <label htmlFor={`${id}-secretEnv`} className={label}>
+                      Secret environment
+                    </label>
+                    <textarea rows={2} placeholder="API_KEY=…" className={mono} {...field("secretEnv")} />
+                    <p className={hint}>Stored for the process, never shown again.</p>
+                  </div>
+                </div>
+              </>
+            )}
+          </fieldset>
 
-              <div className="flex gap-2">
-                {step.kind === "tested" || step.kind === "importing" ? (
-                  <>
-                    <button
-                      type="submit"
-                      disabled={locked || step.result.tools.length === 0}
-                      className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50"
-                    >
-                      Import {step.result.tools.length} {step.result.tools.length === 1 ? "tool" : "tools"}
-                    </button>
-                    <button
-                      type="button"
-                      disabled={locked}
-                      className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50"
-                      onClick={() => setStep({ kind: "edit" })}
-                    >
-                      Back
-                    </button>
-                  </>
-                ) : (
-                  <button
-                    type="submit"
-                    disabled={problem !== undefined || locked}
-                    className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50"
-                  >
-                    Test connection
-                  </button>
-                )}
+          <fieldset className="grid gap-3 sm:grid-cols-2">
+            <legend className="mb-1 text-sm font-semibold">Options</legend>
+            <div>
+              <label htmlFor={`${id}-name`} className={label}>
+                Source name (optional)
+              </label>
+              <input placeholder="the server's own name" className={input} {...field("name")} />
+            </div>
+            <div>
+              <label htmlFor={`${id}-prefix`} className={label}>
+                Tool name prefix (optional)
+              </label>
+              <input placeholder="github_" className={input} {...field("prefix")} />
+            </div>
+            {admin && form.transport === "http" ? (
+              <div className="sm:col-span-2">
+                <label htmlFor={`${id}-allow`} className={label}>
+                  Also allow these private addresses (admin)
+                </label>
+                <input placeholder="10.0.0.0/8, mcp.internal" className={input} {...field("allow")} />
               </div>
-            </form>
-          )}
-        </div>
-      </dialog>
-    </>
+            ) : null}
+          </fieldset>
+        </>
+      )}
+      result={(result) => <TestResultView result={result} />}
+    />
   );
 }
 
