@@ -14,7 +14,7 @@ import {
   type OpenApiInput,
 } from "../integrations/openapi";
 import { parseAllowance } from "../net/address-policy";
-import { TimeoutMs } from "../tools/spec";
+import { TimeoutMs, type RegisteredTool } from "../tools/spec";
 import { McpSecrets, McpTarget, parseStoredOptions } from "../integrations/mcp/client-target";
 import { importMcp, refreshMcpSource, testMcpServer, type McpImportInput } from "../integrations/mcp/import-mcp";
 import type { OpenApiAuth } from "../integrations/openapi/auth";
@@ -211,21 +211,34 @@ export function sourcesApi(
     return outbound.widen(allow);
   };
 
+  /**
+   * `warnings`, plus one naming the tools a test or preview found whose names are registered
+   * already: an import is all or nothing, so it would fail on them.
+   */
+  const withTakenNames = (warnings: string[], names: string[]): string[] => {
+    const taken = names.filter((name) => registry.get(name));
+    if (!taken.length) return warnings;
+    const one = taken.length === 1;
+    const listed = `${taken.slice(0, 5).join(", ")}${taken.length > 5 ? ", …" : ""}`;
+    return [
+      ...warnings,
+      `${one ? "A tool" : `${taken.length} tools`} with ${one ? "this name is" : "these names are"} already registered, so the import would fail: ${listed}. Set a name prefix.`,
+    ];
+  };
+
   const list = protect("tools", async () => json({ items: sources.list() }));
 
   const preview = protect("tools", async (request, caller) => {
     const body = await readJsonBody(request, PreviewBody, MAX_IMPORT_BODY_BYTES);
     const guard = guardFor(body.options.allow, caller);
     const result = await previewOpenApi(documentOf(body), { ...importOptions(body.options, true), outbound: guard });
-    // An import is all or nothing: say now which names would collide with registered tools.
-    const taken = result.operations.filter((op) => registry.get(op.toolName)).map((op) => op.toolName);
-    const warnings = taken.length
-      ? [
-          ...result.warnings,
-          `${taken.length === 1 ? "A tool" : `${taken.length} tools`} with ${taken.length === 1 ? "this name is" : "these names are"} already registered, so the import would fail: ${taken.slice(0, 5).join(", ")}${taken.length > 5 ? ", …" : ""}. Set a name prefix.`,
-        ]
-      : result.warnings;
-    return json({ ...result, warnings });
+    return json({
+      ...result,
+      warnings: withTakenNames(
+        result.warnings,
+        result.operations.map((entry) => entry.toolName),
+      ),
+    });
   });
 
   const importDocument = protect("tools", async (request, caller) => {
@@ -236,7 +249,7 @@ export function sourcesApi(
       name: body.name,
     });
     logger.info("openapi source imported over REST", { source: result.source.id, by: caller.id });
-    return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer, {
+    return json(importAnswer(result), {
       status: 201,
     });
   });
@@ -269,14 +282,13 @@ export function sourcesApi(
     const body = await readJsonBody(request, McpBody, MAX_MCP_BODY_BYTES);
     const { input, guard } = mcpInput(body, caller);
     const result = await testMcpServer({ ...deps, outbound: guard }, input);
-    const taken = result.tools.filter((tool) => registry.get(tool.toolName)).map((tool) => tool.toolName);
-    const warnings = taken.length
-      ? [
-          ...result.warnings,
-          `${taken.length === 1 ? "A tool" : `${taken.length} tools`} with ${taken.length === 1 ? "this name is" : "these names are"} already registered, so the import would fail: ${taken.slice(0, 5).join(", ")}${taken.length > 5 ? ", …" : ""}. Set a name prefix.`,
-        ]
-      : result.warnings;
-    return json({ ...result, warnings });
+    return json({
+      ...result,
+      warnings: withTakenNames(
+        result.warnings,
+        result.tools.map((entry) => entry.toolName),
+      ),
+    });
   });
 
   const importMcpServer = protect("tools", async (request, caller) => {
@@ -284,7 +296,7 @@ export function sourcesApi(
     const { input, guard } = mcpInput(body, caller);
     const result = await importMcp({ ...deps, outbound: guard }, input);
     logger.info("mcp source imported over REST", { source: result.source.id, transport: input.target.transport, by: caller.id });
-    return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer, {
+    return json(importAnswer(result), {
       status: 201,
     });
   });
@@ -311,14 +323,13 @@ export function sourcesApi(
     const body = await readJsonBody(request, A2ABody, MAX_MCP_BODY_BYTES);
     const { input, guard } = a2aInput(body, caller);
     const result = await testA2AAgent({ ...deps, outbound: guard }, input);
-    const taken = result.tools.filter((tool) => registry.get(tool.toolName)).map((tool) => tool.toolName);
-    const warnings = taken.length
-      ? [
-          ...result.warnings,
-          `${taken.length === 1 ? "A tool" : `${taken.length} tools`} with ${taken.length === 1 ? "this name is" : "these names are"} already registered, so the import would fail: ${taken.slice(0, 5).join(", ")}${taken.length > 5 ? ", …" : ""}. Set a name prefix.`,
-        ]
-      : result.warnings;
-    return json({ ...result, warnings });
+    return json({
+      ...result,
+      warnings: withTakenNames(
+        result.warnings,
+        result.tools.map((entry) => entry.toolName),
+      ),
+    });
   });
 
   const importA2AAgent = protect("tools", async (request, caller) => {
@@ -326,7 +337,7 @@ export function sourcesApi(
     const { input, guard } = a2aInput(body, caller);
     const result = await importA2A({ ...deps, outbound: guard }, input);
     logger.info("a2a source imported over REST", { source: result.source.id, by: caller.id });
-    return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer, {
+    return json(importAnswer(result), {
       status: 201,
     });
   });
@@ -338,16 +349,16 @@ export function sourcesApi(
     if (source.kind === "mcp") {
       const allow = parseStoredOptions(source.options)?.allow ?? [];
       const result = await refreshMcpSource({ ...deps, outbound: outbound.widen(allow) }, id);
-      return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer);
+      return json(importAnswer(result));
     }
     if (source.kind === "a2a") {
       const result = await refreshA2ASource({ ...deps, outbound: outbound.widen(a2aAllowance(source.options)) }, id);
-      return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer);
+      return json(importAnswer(result));
     }
     if (source.kind !== "openapi") throw new DomainError("not_refreshable", `A ${source.kind} source cannot be refreshed here`);
     // The allowance an admin gave at import holds for its refreshes too.
     const result = await refreshOpenApiSource({ ...deps, outbound: outbound.widen(allowanceOf(source.options)) }, id);
-    return json({ source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings } satisfies SourceImportAnswer);
+    return json(importAnswer(result));
   });
 
   const remove = protect("tools", async (_request, caller, context) => {
@@ -379,4 +390,9 @@ function importOptions(options: DocumentBody["options"], preview: boolean): Open
 
 function toAuth(auth: { kind: OpenApiAuth["kind"]; name?: string }, secret: string): OpenApiAuth {
   return auth.kind === "bearer" ? { kind: "bearer", token: secret } : { kind: auth.kind, name: auth.name!, value: secret };
+}
+
+/** What an import or refresh answers: the source, its tools as summaries, and the warnings. */
+function importAnswer(result: { source: SourceImportAnswer["source"]; tools: RegisteredTool[]; warnings: string[] }): SourceImportAnswer {
+  return { source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings };
 }
