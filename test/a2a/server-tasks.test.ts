@@ -161,3 +161,32 @@ describe("A2A task store: the cap", () => {
     expect(countRows(services.database, "a2a_tasks")).toBe(0);
   });
 });
+
+describe("A2A task store: copies", () => {
+  it("a live task's copy keeps every part, bytes included, and shares nothing with what was saved", async () => {
+    const { tasks } = setup();
+    const task = taskIn(TaskState.TASK_STATE_WORKING);
+    task.metadata = { nested: { list: [1, { deep: true }] } };
+    task.artifacts = [
+      {
+        artifactId: "a1",
+        name: "bytes",
+        description: "",
+        parts: [
+          { content: { $case: "raw", value: Buffer.from("hello") }, mediaType: "text/plain", filename: "h.txt", metadata: undefined },
+        ],
+        metadata: undefined,
+        extensions: [],
+      },
+    ];
+    await tasks.save(task, alice);
+    (task.metadata.nested as { list: unknown[] }).list.push("later");
+    const raw = task.artifacts[0]!.parts[0]!.content as { value: Uint8Array };
+    raw.value[0] = 0;
+    const loaded = (await tasks.load(task.id, alice))!;
+    expect(loaded.metadata).toEqual({ nested: { list: [1, { deep: true }] } });
+    const bytes = (loaded.artifacts[0]!.parts[0]!.content as { value: Uint8Array }).value;
+    expect(Buffer.from(bytes).toString()).toBe("hello");
+    expect(Task.toJSON(loaded)).toMatchObject({ artifacts: [{ parts: [{ raw: Buffer.from("hello").toString("base64") }] }] });
+  });
+});

@@ -30,6 +30,24 @@ const DURABLE_STATES: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_AUTH_REQUIRED,
 ]);
 
+/**
+ * A deep copy of a task: the SDK's tasks are plain data (objects, arrays, strings, numbers, bytes of
+ * raw parts). About eight times quicker than structuredClone, which a call would pay six times.
+ */
+function copyTask<T>(value: T): T {
+  return copyPlain(value) as T;
+}
+
+function copyPlain(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(copyPlain);
+  if (value instanceof Uint8Array) return Uint8Array.prototype.slice.call(value);
+  if (value instanceof Date) return new Date(value.getTime());
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) copy[key] = copyPlain((value as Record<string, unknown>)[key]);
+  return copy;
+}
+
 /** How often expired tasks are swept away at most (reads skip them meanwhile). */
 const SWEEP_EVERY_MS = 60 * 1000;
 
@@ -134,7 +152,7 @@ export class A2ATasks implements TaskStore {
     if (live && live.principal !== principal) return;
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     if (!DURABLE_STATES.has(state)) {
-      this.live.set(task.id, { principal, task: structuredClone(task) });
+      this.live.set(task.id, { principal, task: copyTask(task) });
       this.pending.add(task.id);
       this.flushing ??= setImmediate(() => this.flush());
       return;
@@ -160,7 +178,7 @@ export class A2ATasks implements TaskStore {
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const principal = ownerOf(context);
     const live = this.live.get(taskId);
-    if (live) return live.principal === principal ? structuredClone(live.task) : undefined;
+    if (live) return live.principal === principal ? copyTask(live.task) : undefined;
     const row = this.rows.get(principal, taskId, this.now());
     return row ? Task.fromJSON(row.task) : undefined;
   }
