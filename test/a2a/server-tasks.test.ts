@@ -33,7 +33,7 @@ const stateOnDisk = (services: Services, id: string) =>
   (services.database.sqlite.prepare("select state from a2a_tasks where id = ?").get(id) as { state: number } | undefined)?.state;
 
 describe("A2A task store: what reaches SQLite and when", () => {
-  it("a call's passing states stay in memory and its end is written at once, in one write", async () => {
+  it("a call's passing states stay in memory and its end is on disk once its save resolves, in one write", async () => {
     const { services, tasks } = setup();
     const task = taskIn(TaskState.TASK_STATE_SUBMITTED);
     const before = writes(services);
@@ -45,7 +45,7 @@ describe("A2A task store: what reaches SQLite and when", () => {
     expect(done.status!.state).toBe(TaskState.TASK_STATE_WORKING);
     done.status!.state = TaskState.TASK_STATE_COMPLETED;
     await tasks.save(done, alice);
-    // Durable the moment save returns, with no tick in between.
+    // On disk by the time its save resolves.
     expect(stateOnDisk(services, task.id)).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(writes(services) - before).toBe(1);
     await nextTick();
@@ -188,5 +188,35 @@ describe("A2A task store: copies", () => {
     const bytes = (loaded.artifacts[0]!.parts[0]!.content as { value: Uint8Array }).value;
     expect(Buffer.from(bytes).toString()).toBe("hello");
     expect(Task.toJSON(loaded)).toMatchObject({ artifacts: [{ parts: [{ raw: Buffer.from("hello").toString("base64") }] }] });
+  });
+});
+
+describe("A2A task store: resting states are on disk before their save resolves", () => {
+  it("tasks ending in the same tick are written together, and each save waits for that write", async () => {
+    const { services, tasks } = setup();
+    const ending = [taskIn(TaskState.TASK_STATE_COMPLETED), taskIn(TaskState.TASK_STATE_FAILED), taskIn(TaskState.TASK_STATE_REJECTED)];
+    const before = writes(services);
+    const saves = ending.map((task) => tasks.save(task, alice));
+    // Nothing is written within the tick; every save still waits.
+    expect(writes(services) - before).toBe(0);
+    let settled = 0;
+    for (const save of saves) void save.then(() => settled++);
+    await Promise.resolve();
+    expect(settled).toBe(0);
+    await Promise.all(saves);
+    expect(ending.map((task) => stateOnDisk(services, task.id))).toEqual([
+      TaskState.TASK_STATE_COMPLETED,
+      TaskState.TASK_STATE_FAILED,
+      TaskState.TASK_STATE_REJECTED,
+    ]);
+    expect(writes(services) - before).toBe(3);
+  });
+
+  it("a save whose write fails is refused, and the task is not served from memory afterwards", async () => {
+    const { services, tasks } = setup();
+    const task = taskIn(TaskState.TASK_STATE_COMPLETED);
+    services.database.sqlite.exec("create trigger refuse before insert on a2a_tasks begin select raise(abort, 'disk says no'); end");
+    await expect(tasks.save(task, alice)).rejects.toThrow(/disk says no/);
+    expect(await tasks.load(task.id, alice)).toBeUndefined();
   });
 });

@@ -56,18 +56,22 @@ interface LiveTask {
   principal: string;
   /** The store's own copy: callers get copies of it, never it. */
   task: Task;
+  /** Set when the task is in a resting state, waiting for its write; with the parked call to write, if any (null clears it). */
+  rest?: { parked?: A2AParkedCall | null };
 }
 
 /**
  * The SDK's TaskStore over the a2a_tasks table, so tasks outlive the process and any console over
  * the same database can resume them. Every lookup is bound to the calling principal.
  *
- * The SDK loads and saves a task on every event of a call (four of each for one tool call). A state
- * a task can rest in (ended, input-required, auth-required) is written at once, before save returns,
- * so a restart loses none. The passing states (submitted, working) stay in memory, and whatever is
- * still passing at the end of the tick is written then, all in one transaction: a quick call costs
- * one write, and a long one is on disk, as working, within a tick. A task that is live here is
- * read from memory. Listing and the cap write pending tasks first, so they count them.
+ * The SDK loads and saves a task on every event of a call (four of each for one tool call). Saves
+ * go to memory, where a live task is read from, and are written at the end of the tick, every task
+ * changed in that tick in one transaction. A save of a resting state (ended, input-required,
+ * auth-required) resolves only once that write is done, and the SDK answers the client only after
+ * it: a restart loses no task a client has heard of. The passing states (submitted, working) need
+ * not wait: a quick call costs one row write, shared in one commit with the calls that ended in
+ * the same tick, and a long one is on disk as working within a tick. Listing, the cap and a
+ * resume write pending tasks first.
  *
  * The call a task waits on is handed over by the executor (`park`) and written with the task's
  * input-required state, never into the task the client reads. A task cancelled while parked
@@ -84,6 +88,8 @@ export class A2ATasks implements TaskStore {
   /** Live tasks changed since they were last written. */
   private readonly pending = new Set<string>();
   private flushing: NodeJS.Immediate | undefined;
+  /** Saves of resting states, settled by the flush that writes them. */
+  private readonly waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
   /** Tasks each principal may still start before SQLite is asked again (see admit). */
   private readonly room = new Map<string, number>();
   private sweptAt = -Infinity;
@@ -107,6 +113,7 @@ export class A2ATasks implements TaskStore {
 
   /** The call the principal's task waits on, if it waits on one. */
   parked(principal: string, taskId: string): A2AParkedCall | undefined {
+    this.flush();
     return this.rows.get(principal, taskId, this.now())?.parked ?? undefined;
   }
 
@@ -150,29 +157,25 @@ export class A2ATasks implements TaskStore {
     const live = this.live.get(task.id);
     // A task live here belongs to the caller that started it; another's write of its id is dropped.
     if (live && live.principal !== principal) return;
+    // A resting state waiting for its write is written before anything replaces it.
+    if (live?.rest) this.flush();
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-    if (!DURABLE_STATES.has(state)) {
-      this.live.set(task.id, { principal, task: copyTask(task) });
-      this.pending.add(task.id);
-      this.flushing ??= setImmediate(() => this.flush());
-      return;
+    const entry: LiveTask = { principal, task: copyTask(task) };
+    if (DURABLE_STATES.has(state)) {
+      const ended = A2A_TERMINAL_STATES.includes(state);
+      const staged = this.staged.get(task.id);
+      let parked: A2AParkedCall | null | undefined;
+      if (ended) parked = null;
+      else if (staged && state === TaskState.TASK_STATE_INPUT_REQUIRED) parked = staged;
+      if (ended || parked) this.staged.delete(task.id);
+      entry.rest = { ...(parked !== undefined && { parked }) };
     }
-    this.live.delete(task.id);
-    this.pending.delete(task.id);
-    const now = this.now();
-    const ended = A2A_TERMINAL_STATES.includes(state);
-    const staged = this.staged.get(task.id);
-    let parked: A2AParkedCall | null | undefined;
-    if (ended) parked = null;
-    else if (staged && state === TaskState.TASK_STATE_INPUT_REQUIRED) {
-      parked = staged;
-      this.staged.delete(task.id);
-    }
-    // Only a cancel withdraws approvals, and only those of a call the task was parked on.
-    const before = state === TaskState.TASK_STATE_CANCELED ? this.rows.get(principal, task.id, now) : undefined;
-    this.rows.save(this.rowOf(task, principal, state, now, parked), now);
-    if (ended) this.staged.delete(task.id);
-    if (before?.parked) this.withdraw(before.parked, principal);
+    this.live.set(task.id, entry);
+    this.pending.add(task.id);
+    this.flushing ??= setImmediate(() => this.flush());
+    if (!entry.rest) return;
+    // Answered once the row is on disk: the SDK answers the client only after this resolves.
+    await new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
@@ -183,25 +186,58 @@ export class A2ATasks implements TaskStore {
     return row ? Task.fromJSON(row.task) : undefined;
   }
 
-  /** Write the live tasks changed since their last write, in one transaction. Never throws. */
+  /**
+   * Write every task changed since its last write, in one transaction, and settle the saves that
+   * wait for it (with the error, if the write failed). Tasks written in a resting state leave
+   * memory. Never throws.
+   */
   flush(): void {
     if (this.flushing) clearImmediate(this.flushing);
     this.flushing = undefined;
     if (!this.pending.size) return;
     const now = this.now();
     const writes: A2ATaskWrite[] = [];
-    for (const id of this.pending) {
-      const live = this.live.get(id);
-      if (live) writes.push(this.rowOf(live.task, live.principal, live.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED, now));
+    const resting: string[] = [];
+    const withdrawals: Array<{ parked: A2AParkedCall; principal: string }> = [];
+    const waiting = this.waiting.splice(0);
+    let failure: unknown;
+    if (!this.db.$client.open) {
+      // Shut down: nothing more can be written.
+      this.pending.clear();
+      this.live.clear();
+      for (const { reject } of waiting) reject(new Error("the database is closed"));
+      return;
     }
-    this.pending.clear();
-    if (!this.db.$client.open) return;
     try {
+      for (const id of this.pending) {
+        const live = this.live.get(id);
+        if (!live) continue;
+        const state = live.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
+        if (live.rest) {
+          resting.push(id);
+          // Only a cancel withdraws approvals, and only those of a call the task was parked on.
+          if (state === TaskState.TASK_STATE_CANCELED) {
+            const before = this.rows.get(live.principal, id, now)?.parked;
+            if (before) withdrawals.push({ parked: before, principal: live.principal });
+          }
+        }
+        writes.push(this.rowOf(live.task, live.principal, state, now, live.rest?.parked));
+      }
+      this.pending.clear();
       this.rows.saveMany(writes, now);
     } catch (error) {
-      // The next durable state writes the whole task again; until then it is served from memory.
-      this.logger.error("could not write running A2A tasks", { error, tasks: writes.map((w) => w.id) });
+      failure = error;
+      this.pending.clear();
+      // A passing state is written again with the task's next change; a resting one is the
+      // caller's to retry (its save fails), and is read from SQLite again meanwhile.
+      this.logger.error("could not write A2A tasks", { error, tasks: writes.map((w) => w.id) });
     }
+    for (const id of resting) this.live.delete(id);
+    for (const { resolve, reject } of waiting) {
+      if (failure === undefined) resolve();
+      else reject(failure);
+    }
+    for (const { parked, principal } of withdrawals) this.withdraw(parked, principal);
   }
 
   private rowOf(task: Task, principal: string, state: number, now: number, parked?: A2AParkedCall | null): A2ATaskWrite {
