@@ -23,7 +23,7 @@ export function ownerOf(context: ServerCallContext): string {
   return name;
 }
 
-/** States a task may stay in after its executor has returned: written to SQLite the moment they are reached. */
+/** States a task may stay in after its executor has returned: a save of one resolves only once it is on disk. */
 const DURABLE_STATES: ReadonlySet<TaskState> = new Set([
   ...A2A_TERMINAL_STATES,
   TaskState.TASK_STATE_INPUT_REQUIRED,
@@ -51,7 +51,7 @@ function copyPlain(value: unknown): unknown {
 /** How often expired tasks are swept away at most (reads skip them meanwhile). */
 const SWEEP_EVERY_MS = 60 * 1000;
 
-/** A task whose executor runs in this process, between two durable states. */
+/** A task saved in this process: passing, or resting and not yet written. */
 interface LiveTask {
   principal: string;
   /** The store's own copy: callers get copies of it, never it. */
