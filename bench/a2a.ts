@@ -7,7 +7,8 @@
 // task in a2a_tasks, its record in call_results) are timed alone and shown as a share. The Next.js
 // half runs the production build (scripts/server.mjs, as `npm start` serves it) and sets POST
 // /api/a2a against GET /api/health, the console's nearest thing to an empty route, with the same 16
-// clients; it is skipped when there is no build.
+// clients; it is skipped when there is no build. An empty handler on the same adapter gives the
+// SDK's own time per call, and with it the best ratio any route serving the bare SDK could reach.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -173,8 +174,14 @@ export default async function benchA2a(): Promise<BenchResult[]> {
   const endpoint = consoleApi(services).a2a;
   const console_ = createNodeServer([{ method: "POST", path: "/api/a2a", handler: endpoint.post as WebHandler }]);
   const bare = createNodeServer([{ method: "POST", path: "/api/a2a", handler: bareHandler() }]);
+  // node:http and the adapter alone: what any handler pays before it starts.
+  const empty = createNodeServer([
+    { method: "POST", path: "/api/a2a", handler: async () => Response.json({ jsonrpc: "2.0", id: 1, result: {} }) },
+  ]);
   const base = await listenLocal(console_);
   const bareBase = await listenLocal(bare);
+  const emptyBase = await listenLocal(empty);
+  let sdkMs: number | undefined;
   try {
     for (const answer of [await post(base, body()), await post(bareBase, body())])
       if (!answer.includes('"TASK_STATE_COMPLETED"')) throw new Error(`unexpected answer: ${answer}`);
@@ -210,15 +217,28 @@ export default async function benchA2a(): Promise<BenchResult[]> {
       `${((100 * writeMicros) / perCallMicros).toFixed(0)}% of ${perCallMicros.toFixed(0)} µs per call`,
     );
     add("  ratio with those writes taken out", 1e6 / (perCallMicros - writeMicros) / theirsMedian, "x");
+    // The same clients against a handler that only answers: the SDK's own time per call is what the
+    // bare server spends above it, a floor for any A2A route (used by the Next half below).
+    await throughput(emptyBase, 500);
+    const emptyMedian = median([await throughput(emptyBase, CALLS_PER_ROUND), await throughput(emptyBase, CALLS_PER_ROUND)]);
+    sdkMs = 1000 / theirsMedian - 1000 / emptyMedian;
+    add(
+      `  ${CLIENTS} clients, an empty handler on the same adapter`,
+      emptyMedian,
+      "requests/s",
+      undefined,
+      `the bare SDK server spends ${sdkMs.toFixed(2)} ms per call above it`,
+    );
   } finally {
     agent.destroy();
     console_.closeAllConnections();
     bare.closeAllConnections();
-    await Promise.all([console_, bare].map((s) => new Promise((resolve) => s.close(resolve))));
+    empty.closeAllConnections();
+    await Promise.all([console_, bare, empty].map((s) => new Promise((resolve) => s.close(resolve))));
     services.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return [{ title: "a2a: the handler on bare node:http", figures }, await benchNext()];
+  return [{ title: "a2a: the handler on bare node:http", figures }, await benchNext(sdkMs)];
 }
 
 /**
@@ -278,7 +298,7 @@ function finishedTask(id: string): Record<string, unknown> {
  * write probe, tens of µs). Both pay Next's own per-request cost; their ratio says how much the A2A
  * handler adds on top. Rounds alternate, as above.
  */
-async function benchNext(): Promise<BenchResult> {
+async function benchNext(sdkMs: number | undefined): Promise<BenchResult> {
   const title = "a2a: the Next route (production build) against GET /api/health";
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")))
     return { title, figures: [], skipped: "needs a production build (npm run build)" };
@@ -319,6 +339,18 @@ async function benchNext(): Promise<BenchResult> {
         unit: "ms",
         note: `health ${(1000 / emptyMedian).toFixed(2)} ms: the A2A handler adds ${(1000 / routeMedian - 1000 / emptyMedian).toFixed(2)} ms`,
       },
+      // The SDK's own work per SendMessage (measured above on bare node:http) is a floor for any
+      // A2A route: health plus that is the best a route serving the bare SDK could do.
+      ...(sdkMs === undefined
+        ? []
+        : [
+            {
+              label: "  ceiling for the bare SDK's own work in this route",
+              value: 1000 / emptyMedian / (1000 / emptyMedian + sdkMs),
+              unit: "x",
+              note: `health ${(1000 / emptyMedian).toFixed(2)} ms + the SDK's ${sdkMs.toFixed(2)} ms`,
+            },
+          ]),
     );
   } finally {
     agent.destroy();
