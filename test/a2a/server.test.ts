@@ -307,6 +307,37 @@ describe("A2A server: tasks in SQLite, scoped by principal", () => {
     }
   });
 
+  it("a chat task waiting for approval resumes on a restarted console: the agent goes on from the parked conversation", async () => {
+    const token = a2a.services.tokens.create(`chat-restart-${randomUUID()}`, ["a2a"]).token;
+    const orderId = String(1000 + Math.floor(Math.random() * 9000));
+    const waiting = await asTask((await a2a.connect({ token })).sendMessage(send([{ text: `refund order ${orderId} for 5 EUR` }])));
+    expect(waiting.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const restarted = await startA2AServer({
+      existing: testServices({ CONSOLE_DB: a2a.services.config.CONSOLE_DB, AGENT_STREAM_DELAY_MS: "0" }),
+    });
+    try {
+      const after = await restarted.connect({ token });
+      expect((await restarted.decide(approvalOf(waiting).approval_id, { approved: true })).status).toBe(200);
+      const done = await asTask(after.sendMessage(onTask(waiting)));
+      expect(done.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect((done.artifacts.at(-1)!.parts[0]!.content as { value: string }).value).toContain(`5 EUR for order ${orderId}`);
+      expect(refundsRun(orderId)).toBe(1);
+    } finally {
+      await restarted.close();
+      restarted.services.close();
+    }
+  });
+
+  it("a denied call of a chat turn ends the task rejected; the agent is not asked again", async () => {
+    const orderId = String(1000 + Math.floor(Math.random() * 9000));
+    const waiting = await asTask(client.sendMessage(send([{ text: `refund order ${orderId} for 7 EUR` }])));
+    await a2a.decide(approvalOf(waiting).approval_id, { approved: false, reason: "no" });
+    const denied = await asTask(client.sendMessage(onTask(waiting)));
+    expect(denied.status!.state).toBe(TaskState.TASK_STATE_REJECTED);
+    expect(denied.artifacts.length).toBe(waiting.artifacts.length);
+    expect(refundsRun(orderId)).toBe(0);
+  });
+
   it("caps the tasks one caller holds: the oldest ended go first, open ones refuse a new task", async () => {
     const capped = await startA2AServer({ a2a: { tasks: { maxPerOwner: 2 } } });
     try {
