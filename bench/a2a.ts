@@ -9,10 +9,8 @@
 // /api/a2a against GET /api/health, the console's nearest thing to an empty route, with the same 16
 // clients; it is skipped when there is no build. An empty handler on the same adapter gives the
 // SDK's own time per call, and with it the best ratio any route serving the bare SDK could reach.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -30,13 +28,13 @@ import { A2ATaskRows } from "@/lib/db/a2a-tasks";
 import { loadConfig } from "@/lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { createServices } from "@/lib/services";
+import { hasBuild, startBuiltConsole } from "./support/built-console";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
 const CALLS_PER_ROUND = 2000;
 const ROUNDS = 5;
 const TARGETS = { throughputRatio: 0.8, nextRatio: 0.9 };
-const root = path.resolve(__dirname, "..");
 
 const NOOP = {
   name: "noop",
@@ -300,22 +298,14 @@ function finishedTask(id: string): Record<string, unknown> {
  */
 async function benchNext(sdkMs: number | undefined): Promise<BenchResult> {
   const title = "a2a: the Next route (production build) against GET /api/health";
-  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")))
-    return { title, figures: [], skipped: "needs a production build (npm run build)" };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-next-"));
-  const port = await freePort();
-  const server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs"), "127.0.0.1", String(port)], {
-    cwd: root,
-    env: { ...process.env, CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "error", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: "ignore",
-  });
-  const base = `http://127.0.0.1:${port}`;
+  if (!hasBuild()) return { title, figures: [], skipped: "needs a production build (npm run build)" };
+  const console_ = await startBuiltConsole();
+  const { base } = console_;
   const figures: Figure[] = [];
   // The handler half destroyed its agent with its sockets: the Next half gets its own.
   agent = newAgent();
   const calc = sendMessage("calculate", { expression: "1" });
   try {
-    await waitForHealth(base);
     const answer = await post(base, calc());
     if (!answer.includes('"TASK_STATE_COMPLETED"')) throw new Error(`unexpected answer: ${answer}`);
     await throughput(base, 500, { message: calc });
@@ -354,33 +344,7 @@ async function benchNext(sdkMs: number | undefined): Promise<BenchResult> {
     );
   } finally {
     agent.destroy();
-    server.kill("SIGTERM");
-    await new Promise((resolve) => (server.exitCode === null ? server.once("exit", resolve) : resolve(undefined)));
-    fs.rmSync(dir, { recursive: true, force: true });
+    await console_.stop();
   }
   return { title, figures };
-}
-
-async function waitForHealth(base: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("the console did not start within 60 s");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

@@ -3,9 +3,7 @@
 // - with 10,000 approvals in the database, the first page of GET /api/approvals answers in under
 //   50 ms (in-process handler, median) and the inbox renders in under 1 s (issue 5).
 // Needs a build (`npm run build`, or any `npm start`/`npm test` made one) and /usr/bin/chromium.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Message } from "@ag-ui/core";
@@ -14,6 +12,7 @@ import { loadConfig } from "../lib/config";
 import { consoleApi } from "../lib/api";
 import { createServices } from "../lib/services";
 import { CHROMIUM_LAUNCH } from "../e2e/chromium";
+import { startBuiltConsole } from "./support/built-console";
 import { median, type BenchResult } from "./support/measure";
 
 const root = path.resolve(__dirname, "..");
@@ -40,20 +39,10 @@ export default async function benchBrowser(): Promise<BenchResult> {
   }
   services.close();
 
-  const port = await freePort();
-  const server = spawn(
-    process.execPath,
-    [path.join(root, "node_modules", "next", "dist", "bin", "next"), "start", "-H", "127.0.0.1", "-p", String(port)],
-    {
-      cwd: root,
-      env: { ...process.env, CONSOLE_DB: dbFile, LOG_LEVEL: "error", NEXT_TELEMETRY_DISABLED: "1", PORT: String(port) },
-      stdio: "ignore",
-    },
-  );
-  const base = `http://127.0.0.1:${port}`;
+  const console_ = await startBuiltConsole({ database: dbFile });
+  const { base } = console_;
   const browser = await chromium.launch(CHROMIUM_LAUNCH);
   try {
-    await waitForHealth(base);
     const page = await browser.newPage();
     const rendered = async (url: string, mark: string, ready: string): Promise<number> => {
       await page.goto(url);
@@ -101,8 +90,7 @@ export default async function benchBrowser(): Promise<BenchResult> {
     };
   } finally {
     await browser.close();
-    server.kill();
-    await new Promise((resolve) => server.once("exit", resolve));
+    await console_.stop();
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -162,28 +150,4 @@ function seedApprovals(services: ReturnType<typeof createServices>, count: numbe
       });
   });
   write();
-}
-
-async function waitForHealth(base: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("the console did not start within 60 s");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address() as net.AddressInfo;
-      server.close(() => resolve(address.port));
-    });
-  });
 }

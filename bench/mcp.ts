@@ -5,10 +5,8 @@
 // 10,000-tool registry. The Next.js half runs the production build (scripts/server.mjs, as `npm
 // start` serves it) and sets POST /api/mcp against GET /api/health, the console's nearest thing to
 // an empty route, with the same 16 clients; it is skipped when there is no build.
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net, { type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -19,6 +17,7 @@ import { consoleApi } from "@/lib/api";
 import { loadConfig } from "@/lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { createServices } from "@/lib/services";
+import { hasBuild, startBuiltConsole } from "./support/built-console";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
@@ -26,7 +25,6 @@ const CALLS_PER_ROUND = 2000;
 const ROUNDS = 5;
 const REGISTRY_TOOLS = 10_000;
 const TARGETS = { throughputRatio: 0.8, listMs: 50, nextRatio: 0.9 };
-const root = path.resolve(__dirname, "..");
 
 const NOOP = {
   name: "noop",
@@ -204,21 +202,13 @@ function recordWriteMicros(services: ReturnType<typeof createServices>): number 
  */
 async function benchNext(): Promise<BenchResult> {
   const title = "mcp: the Next route (production build) against GET /api/health";
-  if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")))
-    return { title, figures: [], skipped: "needs a production build (npm run build)" };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-next-"));
-  const port = await freePort();
-  const server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs"), "127.0.0.1", String(port)], {
-    cwd: root,
-    env: { ...process.env, CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "error", NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: "ignore",
-  });
-  const base = `http://127.0.0.1:${port}`;
+  if (!hasBuild()) return { title, figures: [], skipped: "needs a production build (npm run build)" };
+  const console_ = await startBuiltConsole();
+  const { base } = console_;
   const figures: Figure[] = [];
   // The handler half destroyed its agent with its sockets: the Next half gets its own.
   agent = newAgent();
   try {
-    await waitForHealth(base);
     const calc = JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
@@ -251,33 +241,7 @@ async function benchNext(): Promise<BenchResult> {
     );
   } finally {
     agent.destroy();
-    server.kill("SIGTERM");
-    await new Promise((resolve) => (server.exitCode === null ? server.once("exit", resolve) : resolve(undefined)));
-    fs.rmSync(dir, { recursive: true, force: true });
+    await console_.stop();
   }
   return { title, figures };
-}
-
-async function waitForHealth(base: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error("the console did not start within 60 s");
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
