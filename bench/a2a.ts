@@ -10,7 +10,6 @@
 // clients; it is skipped when there is no build. An empty handler on the same adapter gives the
 // SDK's own time per call, and with it the best ratio any route serving the bare SDK could reach.
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
@@ -28,7 +27,7 @@ import { A2ATaskRows } from "@/lib/db/a2a-tasks";
 import { loadConfig } from "@/lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { createServices } from "@/lib/services";
-import { hasBuild, startBuiltConsole } from "./support/built-console";
+import { interleaved, Load, nextRouteAgainstHealth, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
@@ -43,14 +42,19 @@ const NOOP = {
   outputSchema: { type: "object", properties: {} },
 };
 
-const sendMessage = (tool: string, args: Record<string, unknown>) => () =>
-  JSON.stringify({
-    jsonrpc: "2.0",
-    id: 1,
-    method: "SendMessage",
-    params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ data: { tool, arguments: args } }] } },
-  });
-const body = sendMessage("noop", {});
+/** SendMessage of a data part calling `tool`, a new message id each time. */
+const sendMessage = (tool: string, args: Record<string, unknown>): LoadRequest => ({
+  path: "/api/a2a",
+  body: () =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "SendMessage",
+      params: { message: { messageId: randomUUID(), role: "ROLE_USER", parts: [{ data: { tool, arguments: args } }] } },
+    }),
+  headers: { "a2a-version": "1.0" },
+});
+const call = sendMessage("noop", {});
 
 const dataPart = (value: unknown): Part => ({
   content: { $case: "data", value },
@@ -117,51 +121,6 @@ function bareHandler(): WebHandler {
   };
 }
 
-const newAgent = () => new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-let agent = newAgent();
-
-/** POST `text` to the A2A endpoint, or GET `path` when there is no text; the answer's body. */
-function post(base: string, text: string | undefined, path = "/api/a2a"): Promise<string> {
-  const url = new URL(`${base}${path}`);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: text === undefined ? "GET" : "POST",
-        headers:
-          text === undefined ? {} : { "content-type": "application/json", "a2a-version": "1.0", "content-length": Buffer.byteLength(text) },
-      },
-      (res) => {
-        let answer = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (answer += chunk));
-        res.on("end", () => (res.statusCode === 200 ? resolve(answer) : reject(new Error(`${res.statusCode}: ${answer}`))));
-      },
-    );
-    req.on("error", reject);
-    req.end(text);
-  });
-}
-
-/** Requests per second with CLIENTS requests always in flight: POST a fresh `message()` to the A2A endpoint, or GET `path`. */
-async function throughput(
-  base: string,
-  calls: number,
-  { message, path }: { message?: () => string; path?: string } = { message: body },
-): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next++ < calls) await post(base, message?.(), path);
-    }),
-  );
-  return (calls * 1000) / (performance.now() - started);
-}
-
 export default async function benchA2a(): Promise<BenchResult[]> {
   const figures: Figure[] = [];
   const add = (label: string, value: number, unit: string, target?: Figure["target"], note?: string) =>
@@ -180,23 +139,19 @@ export default async function benchA2a(): Promise<BenchResult[]> {
   const bareBase = await listenLocal(bare);
   const emptyBase = await listenLocal(empty);
   let sdkMs: number | undefined;
+  const load = new Load(CLIENTS);
   try {
-    for (const answer of [await post(base, body()), await post(bareBase, body())])
+    for (const answer of [await load.send(base, call), await load.send(bareBase, call)])
       if (!answer.includes('"TASK_STATE_COMPLETED"')) throw new Error(`unexpected answer: ${answer}`);
-    await throughput(base, 500);
-    await throughput(bareBase, 500);
-    // Rounds alternate which side goes first, so neither always runs on the other's garbage. The
-    // console's caller holds its cap of 1,000 tasks after the first round: from then on every new
-    // task makes room by dropping old ones, as a busy client's would.
-    const ours: number[] = [];
-    const theirs: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      if (round % 2) theirs.push(await throughput(bareBase, CALLS_PER_ROUND));
-      ours.push(await throughput(base, CALLS_PER_ROUND));
-      if (!(round % 2)) theirs.push(await throughput(bareBase, CALLS_PER_ROUND));
-    }
-    const oursMedian = median(ours);
-    const theirsMedian = median(theirs);
+    await load.throughput(base, 500, call);
+    await load.throughput(bareBase, 500, call);
+    // The console's caller holds its cap of 1,000 tasks after the first round: from then on every
+    // new task makes room by dropping old ones, as a busy client's would.
+    const [oursMedian, theirsMedian] = await interleaved(
+      ROUNDS,
+      () => load.throughput(base, CALLS_PER_ROUND, call),
+      () => load.throughput(bareBase, CALLS_PER_ROUND, call),
+    );
     add(`SendMessage no-op tool, ${CLIENTS} clients, console handler`, oursMedian, "calls/s");
     add(`SendMessage no-op tool, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s");
     add("ratio console / bare", oursMedian / theirsMedian, "x", { min: TARGETS.throughputRatio });
@@ -217,8 +172,11 @@ export default async function benchA2a(): Promise<BenchResult[]> {
     add("  ratio with those writes taken out", 1e6 / (perCallMicros - writeMicros) / theirsMedian, "x");
     // The same clients against a handler that only answers: the SDK's own time per call is what the
     // bare server spends above it, a floor for any A2A route (used by the Next half below).
-    await throughput(emptyBase, 500);
-    const emptyMedian = median([await throughput(emptyBase, CALLS_PER_ROUND), await throughput(emptyBase, CALLS_PER_ROUND)]);
+    await load.throughput(emptyBase, 500, call);
+    const emptyMedian = median([
+      await load.throughput(emptyBase, CALLS_PER_ROUND, call),
+      await load.throughput(emptyBase, CALLS_PER_ROUND, call),
+    ]);
     sdkMs = 1000 / theirsMedian - 1000 / emptyMedian;
     add(
       `  ${CLIENTS} clients, an empty handler on the same adapter`,
@@ -228,7 +186,7 @@ export default async function benchA2a(): Promise<BenchResult[]> {
       `the bare SDK server spends ${sdkMs.toFixed(2)} ms per call above it`,
     );
   } finally {
-    agent.destroy();
+    load.close();
     console_.closeAllConnections();
     bare.closeAllConnections();
     empty.closeAllConnections();
@@ -236,7 +194,32 @@ export default async function benchA2a(): Promise<BenchResult[]> {
     services.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return [{ title: "a2a: the handler on bare node:http", figures }, await benchNext(sdkMs)];
+  const next = await nextRouteAgainstHealth({
+    title: "a2a: the Next route (production build) against GET /api/health",
+    protocol: "A2A",
+    what: "SendMessage",
+    // The demo `calculate` tool, a no-op in all but name: tools registered here have no handler in the server's process.
+    request: sendMessage("calculate", { expression: "1" }),
+    expect: '"TASK_STATE_COMPLETED"',
+    target: TARGETS.nextRatio,
+    clients: CLIENTS,
+    calls: CALLS_PER_ROUND,
+    rounds: ROUNDS,
+    // The SDK's own work per SendMessage (measured above on bare node:http) is a floor for any A2A
+    // route: health plus that is the best a route serving the bare SDK could do.
+    more: (healthMs) =>
+      sdkMs === undefined
+        ? []
+        : [
+            {
+              label: "  ceiling for the bare SDK's own work in this route",
+              value: healthMs / (healthMs + sdkMs),
+              unit: "x",
+              note: `health ${healthMs.toFixed(2)} ms + the SDK's ${sdkMs.toFixed(2)} ms`,
+            },
+          ],
+  });
+  return [{ title: "a2a: the handler on bare node:http", figures }, next];
 }
 
 /**
@@ -287,64 +270,4 @@ function finishedTask(id: string): Record<string, unknown> {
     artifacts: [{ artifactId: randomUUID(), name: "result", parts: [{ data: {}, mediaType: "application/json" }] }],
     history: [{ messageId: randomUUID(), contextId, taskId: id, role: "ROLE_USER", parts: [{ data: { tool: "noop", arguments: {} } }] }],
   };
-}
-
-/**
- * The Next.js half: the production build served by scripts/server.mjs, POST /api/a2a (SendMessage
- * of the demo `calculate` tool, a no-op in all but name) against GET /api/health, the nearest thing
- * the console has to an empty route (it answers a few bytes after a `select 1` and a rolled-back
- * write probe, tens of µs). Both pay Next's own per-request cost; their ratio says how much the A2A
- * handler adds on top. Rounds alternate, as above.
- */
-async function benchNext(sdkMs: number | undefined): Promise<BenchResult> {
-  const title = "a2a: the Next route (production build) against GET /api/health";
-  if (!hasBuild()) return { title, figures: [], skipped: "needs a production build (npm run build)" };
-  const console_ = await startBuiltConsole();
-  const { base } = console_;
-  const figures: Figure[] = [];
-  // The handler half destroyed its agent with its sockets: the Next half gets its own.
-  agent = newAgent();
-  const calc = sendMessage("calculate", { expression: "1" });
-  try {
-    const answer = await post(base, calc());
-    if (!answer.includes('"TASK_STATE_COMPLETED"')) throw new Error(`unexpected answer: ${answer}`);
-    await throughput(base, 500, { message: calc });
-    await throughput(base, 500, { path: "/api/health" });
-    const route: number[] = [];
-    const empty: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      if (round % 2) empty.push(await throughput(base, CALLS_PER_ROUND, { path: "/api/health" }));
-      route.push(await throughput(base, CALLS_PER_ROUND, { message: calc }));
-      if (!(round % 2)) empty.push(await throughput(base, CALLS_PER_ROUND, { path: "/api/health" }));
-    }
-    const routeMedian = median(route);
-    const emptyMedian = median(empty);
-    figures.push(
-      { label: `SendMessage, ${CLIENTS} clients, POST /api/a2a`, value: routeMedian, unit: "calls/s" },
-      { label: `${CLIENTS} clients, GET /api/health`, value: emptyMedian, unit: "requests/s" },
-      { label: "ratio A2A route / health route", value: routeMedian / emptyMedian, unit: "x", target: { min: TARGETS.nextRatio } },
-      {
-        label: "  time per request: A2A route, health route",
-        value: 1000 / routeMedian,
-        unit: "ms",
-        note: `health ${(1000 / emptyMedian).toFixed(2)} ms: the A2A handler adds ${(1000 / routeMedian - 1000 / emptyMedian).toFixed(2)} ms`,
-      },
-      // The SDK's own work per SendMessage (measured above on bare node:http) is a floor for any
-      // A2A route: health plus that is the best a route serving the bare SDK could do.
-      ...(sdkMs === undefined
-        ? []
-        : [
-            {
-              label: "  ceiling for the bare SDK's own work in this route",
-              value: 1000 / emptyMedian / (1000 / emptyMedian + sdkMs),
-              unit: "x",
-              note: `health ${(1000 / emptyMedian).toFixed(2)} ms + the SDK's ${sdkMs.toFixed(2)} ms`,
-            },
-          ]),
-    );
-  } finally {
-    agent.destroy();
-    await console_.stop();
-  }
-  return { title, figures };
 }

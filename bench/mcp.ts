@@ -6,7 +6,6 @@
 // start` serves it) and sets POST /api/mcp against GET /api/health, the console's nearest thing to
 // an empty route, with the same 16 clients; it is skipped when there is no build.
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -17,7 +16,7 @@ import { consoleApi } from "@/lib/api";
 import { loadConfig } from "@/lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { createServices } from "@/lib/services";
-import { hasBuild, startBuiltConsole } from "./support/built-console";
+import { interleaved, Load, nextRouteAgainstHealth, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
@@ -33,8 +32,14 @@ const NOOP = {
   outputSchema: { type: "object", properties: {} },
 };
 
-const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "noop", arguments: {} } });
-const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} });
+/** A JSON-RPC request to the MCP endpoint (the transport wants both answer types accepted). */
+const rpc = (method: string, params: unknown): LoadRequest => ({
+  path: "/api/mcp",
+  body: () => JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  headers: { accept: "application/json, text/event-stream" },
+});
+const call = rpc("tools/call", { name: "noop", arguments: {} });
+const list = rpc("tools/list", {});
 
 // The same refusing validator the console gives its servers, so the baseline does not pay for Ajv either.
 const NO_FORM: jsonSchemaValidator = { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "none" }) };
@@ -49,53 +54,6 @@ const bareHandler: WebHandler = async (request) => {
   return transport.handleRequest(request);
 };
 
-const newAgent = () => new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
-let agent = newAgent();
-
-/** POST `body` to the MCP endpoint at `base`; with no body, GET `path` instead. Resolves with the answer's text. */
-function post(base: string, body: string | undefined, path = "/api/mcp"): Promise<string> {
-  const url = new URL(`${base}${path}`);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        agent,
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname,
-        method: body === undefined ? "GET" : "POST",
-        headers:
-          body === undefined
-            ? {}
-            : {
-                "content-type": "application/json",
-                accept: "application/json, text/event-stream",
-                "content-length": Buffer.byteLength(body),
-              },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => (text += chunk));
-        res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${res.statusCode}: ${text}`))));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-/** Requests per second with CLIENTS requests always in flight: POST `body` to the MCP endpoint, or GET `path`. */
-async function throughput(base: string, calls: number, { body, path }: { body?: string; path?: string } = { body: call }): Promise<number> {
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next++ < calls) await post(base, body, path);
-    }),
-  );
-  return (calls * 1000) / (performance.now() - started);
-}
-
 export default async function benchMcp(): Promise<BenchResult[]> {
   const figures: Figure[] = [];
   const add = (label: string, value: number, unit: string, target?: Figure["target"], note?: string) =>
@@ -108,21 +66,17 @@ export default async function benchMcp(): Promise<BenchResult[]> {
   const bare = createNodeServer([{ method: "POST", path: "/api/mcp", handler: bareHandler }]);
   const base = await listenLocal(console_);
   const bareBase = await listenLocal(bare);
+  const load = new Load(CLIENTS);
   try {
-    for (const answer of [await post(base, call), await post(bareBase, call)])
+    for (const answer of [await load.send(base, call), await load.send(bareBase, call)])
       if (!answer.includes('"structuredContent":{}')) throw new Error(`unexpected answer: ${answer}`);
-    await throughput(base, 500);
-    await throughput(bareBase, 500);
-    // Rounds alternate which side goes first, so neither always runs on the other's garbage.
-    const ours: number[] = [];
-    const theirs: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      if (round % 2) theirs.push(await throughput(bareBase, CALLS_PER_ROUND));
-      ours.push(await throughput(base, CALLS_PER_ROUND));
-      if (!(round % 2)) theirs.push(await throughput(bareBase, CALLS_PER_ROUND));
-    }
-    const oursMedian = median(ours);
-    const theirsMedian = median(theirs);
+    await load.throughput(base, 500, call);
+    await load.throughput(bareBase, 500, call);
+    const [oursMedian, theirsMedian] = await interleaved(
+      ROUNDS,
+      () => load.throughput(base, CALLS_PER_ROUND, call),
+      () => load.throughput(bareBase, CALLS_PER_ROUND, call),
+    );
     add(`tools/call no-op, ${CLIENTS} clients, console handler`, oursMedian, "calls/s");
     add(`tools/call no-op, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s");
     add("ratio console / bare", oursMedian / theirsMedian, "x", { min: TARGETS.throughputRatio });
@@ -153,26 +107,38 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       })),
     );
     const started = performance.now();
-    const first = await post(base, list);
+    const first = await load.send(base, list);
     const coldMs = performance.now() - started;
     if (!first.includes('"nextCursor"')) throw new Error("the first page of a 10,000-tool registry has no next cursor");
     const warm: number[] = [];
     for (let i = 0; i < 50; i++) {
       const t = performance.now();
-      await post(base, list);
+      await load.send(base, list);
       warm.push(performance.now() - t);
     }
     add(`tools/list first page, ${REGISTRY_TOOLS.toLocaleString("en")} tools, just after a change`, coldMs, "ms", { max: TARGETS.listMs });
     add(`tools/list first page, ${REGISTRY_TOOLS.toLocaleString("en")} tools, catalog built`, median(warm), "ms", { max: TARGETS.listMs });
   } finally {
-    agent.destroy();
+    load.close();
     console_.closeAllConnections();
     bare.closeAllConnections();
     await Promise.all([console_, bare].map((s) => new Promise((resolve) => s.close(resolve))));
     services.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  return [{ title: "mcp: the handler on bare node:http", figures }, await benchNext()];
+  const next = await nextRouteAgainstHealth({
+    title: "mcp: the Next route (production build) against GET /api/health",
+    protocol: "MCP",
+    what: "tools/call",
+    // The demo `calculate` tool, a no-op in all but name: tools registered here have no handler in the server's process.
+    request: rpc("tools/call", { name: "calculate", arguments: { expression: "1" } }),
+    expect: '"structuredContent":{"expression":"1","result":1}',
+    target: TARGETS.nextRatio,
+    clients: CLIENTS,
+    calls: CALLS_PER_ROUND,
+    rounds: ROUNDS,
+  });
+  return [{ title: "mcp: the handler on bare node:http", figures }, next];
 }
 
 /** Microseconds per call_results insert, as the executor writes it after a call (median of 5 batches). */
@@ -191,57 +157,4 @@ function recordWriteMicros(services: ReturnType<typeof createServices>): number 
     batches.push((performance.now() - started) / 1000);
   }
   return median(batches) * 1000;
-}
-
-/**
- * The Next.js half: the production build served by scripts/server.mjs, POST /api/mcp (tools/call
- * of the demo `calculate` tool, a no-op in all but name) against GET /api/health, the nearest thing
- * the console has to an empty route (it answers a few bytes after a `select 1` and a rolled-back
- * write probe, tens of µs). Both pay Next's own per-request cost; their ratio says how much the MCP
- * handler adds on top. Rounds alternate, as above.
- */
-async function benchNext(): Promise<BenchResult> {
-  const title = "mcp: the Next route (production build) against GET /api/health";
-  if (!hasBuild()) return { title, figures: [], skipped: "needs a production build (npm run build)" };
-  const console_ = await startBuiltConsole();
-  const { base } = console_;
-  const figures: Figure[] = [];
-  // The handler half destroyed its agent with its sockets: the Next half gets its own.
-  agent = newAgent();
-  try {
-    const calc = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "calculate", arguments: { expression: "1" } },
-    });
-    const answer = await post(base, calc);
-    if (!answer.includes('"structuredContent":{"expression":"1","result":1}')) throw new Error(`unexpected answer: ${answer}`);
-    await throughput(base, 500, { body: calc });
-    await throughput(base, 500, { path: "/api/health" });
-    const route: number[] = [];
-    const empty: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      if (round % 2) empty.push(await throughput(base, CALLS_PER_ROUND, { path: "/api/health" }));
-      route.push(await throughput(base, CALLS_PER_ROUND, { body: calc }));
-      if (!(round % 2)) empty.push(await throughput(base, CALLS_PER_ROUND, { path: "/api/health" }));
-    }
-    const routeMedian = median(route);
-    const emptyMedian = median(empty);
-    figures.push(
-      { label: `tools/call, ${CLIENTS} clients, POST /api/mcp`, value: routeMedian, unit: "calls/s" },
-      { label: `${CLIENTS} clients, GET /api/health`, value: emptyMedian, unit: "requests/s" },
-      { label: "ratio MCP route / health route", value: routeMedian / emptyMedian, unit: "x", target: { min: TARGETS.nextRatio } },
-      {
-        label: "  time per request: MCP route, health route",
-        value: 1000 / routeMedian,
-        unit: "ms",
-        note: `health ${(1000 / emptyMedian).toFixed(2)} ms: the MCP handler adds ${(1000 / routeMedian - 1000 / emptyMedian).toFixed(2)} ms`,
-      },
-    );
-  } finally {
-    agent.destroy();
-    await console_.stop();
-  }
-  return { title, figures };
 }

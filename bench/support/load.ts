@@ -1,0 +1,137 @@
+import http from "node:http";
+import { hasBuild, startBuiltConsole } from "./built-console";
+import { median, type BenchResult, type Figure } from "./measure";
+
+/** One request of a load: GET `path`, or POST a fresh `body()` to it with `headers`. */
+export interface LoadRequest {
+  path: string;
+  body?: () => string;
+  headers?: Record<string, string>;
+}
+
+/** Loopback HTTP load: `clients` requests always in flight over one keep-alive agent. */
+export class Load {
+  private readonly agent: http.Agent;
+
+  constructor(readonly clients: number) {
+    this.agent = new http.Agent({ keepAlive: true, maxSockets: clients });
+  }
+
+  /** Send `request` to `base`; resolves with the answer's text, rejects on anything but 200. */
+  send(base: string, request: LoadRequest): Promise<string> {
+    const url = new URL(`${base}${request.path}`);
+    const body = request.body?.();
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          agent: this.agent,
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: body === undefined ? "GET" : "POST",
+          headers:
+            body === undefined ? {} : { "content-type": "application/json", ...request.headers, "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => (text += chunk));
+          res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${res.statusCode}: ${text}`))));
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  }
+
+  /** Requests per second sending `calls` of `request` to `base`, `clients` at a time. */
+  async throughput(base: string, calls: number, request: LoadRequest): Promise<number> {
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: this.clients }, async () => {
+        while (next++ < calls) await this.send(base, request);
+      }),
+    );
+    return (calls * 1000) / (performance.now() - started);
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/**
+ * The medians of two measurements taken in `rounds` rounds that alternate which goes first, so
+ * neither always runs on the other's garbage.
+ */
+export async function interleaved(rounds: number, first: () => Promise<number>, second: () => Promise<number>): Promise<[number, number]> {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2) b.push(await second());
+    a.push(await first());
+    if (!(round % 2)) b.push(await second());
+  }
+  return [median(a), median(b)];
+}
+
+export interface NextHalf {
+  title: string;
+  /** The protocol's name in labels ("MCP") and what a request does ("tools/call"). */
+  protocol: string;
+  what: string;
+  request: LoadRequest;
+  /** Text the first answer must hold: the route really ran the call. */
+  expect: string;
+  target: number;
+  clients: number;
+  calls: number;
+  rounds: number;
+  /** More figures from the health route's time per request (ms). */
+  more?: (healthMs: number) => Figure[];
+}
+
+/**
+ * A route of the production build (served as `npm start` serves it) against GET /api/health, the
+ * nearest thing the console has to an empty route (a few bytes after a `select 1` and a rolled-back
+ * write probe, tens of µs). Both pay Next's own per-request cost; their ratio says how much the
+ * route's handler adds on top. Skipped without a build.
+ */
+export async function nextRouteAgainstHealth(half: NextHalf): Promise<BenchResult> {
+  const { title, protocol, request } = half;
+  if (!hasBuild()) return { title, figures: [], skipped: "needs a production build (npm run build)" };
+  const built = await startBuiltConsole();
+  const load = new Load(half.clients);
+  const health: LoadRequest = { path: "/api/health" };
+  try {
+    const answer = await load.send(built.base, request);
+    if (!answer.includes(half.expect)) throw new Error(`unexpected answer: ${answer}`);
+    await load.throughput(built.base, 500, request);
+    await load.throughput(built.base, 500, health);
+    const [route, empty] = await interleaved(
+      half.rounds,
+      () => load.throughput(built.base, half.calls, request),
+      () => load.throughput(built.base, half.calls, health),
+    );
+    const healthMs = 1000 / empty;
+    return {
+      title,
+      figures: [
+        { label: `${half.what}, ${half.clients} clients, POST ${request.path}`, value: route, unit: "calls/s" },
+        { label: `${half.clients} clients, GET /api/health`, value: empty, unit: "requests/s" },
+        { label: `ratio ${protocol} route / health route`, value: route / empty, unit: "x", target: { min: half.target } },
+        {
+          label: `  time per request: ${protocol} route, health route`,
+          value: 1000 / route,
+          unit: "ms",
+          note: `health ${healthMs.toFixed(2)} ms: the ${protocol} handler adds ${(1000 / route - healthMs).toFixed(2)} ms`,
+        },
+        ...(half.more?.(healthMs) ?? []),
+      ],
+    };
+  } finally {
+    load.close();
+    await built.stop();
+  }
+}
