@@ -41,12 +41,12 @@ export class SessionStore {
     const now = this.now();
     const expiresAt = now + SESSION_TTL_MS;
     const cookie = randomBytes(32).toString("base64url");
-    const opened = (principal: Principal, tokenId: string | null): OpenedSession => {
+    const opened = (principal: Principal, tokenId: string | null, principalId = principal.id): OpenedSession => {
       this.rows.sweep(now);
-      this.rows.insert({ idHash: sha256(cookie).toString("hex"), tokenId, principalId: principal.id, role: principal.role, expiresAt });
+      this.rows.insert({ idHash: sha256(cookie).toString("hex"), tokenId, principalId, role: principal.role, expiresAt });
       return { cookie, principal, expiresAt };
     };
-    if (this.isAdminToken(secret)) return opened(ADMIN_PRINCIPAL, null);
+    if (this.isAdminToken(secret)) return opened(ADMIN_PRINCIPAL, null, this.adminSessionId());
     const tokenId = this.tokens.idOf(secret);
     const principal = tokenId ? this.tokens.verifyId(tokenId) : undefined;
     if (!tokenId || !principal) throw new DomainError("unauthenticated", "That token is unknown or revoked");
@@ -58,13 +58,19 @@ export class SessionStore {
     if (!cookie || cookie.length > 100) return undefined;
     const row = this.rows.live(sha256(cookie).toString("hex"), this.now());
     if (!row) return undefined;
-    if (row.tokenId === null) return row.principalId === ADMIN_PRINCIPAL.id && this.adminDigest ? ADMIN_PRINCIPAL : undefined;
+    // An admin session holds for the ADMIN_TOKEN it was opened with: changing the token ends it.
+    if (row.tokenId === null) return this.adminDigest && row.principalId === this.adminSessionId() ? ADMIN_PRINCIPAL : undefined;
     return this.tokens.verifyId(row.tokenId);
   }
 
   /** End the session with this cookie (signing out); true when there was one. */
   close(cookie: string | undefined): boolean {
     return !!cookie && cookie.length <= 100 && this.rows.remove(sha256(cookie).toString("hex"));
+  }
+
+  /** What an admin session records: the admin principal and a fingerprint of the ADMIN_TOKEN it was opened with. */
+  private adminSessionId(): string {
+    return `${ADMIN_PRINCIPAL.id}:${sha256(this.adminDigest!.toString("hex")).toString("hex").slice(0, 16)}`;
   }
 
   private isAdminToken(secret: string): boolean {

@@ -66,6 +66,23 @@ describe("signing in off loopback", () => {
     expect(await response.json()).toMatchObject({ id: "admin", role: "admin" });
   });
 
+  it("ends an admin session when ADMIN_TOKEN changes", async () => {
+    const cookie = `console_session=${cookieOf(await signIn(ADMIN_TOKEN))}`;
+    expect((await api.session.get(request("GET", "/api/session", { cookie }))).status).toBe(200);
+    // The same database under a console configured with another admin token.
+    const rotated = testServices({
+      HOST: "0.0.0.0",
+      ALLOWED_HOSTS: HOST,
+      ADMIN_TOKEN: `${ADMIN_TOKEN}-rotated`,
+      CONSOLE_DB: services.config.CONSOLE_DB,
+    });
+    try {
+      expect((await consoleApi(rotated).session.get(request("GET", "/api/session", { cookie }))).status).toBe(401);
+    } finally {
+      rotated.close();
+    }
+  });
+
   it("accepts a change made with the cookie only from the console's own origin", async () => {
     const { token } = services.tokens.create("operator-1", ["agui", "approvals"]);
     const cookie = `console_session=${cookieOf(await signIn(token))}`;
