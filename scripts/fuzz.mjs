@@ -51,6 +51,8 @@ if (flags.has("--skip-build")) steps.skip("building the console", "skipped (--sk
 else ensureBuild(steps);
 const port = await freePort();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-fuzz-"));
+// The throw-away databases are recorded in a state folder of their own, not the user's.
+process.env.CONSOLE_STATE_DIR ||= path.join(dataDir, "state");
 try {
   // Playwright starts the built console (playwright.config's webServer) and runs only the fuzz spec.
   check(

@@ -604,3 +604,12 @@ describe("replacing a source's tools (a refresh)", () => {
     expect(registry.get("outside")?.sourceId).toBeFalsy();
   });
 });
+
+describe("definitions from outside", () => {
+  it("refuses a hostile value where a bounded string is expected, instead of throwing out of the schema check", () => {
+    const { registry } = setup();
+    const hostile = JSON.parse('{"name":"x","description":{"length":{"toString":1}},"inputSchema":{"type":"object"}}') as ToolSpecInput;
+    definitionError(() => registry.add(hostile));
+    expect(registry.count()).toBe(0);
+  });
+});

@@ -1,6 +1,7 @@
 import type { Db } from "../db";
 import { ToolRows, type ToolRow } from "../db/tools";
 import { jsonDigest } from "../json/canonical";
+import { parseUntrusted } from "../json/untrusted";
 import { DuplicateTool, ToolDefinitionError, ToolUsageError } from "./errors";
 import type { ToolHandler } from "./handler";
 import { assertUsableSchema } from "./schema";
@@ -291,9 +292,10 @@ export class ToolRegistry {
 
 /** Validate a spec input and fill its defaults. Throws ToolDefinitionError. */
 export function normalise(input: ToolSpecInput): ToolSpec {
-  const parsed = ToolSpecInput.safeParse(input);
+  // Specs come from remote servers and documents too: a hostile value must fail, never throw.
+  const parsed = parseUntrusted(ToolSpecInput, input);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = parsed.issues[0]!;
     const path = issue.path.join("/");
     const label = typeof (input as { name?: unknown })?.name === "string" ? `Tool "${(input as { name: string }).name}"` : "Tool";
     throw new ToolDefinitionError(`${label}: ${path || "definition"} ${issue.message}`, path || undefined);

@@ -19,7 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => a2a.close());
 
-const refund = () => ({ orderId: String(1000 + Math.floor(Math.random() * 9000)), amount: 10 });
+// Order ids unique within the file's database: the run counts below are keyed on them.
+let nextOrder = 1000;
+const newOrderId = () => String(nextOrder++);
+const refund = () => ({ orderId: newOrderId(), amount: 10 });
 const refundsRun = (orderId: string) =>
   countRows(a2a.services.database, "call_results", "tool = 'issue_refund' and json_extract(args, '$.orderId') = ?", orderId);
 
@@ -211,7 +214,7 @@ describe("A2A server: approvals", () => {
   });
 
   it("a chat turn's call waits as an A2A approval; once approved, the agent goes on and the client gets its final answer", async () => {
-    const orderId = String(1000 + Math.floor(Math.random() * 9000));
+    const orderId = newOrderId();
     const waiting = await asTask(client.sendMessage(send([{ text: `refund order ${orderId} for 20 EUR` }])));
     expect(waiting.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const named = approvalOf(waiting);
@@ -309,7 +312,7 @@ describe("A2A server: tasks in SQLite, scoped by principal", () => {
 
   it("a chat task waiting for approval resumes on a restarted console: the agent goes on from the parked conversation", async () => {
     const token = a2a.services.tokens.create(`chat-restart-${randomUUID()}`, ["a2a"]).token;
-    const orderId = String(1000 + Math.floor(Math.random() * 9000));
+    const orderId = newOrderId();
     const waiting = await asTask((await a2a.connect({ token })).sendMessage(send([{ text: `refund order ${orderId} for 5 EUR` }])));
     expect(waiting.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const restarted = await startA2AServer({
@@ -329,7 +332,7 @@ describe("A2A server: tasks in SQLite, scoped by principal", () => {
   });
 
   it("a denied call of a chat turn ends the task rejected; the agent is not asked again", async () => {
-    const orderId = String(1000 + Math.floor(Math.random() * 9000));
+    const orderId = newOrderId();
     const waiting = await asTask(client.sendMessage(send([{ text: `refund order ${orderId} for 7 EUR` }])));
     await a2a.decide(approvalOf(waiting).approval_id, { approved: false, reason: "no" });
     const denied = await asTask(client.sendMessage(onTask(waiting)));

@@ -54,6 +54,6 @@ describe("MCP conformance (server mode)", () => {
       "tools-call-error",
       "dns-rebinding-protection",
     ])
-      expect(output).toMatch(new RegExp(`${scenario}`));
+      expect(output).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
   });
 });

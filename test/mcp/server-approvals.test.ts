@@ -15,7 +15,9 @@ beforeAll(async () => {
 });
 afterAll(() => mcp.close());
 
-const refund = (orderId = String(1000 + Math.floor(Math.random() * 9000))) => ({ orderId, amount: 10 });
+// Order ids unique within the file's database: the run counts below are keyed on them.
+let nextOrder = 1000;
+const refund = (orderId = String(nextOrder++)) => ({ orderId, amount: 10 });
 const refundsRun = (orderId: string) =>
   countRows(mcp.services.database, "call_results", "tool = 'issue_refund' and json_extract(args, '$.orderId') = ?", orderId);
 

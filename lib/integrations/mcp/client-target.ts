@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseUntrusted } from "../../json/untrusted";
 
 /** Header and environment names: what HTTP and POSIX shells accept, nothing that could smuggle a second line. */
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
@@ -126,7 +127,7 @@ export function parseSecrets(stored: string | null | undefined): McpSecrets | un
 
 /** The stored options of an MCP source, or undefined when the row does not hold a usable target. */
 export function parseStoredOptions(options: Record<string, unknown> | undefined): McpStoredOptions | undefined {
-  const target = McpTarget.safeParse(options?.target);
+  const target = parseUntrusted(McpTarget, options?.target);
   if (!target.success) return undefined;
   const allow = Array.isArray(options?.allow) ? options.allow.filter((entry): entry is string => typeof entry === "string") : undefined;
   return {

@@ -1,6 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ToolSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { parseUntrusted } from "../../json/untrusted";
 import { McpOptionsError } from "./import-errors";
 
 /** A server listing more than this many tools, or pages, is refused rather than read forever. */
@@ -37,13 +38,13 @@ export async function listRemoteTools(client: Client, options: { timeoutMs?: num
       signal: options.signal,
     });
     answer.tools.forEach((raw, index) => {
-      const parsed = ToolSchema.safeParse(raw);
+      const parsed = parseUntrusted(ToolSchema, raw);
       if (parsed.success) {
         tools.push(parsed.data);
         return;
       }
       const name = nameOf(raw) ?? `#${tools.length + warnings.length + 1} (page ${page + 1}, item ${index + 1})`;
-      const issue = parsed.error.issues[0];
+      const issue = parsed.issues[0];
       warnings.push(`Tool ${name} skipped: ${issue ? `${issue.path.join(".") || "definition"} ${issue.message}` : "not an MCP tool"}`);
     });
     if (tools.length + warnings.length > MAX_REMOTE_TOOLS)
