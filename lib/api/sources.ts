@@ -5,7 +5,6 @@ import { readJsonBody, routeParam } from "../http/request-input";
 import { json } from "../http/respond";
 import type { Principal } from "../auth";
 import {
-  allowanceOf,
   importOpenApi,
   OpenApiOptionsError,
   previewOpenApi,
@@ -15,10 +14,9 @@ import {
 } from "../integrations/openapi";
 import { parseAllowance } from "../net/address-policy";
 import { TimeoutMs, type RegisteredTool } from "../tools/spec";
-import { McpSecrets, McpTarget, parseStoredOptions } from "../integrations/mcp/client-target";
+import { McpSecrets, McpTarget } from "../integrations/mcp/client-target";
 import { importMcp, refreshMcpSource, testMcpServer, type McpImportInput } from "../integrations/mcp/import-mcp";
 import type { OpenApiAuth } from "../integrations/openapi/auth";
-import { a2aAllowance } from "../integrations/a2a/client-connections";
 import { importA2A, refreshA2ASource, testA2AAgent, type A2AImportInput } from "../integrations/a2a/import-a2a";
 import type { Services } from "../services";
 import { SourceNotFound } from "../sources/errors";
@@ -347,17 +345,16 @@ export function sourcesApi(
     const source = sources.get(id);
     if (!source) throw new SourceNotFound(id);
     if (source.kind === "mcp") {
-      const allow = parseStoredOptions(source.options)?.allow ?? [];
-      const result = await refreshMcpSource({ ...deps, outbound: outbound.widen(allow) }, id);
+      const result = await refreshMcpSource({ ...deps, outbound: outbound.forSource(source.options) }, id);
       return json(importAnswer(result));
     }
     if (source.kind === "a2a") {
-      const result = await refreshA2ASource({ ...deps, outbound: outbound.widen(a2aAllowance(source.options)) }, id);
+      const result = await refreshA2ASource({ ...deps, outbound: outbound.forSource(source.options) }, id);
       return json(importAnswer(result));
     }
     if (source.kind !== "openapi") throw new DomainError("not_refreshable", `A ${source.kind} source cannot be refreshed here`);
     // The allowance an admin gave at import holds for its refreshes too.
-    const result = await refreshOpenApiSource({ ...deps, outbound: outbound.widen(allowanceOf(source.options)) }, id);
+    const result = await refreshOpenApiSource({ ...deps, outbound: outbound.forSource(source.options) }, id);
     return json(importAnswer(result));
   });
 

@@ -16,6 +16,12 @@ export const NOTHING_ALLOWED: OutboundAllowance = Object.freeze({ ranges: [], ho
 const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3");
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
+/** The allowance an admin gave a source at import, as kept in its stored options (`allow`), or none. */
+export function storedAllowance(options: Record<string, unknown> | undefined): string[] {
+  const allow = options?.allow;
+  return Array.isArray(allow) ? allow.filter((entry): entry is string => typeof entry === "string") : [];
+}
+
 /**
  * An allowance from entries like "127.0.0.0/8", "10.1.2.3", "::1", "api.internal". Throws an Error
  * naming the first entry that is neither a CIDR range, an address nor a host name.

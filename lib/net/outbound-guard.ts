@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from "
 import { isIP } from "node:net";
 import { Agent } from "undici";
 import { DomainError } from "../errors";
-import { NOTHING_ALLOWED, parseAllowance, refuseAddress, refuseUrl, type OutboundAllowance } from "./address-policy";
+import { NOTHING_ALLOWED, parseAllowance, refuseAddress, refuseUrl, storedAllowance, type OutboundAllowance } from "./address-policy";
 
 /** The console refused to connect to an address (private, loopback, link-local, reserved...). */
 export class AddressNotAllowed extends DomainError<"address_not_allowed"> {
@@ -128,6 +128,12 @@ export class OutboundGuard {
     return guard;
   }
 
+  /** This guard, widened by the allowance kept in a source's stored options (see widen). */
+  forSource(options: Record<string, unknown> | undefined): OutboundGuard {
+    return this.widen(storedAllowance(options));
+  }
+
+  /** Close the pooled connections. */
   async close(): Promise<void> {
     await Promise.all([this.agent.close(), ...[...this.widened.values()].map((guard) => guard.close())]);
   }

@@ -19,12 +19,6 @@ export interface A2AStoredOptions {
   card?: unknown;
 }
 
-/** The allowance kept in an A2A source's options. */
-export function a2aAllowance(options: Record<string, unknown> | undefined): string[] {
-  const allow = options?.allow;
-  return Array.isArray(allow) ? allow.filter((entry): entry is string => typeof entry === "string") : [];
-}
-
 /**
  * The console's clients of imported A2A agents, one per A2A source: built from the card the source
  * keeps (no request until a call), replaced by a refresh, dropped when the source goes. The tasks a
@@ -61,7 +55,7 @@ export class A2AConnections {
       baseUrl: source.location,
       cardText,
       secrets: parseSecrets(this.options.sources.credentials(sourceId)?.secret),
-      outbound: this.options.outbound.widen(a2aAllowance(source.options)),
+      outbound: this.options.outbound.forSource(source.options),
       waiting: this.waitingFor(sourceId),
     });
     this.open.set(sourceId, connection);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseUntrusted } from "../../json/untrusted";
+import { storedAllowance } from "../../net/address-policy";
 
 /** Header and environment names: what HTTP and POSIX shells accept, nothing that could smuggle a second line. */
 const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/;
@@ -129,7 +130,7 @@ export function parseSecrets(stored: string | null | undefined): McpSecrets | un
 export function parseStoredOptions(options: Record<string, unknown> | undefined): McpStoredOptions | undefined {
   const target = parseUntrusted(McpTarget, options?.target);
   if (!target.success) return undefined;
-  const allow = Array.isArray(options?.allow) ? options.allow.filter((entry): entry is string => typeof entry === "string") : undefined;
+  const allow = storedAllowance(options);
   return {
     target: target.data,
     ...(typeof options?.prefix === "string" && { prefix: options.prefix }),

@@ -11,12 +11,6 @@ import { operationHandler } from "./operation-handler";
  * restart, say). A binding that no longer parses leaves the tool without a handler, and its calls
  * fail as ToolFailed with the reason in the log.
  */
-/** The allowance kept in a source's options (an admin's, at import), or none. */
-export function allowanceOf(options: Record<string, unknown> | undefined): string[] {
-  const allow = options?.allow;
-  return Array.isArray(allow) ? allow.filter((entry): entry is string => typeof entry === "string") : [];
-}
-
 export function registerOpenApiBinder(registry: ToolRegistry, sources: SourceStore, logger: Logger, outbound: OutboundGuard): void {
   registry.registerBinder("openapi", (tool) => {
     const parsed = OpenApiBinding.safeParse(tool.binding);
@@ -25,11 +19,11 @@ export function registerOpenApiBinder(registry: ToolRegistry, sources: SourceSto
       return undefined;
     }
     // A source an admin allowed more reaches what it was allowed, on every rebuild.
-    const allow = tool.sourceId ? allowanceOf(sources.get(tool.sourceId)?.options) : [];
+    const guard = tool.sourceId ? outbound.forSource(sources.get(tool.sourceId)?.options) : outbound;
     return operationHandler(parsed.data, {
       credentials: sourceCredentials(sources, tool.sourceId),
       logger,
-      outbound: outbound.widen(allow),
+      outbound: guard,
     });
   });
 }

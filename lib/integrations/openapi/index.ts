@@ -8,7 +8,7 @@ export {
   type OpenApiImportResult,
 } from "./import-openapi";
 export { refreshOpenApiSource } from "./refresh-openapi";
-export { allowanceOf, registerOpenApiBinder } from "./binder";
+export { registerOpenApiBinder } from "./binder";
 export {
   planOpenApiTools,
   type OpenApiPlan,
