@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { localToolName, namePrefix, uniqueLocalName } from "../../tools/remote-names";
 import type { AgentCard } from "@a2a-js/sdk";
 import { ToolDefinitionError } from "../../tools/errors";
 import { normalise } from "../../tools/registry";
@@ -47,7 +47,6 @@ export interface A2APlanOptions {
 export const A2A_DEFAULT_TIMEOUT_MS = 120_000;
 /** A card with more skills than this is refused. */
 export const MAX_SKILLS = 500;
-const MAX_NAME = 64;
 const MAX_DESCRIPTION = 8192;
 
 /** The arguments of a skill the card gives no schema for: one request in plain words. */
@@ -67,7 +66,9 @@ export const MESSAGE_SCHEMA: JsonSchema = {
  * for a bad prefix or a card with more than MAX_SKILLS skills.
  */
 export function planA2ATools(card: AgentCard, options: A2APlanOptions = {}): A2APlan {
-  const prefix = sanitisePrefix(options.prefix ?? "");
+  const checked = namePrefix(options.prefix ?? "");
+  if ("problem" in checked) throw new A2AOptionsError(checked.problem);
+  const { prefix } = checked;
   const summary = summariseCard(card);
   const schemas = extensionSchemas(card);
   const warnings: string[] = [];
@@ -78,7 +79,7 @@ export function planA2ATools(card: AgentCard, options: A2APlanOptions = {}): A2A
     const typed = isObjectSchema(schema);
     if (schema !== undefined && !typed)
       warnings.push(`Skill "${skill.id}": its schema in the card is not an object schema, so it takes a message`);
-    const name = uniqueName(localName(prefix, skill.id), skill.id, taken);
+    const name = uniqueLocalName(localToolName(prefix, skill.id, "skill"), skill.id, taken);
     const spec = {
       name,
       title: skill.name.trim().slice(0, 200) || name,
@@ -162,35 +163,4 @@ function isObjectSchema(schema: unknown): boolean {
 
 function text(value: unknown, max: number): string {
   return typeof value === "string" ? value.trim().slice(0, max) : "";
-}
-
-function sanitisePrefix(raw: string): string {
-  const prefix = raw.trim().replace(/[^A-Za-z0-9_]/g, "_");
-  if (prefix.length > 32) throw new A2AOptionsError("The name prefix is longer than 32 characters");
-  if (prefix && !/^[A-Za-z_]/.test(prefix)) throw new A2AOptionsError("The name prefix must start with a letter or _");
-  return prefix;
-}
-
-/** `prefix` + the skill id reduced to `[A-Za-z0-9_-]`, starting with a letter or _, at most 64 characters. */
-function localName(prefix: string, skillId: string): string {
-  let name = skillId.replace(/[^A-Za-z0-9_-]/g, "_") || "skill";
-  if (!prefix && !/^[A-Za-z_]/.test(name)) name = `_${name}`;
-  const full = `${prefix}${name}`;
-  if (full.length <= MAX_NAME) return full;
-  const suffix = `_${shortHash(skillId)}`;
-  return `${full.slice(0, MAX_NAME - suffix.length)}${suffix}`;
-}
-
-/** Two skill ids can sanitise to one name: the later one gets a suffix derived from its id. */
-function uniqueName(name: string, skillId: string, taken: Set<string>): string {
-  if (!taken.has(name)) return name;
-  for (let n = 0; ; n++) {
-    const suffix = `_${shortHash(`${skillId} ${n}`)}`;
-    const candidate = `${name.slice(0, MAX_NAME - suffix.length)}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-}
-
-function shortHash(value: string): string {
-  return createHash("sha256").update(value).digest("hex").slice(0, 8);
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { localToolName, namePrefix, uniqueLocalName } from "../../tools/remote-names";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { MAX_SCHEMA_DEPTH } from "../../tools/schema";
 import { valueDepthExceeds } from "../../json/depth";
@@ -31,7 +31,6 @@ export interface McpPlanOptions {
   timeoutMs?: number;
 }
 
-const MAX_NAME = 64;
 const MAX_DESCRIPTION = 8192;
 const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
 
@@ -43,7 +42,9 @@ const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
  * one that needs MCP tasks, is left out with a warning. Throws McpOptionsError for a bad prefix.
  */
 export function planMcpTools(remote: readonly Tool[], options: McpPlanOptions = {}): McpPlan {
-  const prefix = sanitisePrefix(options.prefix ?? "");
+  const checked = namePrefix(options.prefix ?? "");
+  if ("problem" in checked) throw new McpOptionsError(checked.problem);
+  const { prefix } = checked;
   const warnings: string[] = [];
   const tools: PlannedMcpTool[] = [];
   const taken = new Set<string>();
@@ -52,7 +53,7 @@ export function planMcpTools(remote: readonly Tool[], options: McpPlanOptions = 
       warnings.push(`Tool "${tool.name}" skipped: it only runs as an MCP task, which imported tools do not use`);
       continue;
     }
-    const name = uniqueName(localName(prefix, tool.name), tool.name, taken);
+    const name = uniqueLocalName(localToolName(prefix, tool.name, "tool"), tool.name, taken);
     const annotations = tool.annotations ?? {};
     const readOnly = annotations.readOnlyHint === true;
     const destructive = !readOnly && annotations.destructiveHint !== false;
@@ -86,37 +87,6 @@ export function planMcpTools(remote: readonly Tool[], options: McpPlanOptions = 
     tools.push({ remoteName: tool.name, spec, effects, confirm: destructive });
   }
   return { tools, warnings };
-}
-
-function sanitisePrefix(raw: string): string {
-  const prefix = raw.trim().replace(/[^A-Za-z0-9_]/g, "_");
-  if (prefix.length > 32) throw new McpOptionsError("The name prefix is longer than 32 characters");
-  if (prefix && !/^[A-Za-z_]/.test(prefix)) throw new McpOptionsError("The name prefix must start with a letter or _");
-  return prefix;
-}
-
-/** `prefix` + the remote name reduced to `[A-Za-z0-9_-]`, starting with a letter or _, at most 64 characters. */
-function localName(prefix: string, remote: string): string {
-  let name = remote.replace(/[^A-Za-z0-9_-]/g, "_") || "tool";
-  if (!prefix && !/^[A-Za-z_]/.test(name)) name = `_${name}`;
-  const full = `${prefix}${name}`;
-  if (full.length <= MAX_NAME) return full;
-  const suffix = `_${shortHash(remote)}`;
-  return `${full.slice(0, MAX_NAME - suffix.length)}${suffix}`;
-}
-
-/** Two remote names can sanitise to one local name: the later gets a suffix derived from its remote name. */
-function uniqueName(name: string, remote: string, taken: Set<string>): string {
-  if (!taken.has(name)) return name;
-  for (let n = 0; ; n++) {
-    const suffix = `_${shortHash(`${remote} ${n}`)}`;
-    const candidate = `${name.slice(0, MAX_NAME - suffix.length)}${suffix}`;
-    if (!taken.has(candidate)) return candidate;
-  }
-}
-
-function shortHash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 8);
 }
 
 /**
