@@ -2,10 +2,10 @@ import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER, formatSSEEvent, 
 import { LEGACY_HTTP_EXTENSION_HEADER } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
-import { assertSameOrigin, authenticate, isLoopback, requireScope, servesHost } from "../auth/authenticate";
+import { assertSameOrigin, assertServedHost, authenticate, isLoopback, requireScope } from "../auth/authenticate";
 import { DomainError, ERROR_KINDS, isDomainError, statusOf, type ErrorKind } from "../errors";
-import { errorAnswer, type Handler } from "../http/handler";
-import { readJson } from "../http/request-input";
+import { answerErrors, errorAnswer, type Handler } from "../http/handler";
+import { DEFAULT_MAX_BODY_BYTES, readJson } from "../http/request-input";
 import { errorResponse } from "../http/respond";
 import { SSE_HEADERS } from "../http/sse";
 import { isJsonObject } from "../json/canonical";
@@ -24,7 +24,6 @@ export interface A2AApiOptions {
   clientApproval?: boolean;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_DATA_BYTES = 256 * 1024;
 const SEND_METHODS = new Set(["SendMessage", "SendStreamingMessage", "message/send", "message/stream"]);
 
@@ -67,13 +66,7 @@ export function a2aApi(
   const baseUrl = (request: Request) => (config.PUBLIC_URL ?? `http://${request.headers.get("host")}`).replace(/\/+$/, "");
 
   const card: Handler = async (request) => {
-    const { served, host } = servesHost(request.headers.get("host"), access.allowedHosts);
-    if (!served)
-      return errorResponse(
-        statusOf("host_not_served"),
-        "host_not_served",
-        `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS`,
-      );
+    assertServedHost(request, access.allowedHosts);
     const current = cards.get({ url: `${baseUrl(request)}${A2A_ENDPOINT_PATH}`, version: services.version, tokensRequired });
     return Response.json(agentCardJson(current, request.headers.get(A2A_VERSION_HEADER) ?? undefined), {
       headers: { vary: A2A_VERSION_HEADER, "cache-control": "no-cache" },
@@ -91,7 +84,7 @@ export function a2aApi(
       body = await readJson(request, maxBodyBytes);
       if (body === undefined) throw new DomainError("invalid_json", "The body is empty; send a JSON-RPC request");
     } catch (error) {
-      return refusal(error, request);
+      return errorAnswer(error, request, logger);
     }
     const requested = request.headers.get(A2A_VERSION_HEADER) ?? undefined;
     const useLegacy = (requested ?? "0.3") === "0.3";
@@ -142,20 +135,12 @@ export function a2aApi(
     return undefined;
   }
 
-  /** An error before the exchange: the console's error body, and the challenge a 401 calls for. */
-  function refusal(error: unknown, request: Request): Response {
-    if (!isDomainError(error)) return errorAnswer(error, request, logger);
-    const headers: Record<string, string> = {};
-    if (error.kind === "unauthenticated") headers["www-authenticate"] = 'Bearer realm="agui-console", error="invalid_token"';
-    return errorResponse(statusOf(error.kind), error.kind, error.message, error.issues, headers);
-  }
-
   const notAllowed: Handler = async () =>
     errorResponse(statusOf("method_not_allowed"), "method_not_allowed", "The A2A endpoint takes JSON-RPC over POST", undefined, {
       allow: "POST",
     });
 
-  return { card, post, get: notAllowed, tasks };
+  return { card: answerErrors(card, logger), post, get: notAllowed, tasks };
 }
 
 /** A JSON-RPC error of `kind`, with the code of the console's kind table. */

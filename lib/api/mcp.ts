@@ -1,8 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { assertSameOrigin, authenticate, requireScope } from "../auth/authenticate";
-import { DomainError, isDomainError, statusOf, type ErrorKind } from "../errors";
+import { DomainError, statusOf, type ErrorKind } from "../errors";
 import { errorAnswer, type Handler } from "../http/handler";
-import { readJson } from "../http/request-input";
+import { DEFAULT_MAX_BODY_BYTES, readJson } from "../http/request-input";
 import { errorResponse } from "../http/respond";
 import { createMcpServer, type McpServerDeps } from "../integrations/mcp/server";
 import { declaredFeatures, featuresOf, sessionIdFor } from "../integrations/mcp/server-session";
@@ -16,7 +16,6 @@ export interface McpApiOptions {
   tasks?: McpTaskOptions;
 }
 
-const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const ALLOW = { allow: "POST" };
 
 /**
@@ -58,7 +57,7 @@ export function mcpApi(
       const answer = await transport.handleRequest(request, { parsedBody: message });
       return finish(answer, declared && sessionIdFor(declared));
     } catch (error) {
-      return refusal(error, request);
+      return errorAnswer(error, request, logger);
     }
   };
 
@@ -70,14 +69,6 @@ export function mcpApi(
       undefined,
       ALLOW,
     );
-
-  /** An error before the exchange: the console's error body, and the challenge a 401 calls for. */
-  function refusal(error: unknown, request: Request): Response {
-    if (!isDomainError(error)) return errorAnswer(error, request, logger);
-    const headers: Record<string, string> = {};
-    if (error.kind === "unauthenticated") headers["www-authenticate"] = 'Bearer realm="agui-console", error="invalid_token"';
-    return errorResponse(statusOf(error.kind), error.kind, error.message, error.issues, headers);
-  }
 
   return { post, get: notAllowed, delete: notAllowed };
 }

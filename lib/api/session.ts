@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { assertSameOrigin, authenticate, cookieValue, SESSION_COOKIE, servesHost } from "../auth";
-import { DomainError } from "../errors";
+import { assertSameOrigin, assertServedHost, authenticate, cookieValue, SESSION_COOKIE } from "../auth";
 import { answerErrors, type Handler } from "../http/handler";
 import { readJsonBody } from "../http/request-input";
 import { json } from "../http/respond";
@@ -20,17 +19,10 @@ export function sessionApi(services: Pick<Services, "access" | "sessions" | "con
   const cookie = (value: string, maxAgeS: number) =>
     `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
 
-  /** A request for a Host the console does not serve is refused before anything else. */
-  const servedOnly = (request: Request) => {
-    const { served, host } = servesHost(request.headers.get("host"), access.allowedHosts);
-    if (!served)
-      throw new DomainError("host_not_served", `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS`);
-  };
-
   const get: Handler = async (request) => json(sessionView(authenticate(request, access)));
 
   const signIn: Handler = async (request) => {
-    servedOnly(request);
+    assertServedHost(request, access.allowedHosts);
     // A sign-in from another site would sign the browser in as the attacker.
     assertSameOrigin(request, { required: false });
     const { token } = await readJsonBody(request, SignIn, 4096);
@@ -41,7 +33,7 @@ export function sessionApi(services: Pick<Services, "access" | "sessions" | "con
   };
 
   const signOut: Handler = async (request) => {
-    servedOnly(request);
+    assertServedHost(request, access.allowedHosts);
     assertSameOrigin(request, { required: false });
     const closed = sessions.close(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
     return json({ signedOut: closed }, { headers: { "set-cookie": cookie("", 0) } });

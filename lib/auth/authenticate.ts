@@ -55,9 +55,7 @@ export function hostName(header: string | null): string {
  * knows it. Throws DomainError (host_not_served, unauthenticated, origin_not_allowed).
  */
 export function authenticate(request: RequestHead, policy: AccessPolicy, peer?: string): Principal {
-  const { served, host, local } = servesHost(request.headers.get("host"), policy.allowedHosts);
-  if (!served)
-    throw new DomainError("host_not_served", `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS`);
+  const { local } = assertServedHost(request, policy.allowedHosts);
 
   const authorization = request.headers.get("authorization");
   if (authorization) {
@@ -73,6 +71,17 @@ export function authenticate(request: RequestHead, policy: AccessPolicy, peer?: 
     "unauthenticated",
     "Sign in (the console's sign-in page) or send a bearer token (create one with `npm run token -- create NAME`)",
   );
+}
+
+/**
+ * The request's Host, when it is one the console serves (a local name, or one in ALLOWED_HOSTS),
+ * with whether it is local. Refusing the others defeats DNS rebinding. Throws DomainError (host_not_served).
+ */
+export function assertServedHost(request: Pick<RequestHead, "headers">, allowedHosts: readonly string[]): { host: string; local: boolean } {
+  const { served, host, local } = servesHost(request.headers.get("host"), allowedHosts);
+  if (!served)
+    throw new DomainError("host_not_served", `This console does not serve the host "${host || "(none)"}"; add it to ALLOWED_HOSTS`);
+  return { host, local };
 }
 
 /** Whether the request is the anonymous local operator's: a loopback console reached by a local name. */

@@ -37,6 +37,8 @@ describe("signing in off loopback", () => {
   it("refuses the pages' API to anyone who has not signed in", async () => {
     expect(await codeOf(await api.threads.listThreads(request("GET", "/api/threads")))).toEqual({ status: 401, code: "unauthenticated" });
     expect(await codeOf(await api.session.get(request("GET", "/api/session")))).toEqual({ status: 401, code: "unauthenticated" });
+    // Every 401 says what to send (RFC 9110), not only the MCP endpoint's.
+    expect((await api.threads.listThreads(request("GET", "/api/threads"))).headers.get("www-authenticate")).toMatch(/^Bearer /);
   });
 
   it("gives a token's holder an httpOnly, SameSite=Strict session with the token's role", async () => {
