@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageAccess } from "@/lib/auth/page-access";
+import { pageAccess, signInTarget } from "@/lib/auth/page-access";
 
 const local = { bindHost: "127.0.0.1", allowedHosts: [] };
 const everywhere = { bindHost: "0.0.0.0", allowedHosts: ["console.example"] };
@@ -32,5 +32,21 @@ describe("page access", () => {
 
   it("serves the sign-in page to anyone whose Host is served", () => {
     expect(pageAccess("/sign-in", "console.example", false, everywhere)).toEqual({ verdict: "serve" });
+  });
+});
+
+describe("where sign-in leads", () => {
+  it("goes back to a path of this console, never to another site", () => {
+    expect(signInTarget("/approvals?approval=apr_1")).toBe("/approvals?approval=apr_1");
+    for (const elsewhere of [
+      "//evil.example/x",
+      "/\\evil.example",
+      "https://evil.example/",
+      "javascript:alert(1)",
+      "",
+      undefined,
+      ["/a", "/b"],
+    ])
+      expect(signInTarget(elsewhere)).toBe("/");
   });
 });

@@ -1,13 +1,12 @@
 import { SignInForm } from "@/components/auth/sign-in-form";
+import { signInTarget } from "@/lib/auth/page-access";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };
 
 /** Where people reaching the console from another machine sign in (see the README's security section). */
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string | string[] }> }) {
-  const { next } = await searchParams;
-  // Only a path of this console: never another site (an open redirect would lend it our name).
-  const target = typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+  const target = signInTarget((await searchParams).next);
   return (
     <main className="flex min-h-screen items-start justify-center bg-slate-50 pt-32">
       <div className="w-full max-w-md rounded-lg border border-slate-200 bg-white p-8 shadow-sm">

@@ -7,6 +7,14 @@ export type PageAccess = { verdict: "serve" } | { verdict: "sign-in" } | { verdi
 export const SIGN_IN_PATH = "/sign-in";
 
 /**
+ * Where the sign-in page sends someone once signed in: `next` when it is a path of this console,
+ * else "/". Never another site (`//host`, `/\\host` or a URL): an open redirect would lend it our name.
+ */
+export function signInTarget(next: unknown): string {
+  return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
+}
+
+/**
  * Whether a page may be served for a request, decided before any page runs: the Host must be one
  * the console serves (against DNS rebinding, 421 otherwise); the local operator (a loopback console
  * reached by a local name) needs no sign-in; anyone else without a session cookie is sent to the

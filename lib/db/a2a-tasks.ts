@@ -140,11 +140,6 @@ export class A2ATaskRows {
     (write.parked === undefined ? this.sql.upsertKeepingParked : this.sql.upsertSettingParked).run(params);
   }
 
-  /** True when a task with this id exists for anyone (ids are global: a second owner may not reuse one). */
-  exists(id: string): boolean {
-    return this.db.select({ id: a2aTasks.id }).from(a2aTasks).where(eq(a2aTasks.id, id)).get() !== undefined;
-  }
-
   /** The principal's unexpired tasks, most recently changed first, a page at a time. Throws InvalidCursor. */
   page(principal: string, filter: A2ATaskFilter, cursor: string | undefined, limit: number, now: number): Page<A2ATaskRow> {
     const rows = this.db

@@ -35,8 +35,6 @@ export interface DatabaseHandle {
   db: Db;
   sqlite: Database.Database;
   path: string;
-  /** Throws when the database does not answer a trivial query. */
-  ping(): void;
   /**
    * Whether the database can take writes: it answers, the file at `path` is still the one opened
    * (same device and inode), the file and its folder are writable, and a write inside a
@@ -108,8 +106,8 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
       const db = drizzle(sqlite, { schema });
       migrate(db, { migrationsFolder: options.migrationsFolder ?? defaultMigrationsFolder() });
       const ping = sqlite.prepare("select 1");
-      const check = () => checkStorage(sqlite, resolved, opened);
-      return { db, sqlite, path: resolved, ping: () => void ping.get(), check, close: () => sqlite.close() };
+      const check = () => checkStorage(sqlite, ping, resolved, opened);
+      return { db, sqlite, path: resolved, check, close: () => sqlite.close() };
     }
   } catch (error) {
     sqlite.close();
@@ -120,9 +118,14 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
 }
 
 /** The checks of DatabaseHandle.check, for the database at `file` (`opened`: its stat when opened; none in memory). */
-function checkStorage(sqlite: Database.Database, file: string, opened: fs.Stats | undefined): StorageFault | undefined {
+function checkStorage(
+  sqlite: Database.Database,
+  ping: Database.Statement,
+  file: string,
+  opened: fs.Stats | undefined,
+): StorageFault | undefined {
   try {
-    sqlite.prepare("select 1").get();
+    ping.get();
   } catch {
     return { fault: "not_answering", message: "the database does not answer" };
   }

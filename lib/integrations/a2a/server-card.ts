@@ -6,8 +6,6 @@ import { toA2ASkill } from "./agent-skills";
 
 /** The card extension whose params carry each skill's JSON input schema, so importers rebuild typed tools. */
 export const TOOLS_EXTENSION = "urn:agui-console:a2a:tools:v1";
-/** Where the console serves its card (A2A 0.3 and 1.0). */
-export const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 /** The path of the JSON-RPC endpoint, under the console's base URL. */
 export const A2A_ENDPOINT_PATH = "/api/a2a";
 

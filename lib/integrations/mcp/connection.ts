@@ -66,10 +66,6 @@ export class McpConnection {
     this.onStatus = options.onStatus;
   }
 
-  get transport(): McpTarget["transport"] {
-    return this.options.target.transport;
-  }
-
   /** The stdio server's process id while it runs. */
   get pid(): number | null {
     return this.opened?.pid() ?? null;
