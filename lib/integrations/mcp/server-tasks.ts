@@ -10,7 +10,11 @@ import { isPending, type CallOutcome } from "../../execution/result";
 import type { Logger } from "../../log";
 import { ERROR_KIND_META, toCallToolResult } from "./server-results";
 
+/** How often creating a task also deletes the expired ones. */
+const SWEEP_EVERY_MS = 60 * 1000;
+
 /** The call a task stands for: its executor key, with the principal of the task. */
+
 export interface TaskCall {
   tool: string;
   args: Record<string, unknown>;
@@ -50,6 +54,8 @@ export class McpTasks {
   private readonly maxPerPrincipal: number;
   private readonly leaseMs: number;
   private readonly now: () => number;
+  /** When expired rows were last deleted: reads skip them anyway, so once a minute is enough. */
+  private sweptAt = 0;
 
   constructor(
     db: Db,
@@ -77,7 +83,10 @@ export class McpTasks {
    */
   create(principal: string, call: TaskCall, outcome: CallOutcome, ttlMs?: number): Task {
     const now = this.now();
-    this.rows.deleteExpired(now);
+    if (now - this.sweptAt >= SWEEP_EVERY_MS) {
+      this.rows.deleteExpired(now);
+      this.sweptAt = now;
+    }
     if (this.rows.countFor(principal, now) >= this.maxPerPrincipal)
       throw new DomainError("forbidden", `This caller holds ${this.maxPerPrincipal} tasks already; let some expire first`);
     const ttl = Math.min(Math.max(ttlMs ?? this.defaultTtlMs, 1000), this.maxTtlMs);
