@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleApi } from "@/lib/api";
 import type { SourceImportAnswer } from "@/lib/api/contracts";
-import { isPending, type CallOutcome } from "@/lib/execution";
 import type { A2ATestResult } from "@/lib/integrations/a2a/import-a2a";
 import type { Services } from "@/lib/services";
 import { countRows } from "../support/database";
 import { startFixtureAgent, type FixtureAgent } from "../support/a2a-fixture-agent";
 import { testServices } from "../support/services";
+import { valueOf, failureOf } from "../support/outcomes";
 
 // A small A2A agent built with the SDK (1.0, and 0.3 for the compatibility layer) on 127.0.0.1,
 // imported through the REST handlers of a console that may reach loopback (OUTBOUND_ALLOW).
@@ -37,14 +37,6 @@ const errorOf = async (response: Response) => ({
   status: response.status,
   ...((await response.json()) as { error: { code: string; message: string } }).error,
 });
-const valueOf = (outcome: CallOutcome) => {
-  if (isPending(outcome) || !outcome.ok) throw new Error(`the call did not succeed: ${JSON.stringify(outcome)}`);
-  return outcome.value;
-};
-const errorOfCall = (outcome: CallOutcome) => {
-  if (isPending(outcome) || outcome.ok) throw new Error(`the call did not fail: ${JSON.stringify(outcome)}`);
-  return outcome.error;
-};
 
 describe("importing an A2A agent (v1.0)", () => {
   let sourceId: string;
@@ -103,7 +95,7 @@ describe("importing an A2A agent (v1.0)", () => {
   });
 
   it("a remote input-required is a ToolError and approves nothing; the same call made again resumes the task", async () => {
-    const error = errorOfCall(await services.executor.call("fx_ask_human", { message: "wait for colour" }));
+    const error = failureOf(await services.executor.call("fx_ask_human", { message: "wait for colour" }));
     expect(error.kind).toBe("tool_error");
     expect(error.message).toContain("The remote agent needs more input before it goes on: Which colour?");
     expect(error.message).toContain("Nothing was approved here");
@@ -111,13 +103,13 @@ describe("importing an A2A agent (v1.0)", () => {
     // Called again with the same arguments: the waiting task is resumed rather than a new one started.
     expect(valueOf(await services.executor.call("fx_ask_human", { message: "wait for colour" }))).toBe("resumed: wait for colour");
     // Once finished, the next call is a new task again.
-    expect(errorOfCall(await services.executor.call("fx_ask_human", { message: "wait for colour" })).kind).toBe("tool_error");
+    expect(failureOf(await services.executor.call("fx_ask_human", { message: "wait for colour" })).kind).toBe("tool_error");
   });
 
   it("an agent that echoes the token in an error never gets it into the tool error", async () => {
     agent.breakRpc(true);
     try {
-      const error = errorOfCall(await services.executor.call("fx_echo", { message: "hello" }));
+      const error = failureOf(await services.executor.call("fx_echo", { message: "hello" }));
       expect(error.kind).toBe("tool_error");
       expect(error.message).toContain("cannot serve [secret] today");
       expect(JSON.stringify(error)).not.toContain("a2a-secret-token");
@@ -134,7 +126,7 @@ describe("importing an A2A agent (v1.0)", () => {
   });
 
   it("a failed remote task is a ToolError with the agent's reason", async () => {
-    const error = errorOfCall(await services.executor.call("fx_echo", { message: "fail now" }));
+    const error = failureOf(await services.executor.call("fx_echo", { message: "fail now" }));
     expect(error).toMatchObject({ kind: "tool_error", message: "The remote agent reports that the task failed: It broke" });
   });
 
@@ -244,7 +236,7 @@ describe("the time limit of an A2A tool", () => {
       await importA2AOver(services, { url: slow.base, options: { prefix: "slow_", timeoutMs: 300 } });
       const started = Date.now();
       const outcome = await services.executor.call("slow_echo", { message: "slow please" });
-      expect(errorOfCall(outcome).kind).toBe("timeout");
+      expect(failureOf(outcome).kind).toBe("timeout");
       expect(Date.now() - started).toBeLessThan(2_500);
     } finally {
       await slow.close();

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { EventType } from "@ag-ui/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleApi } from "@/lib/api";
-import { isPending, type CallOutcome } from "@/lib/execution";
+import { isPending } from "@/lib/execution";
 import { McpConnection } from "@/lib/integrations/mcp/connection";
 import { McpServerUnreachable } from "@/lib/integrations/mcp/import-errors";
 import { importMcp } from "@/lib/integrations/mcp/import-mcp";
@@ -15,6 +15,7 @@ import { DuplicateTool } from "@/lib/tools";
 import { parseFrames, userMessage } from "../support/agui-client";
 import { alive, eventually, FIXTURE, stdioTarget } from "../support/mcp-servers";
 import { tempDir, testServices } from "../support/services";
+import { valueOf } from "../support/outcomes";
 
 // Imports of a small fixture server (test/support/mcp-fixture-server.mjs) over stdio: the parts of
 // an import that a well-behaved reference server never exercises.
@@ -39,11 +40,6 @@ afterAll(async () => {
   await services.mcp.closeAll();
   services.close();
 });
-
-const valueOf = (outcome: CallOutcome) => {
-  if (isPending(outcome) || !outcome.ok) throw new Error(`the call did not succeed: ${JSON.stringify(outcome)}`);
-  return outcome.value;
-};
 
 describe("an import of the fixture server", () => {
   it("reads every page of tools, skipping the malformed one with a warning", () => {

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleApi } from "@/lib/api";
 import type { SourceImportAnswer } from "@/lib/api/contracts";
-import { isPending, type CallOutcome } from "@/lib/execution";
 import type { McpTestResult } from "@/lib/integrations/mcp/import-mcp";
 import type { Services } from "@/lib/services";
 import { countRows } from "../support/database";
 import { EverythingHttp, FIXTURE, stdioTarget } from "../support/mcp-servers";
 import { testServices } from "../support/services";
+import { valueOf } from "../support/outcomes";
 
 // The everything server over Streamable HTTP on 127.0.0.1, imported through the REST handlers.
 
@@ -37,10 +37,6 @@ const errorOf = async (response: Response) => ({
   status: response.status,
   ...((await response.json()) as { error: { code: string; message: string; issues?: Array<{ path: string }> } }).error,
 });
-const valueOf = (outcome: CallOutcome) => {
-  if (isPending(outcome) || !outcome.ok) throw new Error(`the call did not succeed: ${JSON.stringify(outcome)}`);
-  return outcome.value;
-};
 
 describe("an MCP server over Streamable HTTP", () => {
   let sourceId: string;

@@ -1,11 +1,11 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isPending, type CallOutcome } from "@/lib/execution";
 import { importMcp, type McpImportDeps } from "@/lib/integrations/mcp/import-mcp";
 import type { Services } from "@/lib/services";
 import { removeSource } from "@/lib/sources";
 import { alive, EVERYTHING, eventually, stdioTarget } from "../support/mcp-servers";
 import { tempDir, testServices } from "../support/services";
+import { valueOf } from "../support/outcomes";
 
 // Imports over stdio: the MCP "everything" reference server and a small fixture server, both run
 // by the console as child processes; every call goes through the console's executor.
@@ -26,11 +26,6 @@ afterAll(async () => {
   services.close();
   delete process.env.AGUI_IMPORT_TEST_SECRET;
 });
-
-const valueOf = (outcome: CallOutcome) => {
-  if (isPending(outcome) || !outcome.ok) throw new Error(`the call did not succeed: ${JSON.stringify(outcome)}`);
-  return outcome.value;
-};
 
 describe("importing the everything server over stdio", () => {
   let sourceId: string;
