@@ -56,10 +56,10 @@ test("says what is wrong with an agent URL before and after testing it", async (
   const dialog = await AddA2ADialog.open(page);
   await dialog.fill({ url: "ftp://example.test/agent" });
   await expect(dialog.error()).toHaveText("The URL must start with http:// or https://.");
-  await expect(dialog.root.getByRole("button", { name: "Test agent" })).toBeDisabled();
+  await expect(dialog.testButton()).toBeDisabled();
   // Nothing listens on port 1: the test reports the failure and nothing is imported.
   await dialog.fill({ url: "http://127.0.0.1:1" });
-  await dialog.root.getByRole("button", { name: "Test agent" }).click();
+  await dialog.testButton().click();
   await expect(dialog.error()).toContainText("The agent test failed");
   await expect(dialog.error()).toContainText("cannot be fetched");
 });

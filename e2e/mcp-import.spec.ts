@@ -48,10 +48,10 @@ test("says what is wrong before and after testing a server that cannot be used",
   const dialog = await AddMcpDialog.open(page);
   await dialog.useUrl("ftp://example.test/mcp");
   await expect(dialog.error()).toHaveText("The URL must start with http:// or https://.");
-  await expect(dialog.root.getByRole("button", { name: "Test connection" })).toBeDisabled();
+  await expect(dialog.testButton()).toBeDisabled();
   // Nothing listens on port 1: the test reports the failure and nothing is imported.
   await dialog.useUrl("http://127.0.0.1:1/mcp");
-  await dialog.root.getByRole("button", { name: "Test connection" }).click();
+  await dialog.testButton().click();
   await expect(dialog.error()).toContainText("The connection test failed");
   await expect(dialog.error()).toContainText("cannot be reached");
 });

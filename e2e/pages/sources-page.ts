@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from "@playwright/test";
+import { SourceDialog } from "./source-dialog";
 
 /** The Sources page: imported APIs, refresh and remove, and the OpenAPI import dialog. */
 export class SourcesPage {
@@ -41,9 +42,7 @@ export class SourcesPage {
 }
 
 /** The OpenAPI import dialog, as a person fills it in. */
-export class ImportOpenApiDialog {
-  constructor(readonly root: Locator) {}
-
+export class ImportOpenApiDialog extends SourceDialog {
   async paste(document: string): Promise<void> {
     await this.root.getByRole("radio", { name: "Paste JSON or YAML" }).check();
     await this.root.getByLabel("Document (JSON or YAML)").fill(document);
@@ -65,23 +64,5 @@ export class ImportOpenApiDialog {
     const preview = this.root.getByRole("region", { name: "Preview" });
     await expect(preview).toBeVisible();
     return preview;
-  }
-
-  /** Click Import and wait for the outcome message. */
-  async import(): Promise<void> {
-    await this.root.getByRole("button", { name: /^Import \d+ tools?$/ }).click();
-  }
-
-  error(): Locator {
-    return this.root.getByRole("alert");
-  }
-
-  status(): Locator {
-    return this.root.getByRole("status");
-  }
-
-  async close(): Promise<void> {
-    await this.root.getByRole("button", { name: "Close" }).click();
-    await expect(this.root).toBeHidden();
   }
 }
