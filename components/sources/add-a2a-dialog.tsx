@@ -3,11 +3,7 @@
 import { ConnectSourceDialog } from "./connect-source-dialog";
 import { a2aFormProblem, a2aRequestBody, EMPTY_A2A, type A2AForm, type A2ATestAnswer } from "./a2a-form";
 import { Warnings } from "./openapi-preview";
-
-const input = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm disabled:bg-slate-100";
-const mono = `${input} font-mono text-xs`;
-const label = "block text-sm font-medium";
-const hint = "mt-0.5 text-xs text-slate-500";
+import { hint, input, label, mono } from "./form-styles";
 
 /**
  * The "Add A2A agent" dialog: the agent's base URL and its credential (sent to the agent's origin

@@ -4,11 +4,7 @@ import type { McpTestResult } from "@/lib/api/contracts";
 import { ConnectSourceDialog } from "./connect-source-dialog";
 import { EMPTY_MCP, mcpFormProblem, mcpRequestBody, type McpForm } from "./mcp-form";
 import { Warnings } from "./openapi-preview";
-
-const input = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm disabled:bg-slate-100";
-const mono = `${input} font-mono text-xs`;
-const label = "block text-sm font-medium";
-const hint = "mt-0.5 text-xs text-slate-500";
+import { hint, input, label, mono } from "./form-styles";
 
 /**
  * The "Add MCP server" dialog: a Streamable HTTP URL (with headers or a bearer token) or, for

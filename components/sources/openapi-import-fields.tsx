@@ -1,6 +1,7 @@
 "use client";
 
 import type { AuthKind, Form } from "./openapi-form";
+import { input, label } from "./form-styles";
 
 /** The props every part of the import form takes: the form, how to change it, and the ids' prefix. */
 export interface FieldsProps {
@@ -12,9 +13,6 @@ export interface FieldsProps {
   /** An admin may let this source reach private addresses. */
   admin?: boolean;
 }
-
-const input = "mt-1 w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm disabled:bg-slate-100";
-const label = "block text-sm font-medium";
 
 /** Where the document comes from (a URL, an uploaded file read in the browser, or pasted text) and the source's name. */
 export function DocumentFields({ form, update, id, locked }: FieldsProps) {
