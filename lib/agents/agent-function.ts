@@ -2,6 +2,7 @@ import { EventType, type AGUIEvent, type RunAgentInput } from "@ag-ui/core";
 import type { Agent, AgentContext, AgentInfo } from "./agent";
 import { EventQueue } from "../streams/event-queue";
 import { AgentRun, RunPaused, RunStopped } from "./agent-run";
+import { ModelError } from "./model";
 
 /** The body of an agent: uses the run's methods; returning ends the run with success. */
 export type AgentFunction = (run: AgentRun) => Promise<void>;
@@ -61,9 +62,18 @@ async function drive(run: AgentRun, fn: AgentFunction, queue: EventQueue<AGUIEve
       if (error instanceof RunPaused) finish(run, run.interrupts.length ? "interrupt" : "success");
       else if (error instanceof RunStopped || ctx.signal.aborted) finish(run, "cancelled");
       else {
-        ctx.logger.error("agent failed", { threadId: run.threadId, runId: run.runId, error });
+        // A model error's message is written for the client (it names the provider, its status and
+        // what to set); anything else stays in the server log.
+        const model = error instanceof ModelError ? error : undefined;
+        if (model) ctx.logger.warn("model failed", { threadId: run.threadId, runId: run.runId, code: model.code, status: model.status });
+        else ctx.logger.error("agent failed", { threadId: run.threadId, runId: run.runId, error });
         run.closeOpenItems();
-        run.emit({ type: EventType.RUN_ERROR, message: AGENT_FAILED_MESSAGE, code: "agent_error" });
+        run.emit({
+          type: EventType.RUN_ERROR,
+          message: model?.message ?? AGENT_FAILED_MESSAGE,
+          code: model?.code ?? "agent_error",
+          ...(run.usage && { usage: run.usage }),
+        });
       }
     }
   } catch (error) {
@@ -78,14 +88,16 @@ function finish(run: AgentRun, outcome: "success" | "interrupt" | "cancelled"): 
   if (outcome === "interrupt") run.emit({ type: EventType.STATE_SNAPSHOT, snapshot: run.state });
   // Also for a cancelled run: the thread keeps what was said before the stop.
   run.emit({ type: EventType.MESSAGES_SNAPSHOT, messages: [...run.messages()] });
+  const usage = run.usage && { usage: run.usage };
   if (outcome === "cancelled") {
-    run.emit({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome: { type: "cancelled" } });
+    run.emit({ type: EventType.RUN_FINISHED, threadId: run.threadId, runId: run.runId, outcome: { type: "cancelled" }, ...usage });
     return;
   }
   run.emit({
     type: EventType.RUN_FINISHED,
     threadId: run.threadId,
     runId: run.runId,
+    ...usage,
     outcome:
       outcome === "interrupt"
         ? { type: "interrupt", interrupts: [...run.interrupts] }

@@ -7,7 +7,9 @@ import {
   type JsonPatch,
   type Message,
   type RunAgentInput,
+  type TokenUsage,
   type Tool,
+  aggregateTokenUsage,
 } from "@ag-ui/core";
 import fastJsonPatch from "fast-json-patch";
 import { isPending, type RunContext, type ToolResult } from "../execution";
@@ -74,6 +76,7 @@ export class AgentRun {
   private readonly streamDelayMs: number;
   private toolCallCount = 0;
   private deltasSinceYield = 0;
+  private readonly usageEntries: TokenUsage[] = [];
 
   constructor(options: AgentRunOptions) {
     this.input = options.input;
@@ -118,6 +121,16 @@ export class AgentRun {
 
   get toolCalls(): number {
     return this.toolCallCount;
+  }
+
+  /** Record the token counts of one model call; the run reports their sum per model when it ends. */
+  addUsage(usage: TokenUsage): void {
+    this.usageEntries.push(usage);
+  }
+
+  /** The run's token usage, one entry per provider and model; undefined when no model call reported any. */
+  get usage(): TokenUsage[] | undefined {
+    return this.usageEntries.length ? aggregateTokenUsage(this.usageEntries) : undefined;
   }
 
   /** Send one event (timestamps are added here). */

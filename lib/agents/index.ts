@@ -5,6 +5,6 @@ export { AgentCatalog } from "./catalog";
 export { Conversation, newId, toolResultMessage } from "./conversation";
 export { demoAgent, plainChatAgent, type DemoAction } from "./demo-agents";
 export { interruptFor, type InterruptSubject } from "./interrupts";
-export type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "./model";
+export { ModelError, type ChatModel, type ModelChunk, type ModelRequest, type ToolDescriptor } from "./model";
 export { ScriptedModel, planCalls } from "./scripted-model";
 export { runToolLoop, type ToolLoopOptions } from "./tool-loop";

@@ -5,6 +5,8 @@ import type { ChatModel, ToolDescriptor } from "./model";
 export interface ToolLoopOptions {
   model: ChatModel;
   tools: readonly ToolDescriptor[];
+  /** The agent's instructions (a system prompt). */
+  system?: string;
   /** Model turns before the loop gives up (a model that keeps calling tools). */
   maxTurns?: number;
   /** Called with each turn's calls and their results (for shared state, say). */
@@ -14,7 +16,7 @@ export interface ToolLoopOptions {
 /**
  * The agent loop every model-backed agent runs: ask the model, stream its reasoning and text, run
  * the tools it calls (pausing the run for approvals and client tools), and ask again with the
- * results, until it answers without calling a tool.
+ * results, until it answers without calling a tool or `maxTurns` model calls have asked for tools.
  */
 export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Promise<void> {
   const maxTurns = options.maxTurns ?? 8;
@@ -22,7 +24,12 @@ export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Prom
     const calls: ToolCallRequest[] = [];
     let open: { kind: "text" | "reasoning"; item: StreamingItem } | undefined;
     try {
-      for await (const chunk of options.model.respond({ messages: run.messages(), tools: options.tools, signal: run.ctx.signal })) {
+      const request = { system: options.system, messages: run.messages(), tools: options.tools, signal: run.ctx.signal };
+      for await (const chunk of options.model.respond(request)) {
+        if (chunk.type === "usage") {
+          run.addUsage(chunk.usage);
+          continue;
+        }
         if (chunk.type === "tool_call") {
           open?.item.close();
           open = undefined;

@@ -326,3 +326,37 @@ export const a2aTasks = sqliteTable(
     index("a2a_tasks_expiry_idx").on(t.expiresAt),
   ],
 );
+
+/**
+ * Console settings an admin changes in the Settings page (agent model, instructions, tool
+ * selection, provider keys), one JSON value per key. Provider keys are kept here server-side and
+ * never leave the server: the settings API answers whether a key is set, never the key.
+ */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: json<unknown>("value").notNull(),
+  /** Who changed it last (principal id). */
+  updatedBy: text("updated_by").notNull(),
+  ...timestamps,
+});
+
+/**
+ * What a framework agent keeps between a paused run and its resume: an OpenAI Agents SDK run
+ * state, a LangGraph checkpoint. Keyed by agent, thread and a key the adapter chooses; `status`
+ * lets a resume take a paused state once ("paused" → "resumed"), so a replayed resume cannot run
+ * a tool twice.
+ */
+export const agentStates = sqliteTable(
+  "agent_states",
+  {
+    agent: text("agent").notNull(),
+    threadId: text("thread_id").notNull(),
+    key: text("key").notNull(),
+    /** The run that wrote it. */
+    runId: text("run_id").notNull(),
+    status: text("status").notNull(),
+    value: json<unknown>("value").notNull(),
+    ...timestamps,
+  },
+  (t) => [primaryKey({ columns: [t.agent, t.threadId, t.key] }), index("agent_states_thread_idx").on(t.threadId, t.updatedAt)],
+);
