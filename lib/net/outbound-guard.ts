@@ -110,7 +110,6 @@ export class OutboundGuard {
     );
   }
 
-  /** Close the pooled connections. */
   /**
    * This guard, also allowing `entries` (a source's allowance: ranges, addresses, host names). The
    * same entries give the same guard. Throws an Error naming an entry that is none of those.
