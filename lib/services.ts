@@ -4,6 +4,7 @@ import { SessionStore, TokenStore, type AccessPolicy } from "./auth";
 import { loadConfig, type Config } from "./config";
 import { KnownDatabases, openDatabase, type DatabaseHandle } from "./db";
 import { demoTools } from "./demo/tools";
+import { AgentStates } from "./db/agent-states";
 import { CallResults } from "./db/call-results";
 import { Executor } from "./execution";
 import { registerOpenApiBinder } from "./integrations/openapi/binder";
@@ -42,6 +43,8 @@ export interface Services {
   sessions: SessionStore;
   runs: RunStore;
   agents: AgentCatalog;
+  /** What framework agents keep between a paused run and its resume. */
+  agentStates: AgentStates;
   bridge: AguiBridge;
   /** Who may call: the bind address, the Host names served, the tokens and sessions. */
   access: AccessPolicy;
@@ -131,6 +134,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     sessions,
     runs,
     agents,
+    agentStates: new AgentStates(database.db),
     bridge,
     access,
     version: VERSION,
