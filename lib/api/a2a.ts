@@ -2,9 +2,10 @@ import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER, formatSSEEvent, 
 import { LEGACY_HTTP_EXTENSION_HEADER } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
-import { assertSameOrigin, assertServedHost, authenticate, isLoopback, requireScope } from "../auth/authenticate";
+import { assertSameOrigin, assertServedHost, isLoopback } from "../auth/authenticate";
+import type { Protect } from "../http/authorize";
 import { DomainError, ERROR_KINDS, isDomainError, statusOf, type ErrorKind } from "../errors";
-import { answerErrors, errorAnswer, type Handler } from "../http/handler";
+import { answerErrors, type Handler } from "../http/handler";
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "../http/request-input";
 import { errorResponse } from "../http/respond";
 import { SSE_HEADERS } from "../http/sse";
@@ -36,6 +37,7 @@ const SEND_METHODS = new Set(["SendMessage", "SendStreamingMessage", "message/se
  */
 export function a2aApi(
   services: Pick<Services, "registry" | "executor" | "approvals" | "database" | "logger" | "access" | "config" | "version" | "agents">,
+  protect: Protect,
   options: A2AApiOptions = {},
 ) {
   const { access, logger, config } = services;
@@ -73,19 +75,14 @@ export function a2aApi(
     });
   };
 
-  const post: Handler = async (request, context) => {
-    let body: unknown;
-    let principalId: string;
-    try {
-      const peer = (context as { peer?: string } | undefined)?.peer;
-      principalId = requireScope(authenticate(request, access, peer), "a2a").id;
-      // A browser page elsewhere must not drive the tools, whatever credential it holds.
-      assertSameOrigin(request, { required: false });
-      body = await readJson(request, maxBodyBytes);
-      if (body === undefined) throw new DomainError("invalid_json", "The body is empty; send a JSON-RPC request");
-    } catch (error) {
-      return errorAnswer(error, request, logger);
-    }
+  // Until the body is read, a refusal is an HTTP status with the console's error body (protect);
+  // after it, every answer is JSON-RPC.
+  const post = protect("a2a", async (request, caller) => {
+    const principalId = caller.id;
+    // A browser page elsewhere must not drive the tools, whatever credential it holds.
+    assertSameOrigin(request, { required: false });
+    const body = await readJson(request, maxBodyBytes);
+    if (body === undefined) throw new DomainError("invalid_json", "The body is empty; send a JSON-RPC request");
     const requested = request.headers.get(A2A_VERSION_HEADER) ?? undefined;
     const useLegacy = (requested ?? "0.3") === "0.3";
     const id = isJsonObject(body) && (typeof body.id === "string" || typeof body.id === "number") ? body.id : null;
@@ -114,7 +111,7 @@ export function a2aApi(
       if (!isDomainError(error)) logger.error("A2A request failed", { error });
       return Response.json(failure(error));
     }
-  };
+  });
 
   /**
    * Checks the SDK cannot make: each data part of a message within maxDataBytes, and room for a

@@ -19,11 +19,11 @@ import { toolsApi } from "./tools";
 export function createConsoleApi(services: Services, options: { agui?: AguiApiOptions; mcp?: McpApiOptions; a2a?: A2AApiOptions } = {}) {
   const protect = protector(services.access, services.logger);
   return {
-    a2a: a2aApi(services, options.a2a),
+    a2a: a2aApi(services, protect, options.a2a),
     agui: aguiApi(services, protect, options.agui),
     approvals: approvalsApi(services, protect),
     health: healthApi(services),
-    mcp: mcpApi(services, options.mcp),
+    mcp: mcpApi(services, protect, options.mcp),
     session: sessionApi(services),
     sources: sourcesApi(services, protect),
     threads: threadsApi(services, protect),

@@ -1,7 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { assertSameOrigin, authenticate, requireScope } from "../auth/authenticate";
+import { assertSameOrigin } from "../auth/authenticate";
+import type { Protect } from "../http/authorize";
 import { DomainError, statusOf, type ErrorKind } from "../errors";
-import { errorAnswer, type Handler } from "../http/handler";
+import type { Handler } from "../http/handler";
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "../http/request-input";
 import { errorResponse } from "../http/respond";
 import { createMcpServer, type McpServerDeps } from "../integrations/mcp/server";
@@ -26,10 +27,11 @@ const ALLOW = { allow: "POST" };
  * SSE), 400 not JSON-RPC. GET and DELETE are 405: there is no standalone stream and no session.
  */
 export function mcpApi(
-  services: Pick<Services, "registry" | "executor" | "approvals" | "database" | "logger" | "access" | "config" | "version">,
+  services: Pick<Services, "registry" | "executor" | "approvals" | "database" | "logger" | "config" | "version">,
+  protect: Protect,
   options: McpApiOptions = {},
 ) {
-  const { access, logger, config } = services;
+  const { logger, config } = services;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const deps: McpServerDeps = {
     catalog: new McpToolCatalog(services.registry),
@@ -40,26 +42,20 @@ export function mcpApi(
     version: services.version,
   };
 
-  const post: Handler = async (request, context) => {
-    try {
-      const peer = (context as { peer?: string } | undefined)?.peer;
-      const principal = requireScope(authenticate(request, access, peer), "mcp");
-      // A browser page elsewhere must not drive the tools, whatever credential it holds.
-      assertSameOrigin(request, { required: false });
-      const message = await readJson(request, maxBodyBytes);
-      if (message === undefined) throw new DomainError("invalid_json", "The body is empty; send a JSON-RPC message");
-      const declared = declaredFeatures(message);
-      const features = declared ?? featuresOf(request.headers.get("mcp-session-id"));
-      const baseUrl = config.PUBLIC_URL ?? `http://${request.headers.get("host")}`;
-      const server = createMcpServer(deps, { principal: principal.id, urlElicitation: features.urlElicitation, baseUrl });
-      const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-      await server.connect(transport);
-      const answer = await transport.handleRequest(request, { parsedBody: message });
-      return finish(answer, declared && sessionIdFor(declared));
-    } catch (error) {
-      return errorAnswer(error, request, logger);
-    }
-  };
+  const post = protect("mcp", async (request, principal) => {
+    // A browser page elsewhere must not drive the tools, whatever credential it holds.
+    assertSameOrigin(request, { required: false });
+    const message = await readJson(request, maxBodyBytes);
+    if (message === undefined) throw new DomainError("invalid_json", "The body is empty; send a JSON-RPC message");
+    const declared = declaredFeatures(message);
+    const features = declared ?? featuresOf(request.headers.get("mcp-session-id"));
+    const baseUrl = config.PUBLIC_URL ?? `http://${request.headers.get("host")}`;
+    const server = createMcpServer(deps, { principal: principal.id, urlElicitation: features.urlElicitation, baseUrl });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    await server.connect(transport);
+    const answer = await transport.handleRequest(request, { parsedBody: message });
+    return finish(answer, declared && sessionIdFor(declared));
+  });
 
   const notAllowed: Handler = async () =>
     errorResponse(

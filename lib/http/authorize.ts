@@ -13,9 +13,13 @@ export type Protect = (scope: TokenScope, handler: ProtectedHandler) => Handler;
 
 /**
  * The `protect` of one access policy. Its handlers authenticate the caller (421 foreign Host,
- * 401 no or bad token), check the scope (403), and answer what they throw with errorAnswer.
+ * 401 no or bad token; the socket's peer, when the context has one, for anonymous loopback), check
+ * the scope (403), and answer what they throw with errorAnswer.
  */
 export function protector(access: AccessPolicy, logger: Logger): Protect {
   return (scope, handler) =>
-    answerErrors(async (request, context) => handler(request, requireScope(authenticate(request, access), scope), context), logger);
+    answerErrors(
+      async (request, context) => handler(request, requireScope(authenticate(request, access, context?.peer), scope), context),
+      logger,
+    );
 }

@@ -9,6 +9,11 @@ export { MAX_INPUT_DEPTH };
 /** The second argument Next passes to a route handler: the dynamic segments of its path. */
 export interface RouteContext {
   params?: Promise<Record<string, string | string[]>>;
+  /**
+   * The socket's remote address, when the server knows it (the node adapter, the bench); Next's
+   * route handlers do not pass one, and authentication then decides from the Host alone.
+   */
+  peer?: string;
 }
 
 /** Bodies larger than this are refused unless a handler sets its own limit. */
