@@ -8,7 +8,7 @@ import { DomainError, ERROR_KINDS, isDomainError, statusOf, type ErrorKind } fro
 import { answerErrors, type Handler } from "../http/handler";
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "../http/request-input";
 import { errorResponse } from "../http/respond";
-import { SSE_HEADERS } from "../http/sse";
+import { SSE_HEADERS, sseBody } from "../http/sse";
 import { isJsonObject } from "../json/canonical";
 import { A2A_ENDPOINT_PATH, AgentCardCache, agentCardJson, buildAgentCard } from "../integrations/a2a/server-card";
 import { BASE_URL_STATE, ConsoleAgentExecutor } from "../integrations/a2a/server-executor";
@@ -150,9 +150,10 @@ function isStream(value: unknown): value is AsyncGenerator<unknown> {
 }
 
 /**
- * A streaming answer as SSE: an error before the first event is a plain JSON-RPC error (as the SDK's
- * express adapter answers), a later one the stream's last event. Events ready together go out in
- * one chunk; a client that goes away stops the generator.
+ * A streaming answer as SSE (sseBody: keepalive comments while a task waits, and the generator
+ * waits for a slow reader): an error before the first event is a plain JSON-RPC error (as the SDK's
+ * express adapter answers), a later one the stream's last event. A client that goes away stops the
+ * generator.
  */
 async function streamed(events: AsyncGenerator<unknown>, failure: (error: unknown) => unknown): Promise<Response> {
   const iterator = events[Symbol.asyncIterator]();
@@ -162,24 +163,14 @@ async function streamed(events: AsyncGenerator<unknown>, failure: (error: unknow
   } catch (error) {
     return Response.json(failure(error));
   }
-  const encoder = new TextEncoder();
-  return new Response(
-    new ReadableStream<Uint8Array>({
-      async start(controller) {
-        try {
-          if (!first.done) controller.enqueue(encoder.encode(formatSSEEvent(first.value)));
-          for (let next = await iterator.next(); !next.done; next = await iterator.next())
-            controller.enqueue(encoder.encode(formatSSEEvent(next.value)));
-        } catch (error) {
-          controller.enqueue(encoder.encode(formatSSEErrorEvent(failure(error))));
-        } finally {
-          controller.close();
-        }
-      },
-      cancel() {
-        void iterator.return?.(undefined);
-      },
-    }),
-    { headers: SSE_HEADERS },
-  );
+  async function* frames(): AsyncGenerator<string> {
+    if (first.done) return;
+    yield formatSSEEvent(first.value);
+    try {
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield formatSSEEvent(next.value);
+    } catch (error) {
+      yield formatSSEErrorEvent(failure(error));
+    }
+  }
+  return new Response(sseBody(frames(), { onCancel: () => void iterator.return?.(undefined) }), { headers: SSE_HEADERS });
 }
