@@ -9,6 +9,7 @@ import {
   type RunAgentInput,
   type TokenUsage,
   type Tool,
+  type ToolMessage,
   aggregateTokenUsage,
 } from "@ag-ui/core";
 import fastJsonPatch from "fast-json-patch";
@@ -154,9 +155,11 @@ export class AgentRun {
     return item.messageId;
   }
 
-  /** Start an assistant text message that the caller feeds delta by delta (a model's stream). */
-  openText(): StreamingItem {
-    const messageId = newId("msg");
+  /**
+   * Start an assistant text message that the caller feeds delta by delta (a model's stream), under
+   * the caller's id when it has one (a framework's own message id).
+   */
+  openText(messageId = newId("msg")): StreamingItem {
     const message: AssistantMessage = { id: messageId, role: "assistant", content: "" };
     this.conversation.push(message);
     this.currentAssistant = message;
@@ -171,9 +174,8 @@ export class AgentRun {
     );
   }
 
-  /** Start a reasoning message that the caller feeds delta by delta. */
-  openReasoning(): StreamingItem {
-    const spanId = newId("rs");
+  /** Start a reasoning message that the caller feeds delta by delta (under the caller's span id, if given). */
+  openReasoning(spanId = newId("rs")): StreamingItem {
     const messageId = `${spanId}-1`;
     const message: Message = { id: messageId, role: "reasoning", content: "" };
     this.conversation.push(message);
@@ -335,11 +337,39 @@ export class AgentRun {
   }
 
   /**
+   * Stream a tool call that something other than this run makes and runs (a framework's own tool
+   * loop), under its own id: TOOL_CALL_START/ARGS/END, recorded on the assistant message being
+   * written. Calls in a row share that message; its result comes later through answerMessage.
+   */
+  announceCall(toolCallId: string, name: string, argsText: string): void {
+    this.throwIfStopped();
+    const parent = this.currentAssistant ?? this.conversation.newAssistantMessage();
+    this.currentAssistant = parent;
+    (parent.toolCalls ??= []).push({ id: toolCallId, type: "function", function: { name, arguments: argsText } });
+    this.emit({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: name, parentMessageId: parent.id });
+    for (const delta of chunks(argsText, 24)) this.emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta });
+    this.emit({ type: EventType.TOOL_CALL_END, toolCallId });
+    this.toolCallCount++;
+  }
+
+  /** End the run with this interrupt among its others (a framework agent's own pause); throw RunPaused after. */
+  addInterrupt(interrupt: Interrupt): void {
+    this.interruptList.push(interrupt);
+  }
+
+  /**
    * Stream the result of a tool call (TOOL_CALL_RESULT) and add its tool message to the
    * conversation, right after the calls of the assistant message that made it.
    */
   answer(toolCallId: string, result: ToolResult): void {
-    const message = toolResultMessage(toolCallId, result);
+    this.answerMessage(toolResultMessage(toolCallId, result));
+  }
+
+  /** Stream a tool message made elsewhere (a framework tool's own output) as answer() does. */
+  answerMessage(message: ToolMessage): void {
+    const { toolCallId } = message;
+    // What follows a result is a new assistant message, not more of the one that made the call.
+    this.currentAssistant = undefined;
     this.conversation.addToolMessage(message);
     this.emit({ type: EventType.TOOL_CALL_RESULT, messageId: message.id, toolCallId, content: message.content, role: "tool" });
   }
