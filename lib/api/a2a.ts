@@ -4,7 +4,7 @@ import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
 import { assertSameOrigin, assertServedHost, isLoopback } from "../auth/authenticate";
 import type { Protect } from "../http/authorize";
-import { DomainError, ERROR_KINDS, isDomainError, statusOf, type ErrorKind } from "../errors";
+import { DomainError, isDomainError, rpcErrorObject, statusOf, type ErrorKind } from "../errors";
 import { answerErrors, type Handler } from "../http/handler";
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "../http/request-input";
 import { errorResponse } from "../http/respond";
@@ -93,7 +93,7 @@ export function a2aApi(
     });
     try {
       const refused = admission(body, principalId);
-      if (refused) return Response.json({ jsonrpc: "2.0", id, error: rpcError(refused.kind, refused.message) });
+      if (refused) return Response.json({ jsonrpc: "2.0", id, error: rpcErrorObject(refused.kind, refused.message) });
       const extensions = useLegacy
         ? (request.headers.get(LEGACY_HTTP_EXTENSION_HEADER) ?? request.headers.get(HTTP_EXTENSION_HEADER))
         : request.headers.get(HTTP_EXTENSION_HEADER);
@@ -138,11 +138,6 @@ export function a2aApi(
     });
 
   return { card: answerErrors(card, logger), post, get: notAllowed, tasks };
-}
-
-/** A JSON-RPC error of `kind`, with the code of the console's kind table. */
-function rpcError(kind: ErrorKind, message: string) {
-  return { code: ERROR_KINDS[kind].rpc, message, data: { kind } };
 }
 
 function isStream(value: unknown): value is AsyncGenerator<unknown> {

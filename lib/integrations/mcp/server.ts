@@ -16,8 +16,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { requiresApproval } from "../../approvals/gate";
 import type { ApprovalStore } from "../../approvals/store";
-import { DomainError, ERROR_KINDS, isDomainError, type ErrorKind } from "../../errors";
-import { storageFaultOf } from "../../errors/storage-fault";
+import { DomainError, answerableError, rpcErrorObject, type ErrorKind } from "../../errors";
 import type { Executor } from "../../execution/executor";
 import { isPending } from "../../execution/result";
 import { isJsonObject, jsonDigest } from "../../json/canonical";
@@ -200,14 +199,8 @@ function guarded<Req, Res>(logger: Logger, handler: (request: Req, extra: Extra)
       return await handler(request, extra);
     } catch (error) {
       if (error instanceof McpError) throw error;
-      if (isDomainError(error)) throw rpcError(error.kind, error.message);
-      const fault = storageFaultOf(error);
-      if (fault) {
-        logger.error("the database refused a statement", { error });
-        throw rpcError(fault.kind, fault.message);
-      }
-      logger.error("MCP request failed", { error });
-      throw rpcError("internal_error", "The console could not answer this request; the server log has the details.");
+      const answer = answerableError(error, (message, cause) => logger.error(`MCP request: ${message}`, { error: cause }));
+      throw rpcError(answer.kind, answer.message);
     }
   };
 }
@@ -217,5 +210,6 @@ function guarded<Req, Res>(logger: Logger, handler: (request: Req, extra: Extra)
  * McpError: McpError writes "MCP error <code>: " into the message, which clients then show twice.
  */
 function rpcError(kind: ErrorKind, message: string): Error {
-  return Object.assign(new Error(message), { code: ERROR_KINDS[kind].rpc, data: { kind } });
+  const { code, data } = rpcErrorObject(kind, message);
+  return Object.assign(new Error(message), { code, data });
 }
