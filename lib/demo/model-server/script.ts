@@ -18,6 +18,12 @@ export interface ScriptedTurn {
   usage?: { input: number; output: number; reasoning?: number; cachedInput?: number };
   /** Characters per streamed delta (default 8). */
   chunk?: number;
+  /**
+   * A provider error sent in the stream after the reasoning and text deltas, in place of the tool
+   * calls and the end of the answer (streamed answers only), as a provider reports a failure it
+   * meets mid-answer.
+   */
+  streamError?: { status: number; message: string };
 }
 
 /** A provider error: the HTTP status and the error body each wire format uses. */
