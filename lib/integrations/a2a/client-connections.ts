@@ -27,7 +27,6 @@ export interface A2AStoredOptions {
 export class A2AConnections {
   private readonly open = new Map<string, A2AConnection>();
   private readonly waiting = new Map<string, WaitingTasks>();
-  private readonly refreshing = new Map<string, Promise<unknown>>();
 
   constructor(private readonly options: { sources: SourceStore; outbound: OutboundGuard; logger: Logger }) {}
 
@@ -60,15 +59,6 @@ export class A2AConnections {
     });
     this.open.set(sourceId, connection);
     return connection;
-  }
-
-  /** Run `work` for a source unless a refresh of it is already running, in which case that one is awaited. */
-  exclusive<T>(sourceId: string, work: () => Promise<T>): Promise<T> {
-    const running = this.refreshing.get(sourceId);
-    if (running) return running as Promise<T>;
-    const promise = work().finally(() => this.refreshing.delete(sourceId));
-    this.refreshing.set(sourceId, promise);
-    return promise;
   }
 
   /** Forget the source's connection and waiting tasks. */

@@ -1,7 +1,7 @@
+import { refreshSource } from "../../sources/refresh-source";
 import type { SourceStore, SourceSummary } from "../../db/sources";
 import type { Logger } from "../../log";
 import type { OutboundGuard } from "../../net";
-import { SourceNotFound } from "../../sources/errors";
 import { DuplicateTool } from "../../tools/errors";
 import type { ToolRegistry } from "../../tools/registry";
 import type { RegisteredTool } from "../../tools/spec";
@@ -127,53 +127,25 @@ export async function importA2A(deps: A2AImportDeps, input: A2AImportInput): Pro
  * source's status becomes "error" with the reason, and the error is thrown (as importA2A's, or SourceNotFound).
  */
 export function refreshA2ASource(deps: A2AImportDeps, id: string): Promise<A2AImportResult> {
-  return deps.a2aAgents.exclusive(id, () => refreshNow(deps, id));
-}
-
-async function refreshNow(deps: A2AImportDeps, id: string): Promise<A2AImportResult> {
-  const { sources, registry } = deps;
-  const source = sources.get(id);
-  if (!source || source.kind !== "a2a") throw new SourceNotFound(id);
-  const stored = source.options as A2AStoredOptions;
-  sources.update(id, { status: "refreshing" });
-  try {
+  return refreshSource(deps, id, "a2a", async (source) => {
+    const stored = source.options as A2AStoredOptions;
     const connection = await openA2AConnection({
       url: source.location,
-      secrets: parseSecrets(sources.credentials(id)?.secret),
+      secrets: parseSecrets(deps.sources.credentials(id)?.secret),
       outbound: deps.outbound,
       waiting: deps.a2aAgents.waitingFor(id),
     });
     const plan = await readPlan(connection, stored);
-    // The source may have gone while the agent answered: write nothing for a removed source.
-    if (!sources.get(id)) throw new SourceNotFound(id);
-    const clash = plan.tools.find((tool) => {
-      const existing = registry.get(tool.spec.name);
-      return existing && existing.sourceId !== id;
-    });
-    if (clash) throw new DuplicateTool(clash.spec.name);
-    // Operators' choices (enabled, approvals, time limit...) stay with the tools that remain.
-    const tools = registry.replaceSource(
-      id,
-      plan.tools.map((tool) => ({
-        spec: { ...tool.spec, sourceId: id },
+    return {
+      tools: plan.tools.map((tool) => ({
+        spec: tool.spec,
         handler: remoteSkillHandler(() => deps.a2aAgents.forSource(id), { skillId: tool.skillId, typed: tool.typed }),
       })),
-    );
-    deps.a2aAgents.adopt(id, connection);
-    sources.update(id, {
-      status: "ok",
-      statusMessage: null,
-      lastRefreshAt: Date.now(),
-      document: connection.cardText,
-      options: { ...stored, card: plan.card } as Record<string, unknown>,
-    });
-    deps.logger.info("a2a source refreshed", { source: id, tools: tools.length });
-    return { source: sources.get(id)!, tools: tools.map((tool) => registry.get(tool.name) ?? tool), warnings: plan.warnings };
-  } catch (error) {
-    if (sources.get(id))
-      sources.update(id, { status: "error", statusMessage: error instanceof Error ? error.message.slice(0, 1000) : String(error) });
-    throw error;
-  }
+      warnings: plan.warnings,
+      update: { document: connection.cardText, options: { ...stored, card: plan.card } as Record<string, unknown> },
+      committed: () => deps.a2aAgents.adopt(id, connection),
+    };
+  });
 }
 
 /** Wire A2A imports into the console: the connection pool, which the binder and the REST handlers share. */

@@ -36,7 +36,6 @@ export interface McpConnectionStatus {
 export class McpConnections {
   private readonly open = new Map<string, McpConnection>();
   private readonly changeTimers = new Map<string, NodeJS.Timeout>();
-  private readonly refreshing = new Map<string, Promise<unknown>>();
   /** Refreshes a source's tools from its server; set by whoever wires the pool (see startMcpImports). */
   refresh: ((sourceId: string) => Promise<unknown>) | undefined;
 
@@ -78,15 +77,6 @@ export class McpConnections {
       ...(connection.lastError && { lastError: connection.lastError }),
       ...(connection.pid && { pid: connection.pid }),
     };
-  }
-
-  /** Run `work` for a source unless a refresh of it is already running, in which case that one is awaited. */
-  exclusive<T>(sourceId: string, work: () => Promise<T>): Promise<T> {
-    const running = this.refreshing.get(sourceId);
-    if (running) return running as Promise<T>;
-    const promise = work().finally(() => this.refreshing.delete(sourceId));
-    this.refreshing.set(sourceId, promise);
-    return promise;
   }
 
   /** Close the source's connection (its process ends, its session is ended); nothing when there is none. */

@@ -1,9 +1,9 @@
+import { refreshSource } from "../../sources/refresh-source";
 import type { SourceStore, SourceSummary } from "../../db/sources";
 import type { Logger } from "../../log";
 import type { OutboundGuard } from "../../net";
-import { SourceNotFound } from "../../sources/errors";
 import { DuplicateTool } from "../../tools/errors";
-import { definitionDigest, normalise, type ToolRegistry } from "../../tools/registry";
+import type { ToolRegistry } from "../../tools/registry";
 import type { Effects, RegisteredTool } from "../../tools/spec";
 import { parseStoredOptions, secretsRef, targetLocation, type McpSecrets, type McpStoredOptions, type McpTarget } from "./client-target";
 import type { McpConnection } from "./connection";
@@ -148,67 +148,24 @@ export async function importMcp(deps: McpImportDeps, input: McpImportInput): Pro
  * is thrown (as importMcp's, or SourceNotFound).
  */
 export function refreshMcpSource(deps: McpImportDeps, id: string): Promise<McpImportResult> {
-  return deps.mcp.exclusive(id, () => refreshNow(deps, id));
-}
-
-async function refreshNow(deps: McpImportDeps, id: string): Promise<McpImportResult> {
-  const { sources, registry } = deps;
-  const source = sources.get(id);
-  if (!source || source.kind !== "mcp") throw new SourceNotFound(id);
-  const stored = parseStoredOptions(source.options);
-  if (!stored) throw new McpOptionsError(`The MCP source ${id} has no usable connection settings; import it again`);
-  sources.update(id, { status: "refreshing" });
-  try {
-    const connection = deps.mcp.forSource(id);
-    const listed = await connection.listTools();
+  return refreshSource(deps, id, "mcp", async (source) => {
+    const stored = parseStoredOptions(source.options);
+    if (!stored) throw new McpOptionsError(`The MCP source ${id} has no usable connection settings; import it again`);
+    const listed = await deps.mcp.forSource(id).listTools();
     const plan = planMcpTools(listed.tools, stored);
-    plan.warnings.unshift(...listed.warnings);
-    // The source may have gone while the server answered: write nothing for a removed source.
-    if (!sources.get(id)) throw new SourceNotFound(id);
-    const specs = plan.tools.map((tool) => normalise({ ...tool.spec, sourceId: id }));
-    const clash = specs.find((spec) => {
-      const existing = registry.get(spec.name);
-      return existing && existing.sourceId !== id;
-    });
-    if (clash) throw new DuplicateTool(clash.name);
-    const old = registry.all().filter((tool) => tool.sourceId === id);
-    // A server says list_changed at every connect, often with nothing changed: leave such tools alone.
-    const unchanged =
-      old.length === specs.length &&
-      specs.every((spec) => {
-        const existing = registry.get(spec.name);
-        return (
-          existing?.sourceId === id &&
-          existing.digest === definitionDigest(spec) &&
-          existing.title === spec.title &&
-          existing.policy.confirm === spec.policy.confirm &&
-          existing.policy.idempotent === spec.policy.idempotent &&
-          existing.policy.openWorld === spec.policy.openWorld
-        );
-      });
-    let tools: RegisteredTool[];
-    if (unchanged) {
-      tools = old;
-    } else {
-      tools = registry.replaceSource(
-        id,
-        plan.tools.map((tool) => ({
-          spec: { ...tool.spec, sourceId: id },
-          handler: remoteToolHandler(() => deps.mcp.forSource(id), {
-            remoteName: tool.remoteName,
-            idempotent: tool.spec.policy?.idempotent ?? false,
-          }),
-        })),
-      );
-    }
-    sources.update(id, { status: "ok", statusMessage: null, lastRefreshAt: Date.now() });
-    deps.logger.info("mcp source refreshed", { source: id, tools: tools.length });
-    return { source: sources.get(id)!, tools: tools.map((tool) => registry.get(tool.name) ?? tool), warnings: plan.warnings };
-  } catch (error) {
-    if (sources.get(id))
-      sources.update(id, { status: "error", statusMessage: error instanceof Error ? error.message.slice(0, 1000) : String(error) });
-    throw error;
-  }
+    return {
+      tools: plan.tools.map((tool) => ({
+        spec: tool.spec,
+        handler: remoteToolHandler(() => deps.mcp.forSource(id), {
+          remoteName: tool.remoteName,
+          idempotent: tool.spec.policy?.idempotent ?? false,
+        }),
+      })),
+      warnings: [...listed.warnings, ...plan.warnings],
+      // A server says list_changed at every connect, often with nothing changed: leave such tools alone.
+      keepWhenUnchanged: true,
+    };
+  });
 }
 
 /**
