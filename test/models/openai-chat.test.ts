@@ -105,6 +105,26 @@ describe("OpenAIChatModel against the scripted Chat Completions server", () => {
     );
   });
 
+  it("keeps calls apart that a compatible server streams all at index 0, each with its own id", async () => {
+    server.script({
+      toolCalls: [
+        { name: "get_weather", args: { city: "Paris" } },
+        { name: "get_weather", args: { city: "Tokyo" } },
+      ],
+      chunk: 5,
+    });
+    // The same stream, with every tool-call index rewritten to 0.
+    const indexZero: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      return new Response((await response.text()).replaceAll('"index":1', '"index":0'), {
+        status: response.status,
+        headers: response.headers,
+      });
+    };
+    const chunks = await answer(model({ fetch: indexZero }), hello, { tools: [weatherTool] });
+    expect(chunks.filter((c) => c.type === "tool_call").map((c) => c.args)).toEqual([{ city: "Paris" }, { city: "Tokyo" }]);
+  });
+
   it("offers registry tools as the exporter makes them (strict) and client tools from their parameters, and drops strict nulls", async () => {
     server.script({ toolCalls: [{ name: "get_weather", args: { city: "Oslo", unit: null } }] });
     const chunks = await answer(model({ maxOutputTokens: 300 }), hello, { tools: [weatherTool, confirmTool] });

@@ -17,6 +17,12 @@ import { createOpenAIClient, openAIError, openWithRetries, ToolCallReader, type 
  */
 type Delta = ChatCompletionChunk.Choice.Delta & { reasoning_content?: string | null; reasoning?: string | null };
 
+interface StreamedCall {
+  id?: string;
+  name: string;
+  json: string;
+}
+
 /**
  * OpenAI Chat Completions through the `openai` SDK, streamed: the API OpenAI-compatible servers
  * (Ollama, vLLM, llama.cpp's server, LM Studio) speak. Text and reasoning deltas as they come, the
@@ -39,20 +45,20 @@ export class OpenAIChatModel implements ChatModel {
       request.tools,
       tools.map((tool) => ({ name: tool.function.name, strict: tool.function.strict })),
     );
-    const calls = new Map<number, { id?: string; name: string; json: string }>();
+    // The answer's calls in the order they began, and the one each stream index is building.
+    const calls: StreamedCall[] = [];
+    const building = new Map<number, StreamedCall>();
     let model = this.options.model;
     let usage: CompletionUsage | undefined;
     let callsSent = false;
     const finishedCalls = () => {
       callsSent = true;
-      return [...calls.entries()]
-        .sort(([a], [b]) => a - b)
-        .map(([, call]): ModelChunk => ({
-          type: "tool_call",
-          name: call.name,
-          args: reader.read(call.name, call.json),
-          ...(call.id && { id: call.id }),
-        }));
+      return calls.map((call): ModelChunk => ({
+        type: "tool_call",
+        name: call.name,
+        args: reader.read(call.name, call.json),
+        ...(call.id && { id: call.id }),
+      }));
     };
     try {
       const stream = await openWithRetries(
@@ -82,11 +88,19 @@ export class OpenAIChatModel implements ChatModel {
         const reasoning = delta.reasoning_content ?? delta.reasoning;
         if (reasoning) yield { type: "reasoning", delta: reasoning };
         if (delta.content) yield { type: "text", delta: delta.content };
+        if (delta.refusal) yield { type: "text", delta: delta.refusal };
         for (const part of delta.tool_calls ?? []) {
-          const call = calls.get(part.index) ?? { name: "", json: "" };
-          calls.set(part.index, call);
+          // A part continues the call at its index, unless it names another call id there (some
+          // compatible servers send every call at index 0, each whole).
+          let call = building.get(part.index);
+          if (!call || (part.id && call.id && part.id !== call.id)) {
+            call = { name: "", json: "" };
+            calls.push(call);
+            building.set(part.index, call);
+          }
           if (part.id) call.id = part.id;
-          if (part.function?.name) call.name += part.function.name;
+          // OpenAI sends the name once; servers that repeat it send it whole each time.
+          if (part.function?.name) call.name = part.function.name;
           if (part.function?.arguments) call.json += part.function.arguments;
           reader.checkLength(call.name, call.json.length);
         }

@@ -52,6 +52,7 @@ export class OpenAIResponsesModel implements ChatModel {
         if (signal.aborted) break;
         switch (event.type) {
           case "response.output_text.delta":
+          case "response.refusal.delta":
             if (event.delta) yield { type: "text", delta: event.delta };
             break;
           case "response.reasoning_summary_text.delta":
