@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { DomainError } from "./errors";
 import { NOTHING_ALLOWED, parseAllowance } from "./net/address-policy";
+import { parseModelRef } from "./agents/models/model-ref";
 
 /** Raised when an environment variable holds a value the console cannot use. */
 export class ConfigError extends DomainError<"config_error"> {
@@ -28,6 +29,21 @@ const positiveInt = (max: number) =>
     .int("must be an integer")
     .min(1, "must be at least 1")
     .max(max, `must be at most ${max}`);
+
+/** A provider key: taken as it is (the provider judges it); never echoed in an error (see SECRETS). */
+const apiKey = z.string().trim().min(1, "must not be empty").max(1000, "must be at most 1000 characters").optional();
+
+/** An API's base URL: http or https, no credentials in it (they would end up in logs). */
+const baseUrl = z
+  .string()
+  .trim()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), "must be an http or https URL")
+  .refine(
+    (value) => !URL.canParse(value) || (!new URL(value).username && !new URL(value).password),
+    "must not hold a user name or password",
+  )
+  .transform((value) => value.replace(/\/+$/, ""))
+  .optional();
 
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 
@@ -119,6 +135,33 @@ const EnvSchema = z.object({
     .enum(["0", "1"], { message: 'must be "0" or "1"' })
     .default("0")
     .transform((v) => v === "1"),
+  /** The OpenAI key (also sent to OPENAI_BASE_URL when set). */
+  OPENAI_API_KEY: apiKey,
+  /** Any OpenAI-compatible server (Ollama, vLLM, llama.cpp, LM Studio): the assistant talks Chat Completions to it. */
+  OPENAI_BASE_URL: baseUrl,
+  ANTHROPIC_API_KEY: apiKey,
+  /** Another address for the Anthropic API (a gateway or proxy). */
+  ANTHROPIC_BASE_URL: baseUrl,
+  GEMINI_API_KEY: apiKey,
+  /** Another address for the Gemini API (a gateway or proxy). */
+  GEMINI_BASE_URL: baseUrl,
+  /** The assistant's model, `provider:model` (e.g. openai:gpt-5-mini); unset: a default for the first provider with a key. */
+  ASSISTANT_MODEL: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        parseModelRef(value);
+        return value.trim();
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  /** The assistant's instructions (a system prompt); unset: a short built-in one. */
+  ASSISTANT_SYSTEM_PROMPT: z.string().max(20_000, "must be at most 20000 characters").optional(),
+  /** Model turns that call tools before the assistant stops (a model that keeps calling tools). */
+  ASSISTANT_MAX_STEPS: positiveInt(100).default(10),
   /** Seed the demo tools on start ("0" to skip). */
   SEED_DEMO: z
     .enum(["0", "1"], { message: 'must be "0" or "1"' })
@@ -127,6 +170,9 @@ const EnvSchema = z.object({
 });
 
 export type Config = z.output<typeof EnvSchema>;
+
+/** Variables whose value never appears in a ConfigError: a bad key must not be printed. */
+const SECRETS = new Set(["ADMIN_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"]);
 
 /**
  * Parse the console's settings from an environment (process.env by default). A variable set but
@@ -144,7 +190,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const issue = parsed.error.issues[0]!;
   const variable = String(issue.path[0] ?? "environment");
   const raw = env[variable];
-  throw new ConfigError(`${variable} ${issue.message}${raw === undefined ? "" : ` (got ${JSON.stringify(raw)})`}`, variable);
+  const got = raw === undefined || SECRETS.has(variable) ? "" : ` (got ${JSON.stringify(raw)})`;
+  throw new ConfigError(`${variable} ${issue.message}${got}`, variable);
 }
 
 /** What start-up should tell about the environment: variables set but empty, which count as unset. */
@@ -154,6 +201,7 @@ export function configNotes(env: Record<string, string | undefined> = process.en
     .filter((key) => env[key] === "")
     .map((key) => {
       const value = defaults[key as keyof Config];
-      return `${key} is set but empty: using the default (${typeof value === "object" && !Array.isArray(value) ? "none" : JSON.stringify(value)}).`;
+      const shown = value === undefined || (typeof value === "object" && !Array.isArray(value)) ? "none" : JSON.stringify(value);
+      return `${key} is set but empty: using the default (${shown}).`;
     });
 }

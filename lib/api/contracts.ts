@@ -27,6 +27,7 @@ export type { CallOutcome, PendingCall, ToolErrorInfo, ToolResult } from "../exe
 export type { ApprovalPolicy, Effects, Target } from "../tools/spec";
 export type { OpenApiPreview, PastCall, SourceSummary, ToolExport };
 export type { McpTestResult, McpToolPreview };
+export * from "./settings-contract";
 
 // ---- approvals ---------------------------------------------------------------------------
 

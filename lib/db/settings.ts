@@ -1,0 +1,59 @@
+import { eq, inArray } from "drizzle-orm";
+import type { Db } from "./connection";
+import { settings } from "./schema";
+
+/** One stored setting: its JSON value, who changed it last and when. */
+export interface StoredSetting {
+  key: string;
+  value: unknown;
+  updatedBy: string;
+  updatedAt: number;
+}
+
+/**
+ * The console's settings, one JSON value per key (the `settings` table). What a key means and which
+ * values it takes is for its reader to check: this store keeps what it is given. Reads go to SQLite
+ * every time (a primary-key lookup), so a change applies to the next run without a restart.
+ */
+export class SettingsStore {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The value under `key`, or undefined when it is not set. */
+  get(key: string): unknown {
+    return this.db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).get()?.value;
+  }
+
+  /** The settings under `keys` that are set (with who set them), in no particular order. */
+  many(keys: readonly string[]): StoredSetting[] {
+    if (!keys.length) return [];
+    return this.db
+      .select({ key: settings.key, value: settings.value, updatedBy: settings.updatedBy, updatedAt: settings.updatedAt })
+      .from(settings)
+      .where(inArray(settings.key, [...keys]))
+      .all();
+  }
+
+  /**
+   * Apply `changes` in one transaction: a value is written (replacing the old one), `null` removes
+   * the key. Either every change is written or none is.
+   */
+  write(changes: ReadonlyMap<string, unknown>, by: string): void {
+    if (!changes.size) return;
+    const at = this.now();
+    this.db.transaction((tx) => {
+      for (const [key, value] of changes) {
+        if (value === null || value === undefined) {
+          tx.delete(settings).where(eq(settings.key, key)).run();
+          continue;
+        }
+        tx.insert(settings)
+          .values({ key, value, updatedBy: by, createdAt: at, updatedAt: at })
+          .onConflictDoUpdate({ target: settings.key, set: { value, updatedBy: by, updatedAt: at } })
+          .run();
+      }
+    });
+  }
+}
