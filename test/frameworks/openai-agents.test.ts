@@ -5,6 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { openAIAgentsAgent, openAIAgentsDemo, openAIAgentsModel, RUN_STATE_KEY } from "@/lib/agents/frameworks/openai-agents";
 import { consoleApi } from "@/lib/api";
+import { openAIChatWire } from "@/lib/demo/model-server/openai-chat";
 import { openAIResponsesWire } from "@/lib/demo/model-server/openai-responses";
 import { ScriptedModelServer } from "@/lib/demo/model-server/server";
 import type { ToolHandler } from "@/lib/tools/handler";
@@ -283,5 +284,82 @@ describe("an OpenAI Agents SDK agent behind the AG-UI endpoint", () => {
       message: expect.stringMatching(/^OpenAI refused the key \(401: .*Incorrect API key provided.*\)\. Check OPENAI_API_KEY\.$/),
     });
     expect(run.raw).not.toContain("test-key");
+  });
+});
+
+describe("over Chat Completions (an OpenAI-compatible server)", () => {
+  let chat: ScriptedModelServer;
+  beforeAll(async () => {
+    chat = await ScriptedModelServer.start({ formats: [openAIChatWire] });
+    server.services.agents.add(
+      openAIAgentsAgent(
+        {
+          name: "sdk-chat",
+          description: "the SDK over Chat Completions",
+          model: "chat",
+          capabilities: { tools: true, clientTools: false, approvals: true, sharedState: false, reasoning: false },
+        },
+        (tools) => {
+          const restart = tool({
+            name: "restart_service",
+            description: "Restart a service",
+            parameters: z.object({ service: z.string() }),
+            needsApproval: true,
+            execute: ({ service }) => {
+              wipes.push(`restart ${service}`);
+              return `${service} restarted`;
+            },
+          });
+          return new SdkAgent({ name: "Ops", instructions: "You run operations.", tools: [...tools, restart] });
+        },
+        {
+          model: openAIAgentsModel({ model: "local-model", apiKey: "none", baseUrl: `${chat.url}/v1`, api: "chat", maxRetries: 0 }),
+          states: server.services.agentStates,
+        },
+      ),
+    );
+  });
+  afterAll(() => chat.close());
+
+  it("a tool call and the answer stream with generated ids where the API gives none", async () => {
+    chat.script(
+      { toolCalls: [{ name: "calculate", args: { expression: "6 * 7" } }] },
+      { text: "It is 42.", usage: { input: 8, output: 3 } },
+    );
+    const run = await ask(client("/api/agui/sdk-chat"), "6 times 7?");
+    expect(chat.requests.every((r) => r.format === "openai-chat")).toBe(true);
+    const [result] = eventsOf(run, EventType.TOOL_CALL_RESULT);
+    expect(JSON.parse(result!.content as string)).toMatchObject({ ok: true, value: { result: 42 } });
+    expect(lastText(run)).toBe("It is 42.");
+    expect(eventsOf(run, EventType.TEXT_MESSAGE_START)[0]!.messageId).not.toBe("FAKE_ID");
+    expect(run.finished!.usage).toEqual([expect.objectContaining({ inputTokens: 8, outputTokens: 3 })]);
+  });
+
+  it("the agent's own tool, rejected with {approved: false}, does not run and the model hears so", async () => {
+    chat.script({ toolCalls: [{ name: "restart_service", args: { service: "db" } }] });
+    const agent = client("/api/agui/sdk-chat");
+    const paused = await ask(agent, "restart the db");
+    const outcome = outcomeOf(paused);
+    const [interrupt] = outcome.type === "interrupt" ? outcome.interrupts : [];
+    expect(interrupt).toMatchObject({ reason: "tool_approval", metadata: { toolName: "restart_service" } });
+
+    chat.script({ text: "I left the db alone." });
+    const before = wipes.length;
+    const resumed = await observeRun(agent, {
+      resume: buildResumeArray(agent.pendingInterrupts, { [interrupt!.id]: { status: "resolved", payload: { approved: false } } }),
+    });
+    expectValidRun(resumed);
+    expect(wipes.length).toBe(before);
+    expect(eventsOf(resumed, EventType.TOOL_CALL_RESULT)).toHaveLength(1);
+    expect(lastText(resumed)).toBe("I left the db alone.");
+    const messages = chat.requests.at(-1)!.body.messages as Array<{ role: string; tool_call_id?: string }>;
+    expect(messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id)).toEqual([interrupt!.id]);
+
+    // A second answer to the same interrupt finds nothing open: ignored, and the tool still does not run.
+    chat.script({ text: "Nothing to do." });
+    const again = await observeRun(agent, { resume: [{ interruptId: interrupt!.id, status: "resolved", payload: { approved: true } }] });
+    expectValidRun(again);
+    expect(wipes.length).toBe(before);
+    expect(eventsOf(again, EventType.CUSTOM).map((e) => e.value)).toEqual([expect.objectContaining({ interruptId: interrupt!.id })]);
   });
 });
