@@ -1,3 +1,5 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Message } from "@ag-ui/core";
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming } from "@anthropic-ai/sdk/resources/messages";
@@ -311,6 +313,41 @@ describe("AnthropicModel", () => {
     }
     expect(seen).toHaveLength(3);
     expect((thrown as Error).name).toBe("AbortError");
+  });
+
+  it("says why when the answer ends with nothing in it (a refusal)", async () => {
+    // The API's own stream for a refused request, which the scripted turns have no way to say.
+    const api = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      const usage = { input_tokens: 9, output_tokens: 1 };
+      const events = [
+        {
+          type: "message_start",
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "claude-sonnet-4-5",
+            content: [],
+            stop_reason: null,
+            stop_sequence: null,
+            usage,
+          },
+        },
+        { type: "message_delta", delta: { stop_reason: "refusal", stop_sequence: null }, usage },
+        { type: "message_stop" },
+      ];
+      res.end(events.map((e) => `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`).join(""));
+    });
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+      const { error } = await failureOf(driver({ baseUrl }).respond(ask([hello])));
+      expect(error).toEqual(new ModelError("Anthropic stopped without an answer (refusal)", "model_error"));
+    } finally {
+      api.closeAllConnections();
+      await new Promise((resolve) => api.close(resolve));
+    }
   });
 
   it("does not start a request for a signal already aborted", async () => {

@@ -326,6 +326,33 @@ describe("GeminiModel", () => {
     expect((thrown as Error).name).toBe("AbortError");
   });
 
+  it("says why when the answer ends with nothing in it (a safety block)", async () => {
+    // The API's own stream for a blocked answer, which the scripted turns have no way to say.
+    const api = http.createServer((_req, res) => {
+      const blocked = {
+        candidates: [
+          {
+            finishReason: "SAFETY",
+            index: 0,
+            safetyRatings: [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH", blocked: true }],
+          },
+        ],
+        usageMetadata: { promptTokenCount: 9, totalTokenCount: 9 },
+        modelVersion: "gemini-2.5-flash",
+      };
+      res.writeHead(200, { "content-type": "text/event-stream" }).end(`data: ${JSON.stringify(blocked)}\r\n\r\n`);
+    });
+    await new Promise<void>((resolve) => api.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}`;
+      const { error } = await failureOf(driver({ baseUrl }).respond(ask([hello])));
+      expect(error).toEqual(new ModelError("Gemini stopped without an answer (SAFETY)", "model_error"));
+    } finally {
+      api.closeAllConnections();
+      await new Promise((resolve) => api.close(resolve));
+    }
+  });
+
   it("does not start a request for a signal already aborted", async () => {
     const controller = new AbortController();
     controller.abort();

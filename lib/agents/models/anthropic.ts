@@ -52,6 +52,8 @@ export class AnthropicModel implements ChatModel {
     const calls = new Map<number, { id: string; name: string; json: string }>();
     let model: string = this.options.model;
     let usage: Partial<Anthropic.MessageDeltaUsage> = {};
+    let stopReason: string | null | undefined;
+    let said = false;
     try {
       const stream = await this.client.messages.create(
         {
@@ -74,6 +76,7 @@ export class AnthropicModel implements ChatModel {
           case "message_delta":
             // The delta's counts are cumulative; a count it leaves out (null) stays as it was.
             usage = { ...usage, ...withoutNulls(event.usage) };
+            stopReason = event.delta.stop_reason ?? stopReason;
             break;
           case "content_block_start":
             if (event.content_block.type === "tool_use")
@@ -81,8 +84,10 @@ export class AnthropicModel implements ChatModel {
             break;
           case "content_block_delta": {
             const delta = event.delta;
-            if (delta.type === "text_delta" && delta.text) yield { type: "text", delta: delta.text };
-            else if (delta.type === "thinking_delta" && delta.thinking) yield { type: "reasoning", delta: delta.thinking };
+            if (delta.type === "text_delta" && delta.text) {
+              said = true;
+              yield { type: "text", delta: delta.text };
+            } else if (delta.type === "thinking_delta" && delta.thinking) yield { type: "reasoning", delta: delta.thinking };
             else if (delta.type === "input_json_delta") {
               const call = calls.get(event.index);
               if (!call) break;
@@ -109,6 +114,10 @@ export class AnthropicModel implements ChatModel {
     }
     // The SDK ends the iteration quietly when the request is aborted; the caller hears of it here.
     signal.throwIfAborted();
+    // An answer with nothing in it for another reason than the end of a turn (a refusal, the output
+    // cap spent on thinking) would read as the model saying nothing; it says why instead.
+    if (!said && stopReason && stopReason !== "end_turn")
+      throw new ModelError(`Anthropic stopped without an answer (${stopReason})`, "model_error");
     yield { type: "usage", usage: tokenUsage(model, usage) };
   }
 }

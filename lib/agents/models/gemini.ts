@@ -58,6 +58,8 @@ export class GeminiModel implements ChatModel {
     const functionDeclarations = toolDefinitions(request.tools, (spec) => toGeminiFunctionDeclaration(spec), clientDeclaration);
     let model = this.options.model;
     let usage: GenerateContentResponseUsageMetadata | undefined;
+    let finishReason: string | undefined;
+    let said = false;
     signal.throwIfAborted();
     try {
       const stream = await this.client.models.generateContentStream({
@@ -77,6 +79,7 @@ export class GeminiModel implements ChatModel {
           throw new ModelError(`Gemini blocked the prompt (${response.promptFeedback.blockReason})`, "model_error");
         model = response.modelVersion || model;
         usage = response.usageMetadata ?? usage;
+        finishReason = response.candidates?.[0]?.finishReason ?? finishReason;
         for (const part of response.candidates?.[0]?.content?.parts ?? []) {
           const call = part.functionCall;
           if (call) {
@@ -84,8 +87,12 @@ export class GeminiModel implements ChatModel {
             if (!name) throw new ModelError("Gemini sent a function call without a name", "model_error");
             // The SDK has parsed the arguments already; they go through the same shape and depth checks as any driver's.
             const args = parseToolArguments("Gemini", name, JSON.stringify(call.args ?? {}));
+            said = true;
             yield { type: "tool_call", name, args, ...(call.id && { id: call.id }) };
-          } else if (part.text) yield { type: part.thought ? "reasoning" : "text", delta: part.text };
+          } else if (part.text) {
+            said ||= !part.thought;
+            yield { type: part.thought ? "reasoning" : "text", delta: part.text };
+          }
         }
       }
     } catch (error) {
@@ -93,6 +100,11 @@ export class GeminiModel implements ChatModel {
       throw geminiError(error);
     }
     signal.throwIfAborted();
+    // An answer with nothing in it for another reason than a normal stop (a safety block, a
+    // malformed function call, the output cap spent on thoughts) would read as the model saying
+    // nothing; it says why instead.
+    if (!said && finishReason && finishReason !== "STOP")
+      throw new ModelError(`Gemini stopped without an answer (${finishReason})`, "model_error");
     yield { type: "usage", usage: tokenUsage(model, usage) };
   }
 }
