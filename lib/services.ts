@@ -1,4 +1,5 @@
 import { AgentCatalog, demoAgent, plainChatAgent } from "./agents";
+import { assistantAgent } from "./agents/assistant";
 import { ApprovalGate, ApprovalStore, GrantStore } from "./approvals";
 import { SessionStore, TokenStore, type AccessPolicy } from "./auth";
 import { loadConfig, type Config } from "./config";
@@ -6,6 +7,7 @@ import { KnownDatabases, openDatabase, type DatabaseHandle } from "./db";
 import { demoTools } from "./demo/tools";
 import { AgentStates } from "./db/agent-states";
 import { CallResults } from "./db/call-results";
+import { SettingsStore } from "./db/settings";
 import { Executor } from "./execution";
 import { registerOpenApiBinder } from "./integrations/openapi/binder";
 import { registerMcpBinder, type McpConnections } from "./integrations/mcp/connections";
@@ -43,6 +45,8 @@ export interface Services {
   sessions: SessionStore;
   runs: RunStore;
   agents: AgentCatalog;
+  /** What an admin set in the Settings page (the assistant's model, instructions, tools, provider keys). */
+  settings: SettingsStore;
   /** What framework agents keep between a paused run and its resume. */
   agentStates: AgentStates;
   bridge: AguiBridge;
@@ -104,7 +108,12 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
       approvals: interrupted.map((a) => a.id),
     });
   const streamDelayMs = config.AGENT_STREAM_DELAY_MS;
-  const agents = new AgentCatalog().add(demoAgent({ streamDelayMs })).add(plainChatAgent({ streamDelayMs }));
+  const settings = new SettingsStore(database.db);
+  // The demo agent stays the default: the console works offline, with no key.
+  const agents = new AgentCatalog()
+    .add(demoAgent({ streamDelayMs }))
+    .add(plainChatAgent({ streamDelayMs }))
+    .add(assistantAgent({ env: config, settings, outbound }));
   const bridge = new AguiBridge({ executor, approvals, grants, runs, logger });
   // Approvals past their time become expired (their interrupts cancel-only) without anyone asking.
   const sweep = setInterval(() => {
@@ -134,6 +143,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     sessions,
     runs,
     agents,
+    settings,
     agentStates: new AgentStates(database.db),
     bridge,
     access,

@@ -10,6 +10,7 @@ import { approvalsApi } from "./approvals";
 import { healthApi } from "./health";
 import { mcpApi, type McpApiOptions } from "./mcp";
 import { sessionApi } from "./session";
+import { settingsApi } from "./settings";
 import { sourcesApi } from "./sources";
 import { threadsApi } from "./threads";
 import { toolCallsApi } from "./tool-calls";
@@ -25,6 +26,7 @@ export function createConsoleApi(services: Services, options: { agui?: AguiApiOp
     health: healthApi(services),
     mcp: mcpApi(services, protect, options.mcp),
     session: sessionApi(services),
+    settings: settingsApi(services, protect),
     sources: sourcesApi(services, protect),
     threads: threadsApi(services, protect),
     toolCalls: toolCallsApi(services, protect),

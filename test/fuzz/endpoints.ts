@@ -363,6 +363,28 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
   "GET /api/session": {},
   "POST /api/session": { body: (r) => ({ token: r.pick(["", "not-a-token", "x".repeat(600), "acx_" + mixedString(r, 20)]) }) },
   "DELETE /api/session": {},
+  "GET /api/settings": {},
+  // Settings as an admin sends them, and the values the settings API must refuse (keys are never echoed back).
+  "PUT /api/settings": {
+    body: (r, world) => ({
+      ...(r.chance(0.6) && {
+        model: r.pick(["openai:gpt-5-mini", "anthropic:claude-sonnet-4-5", "openai:llama3.1:8b", "gpt-5", "x:", null]),
+      }),
+      ...(r.chance(0.4) && { systemPrompt: r.pick(["Be brief.", "", null, nastyString(r), "x".repeat(r.pick([10, 20_001]))]) }),
+      ...(r.chance(0.4) && { maxSteps: r.pick([1, 5, 100, 0, 101, 2.5, -1, null]) }),
+      ...(r.chance(0.4) && { tools: r.pick([null, [], world.tools().slice(0, 3), ["no_such_tool"], [nastyString(r)]]) }),
+      ...(r.chance(0.4) && {
+        providers: {
+          [r.pick(["openai", "anthropic", "gemini", "mistral"])]: {
+            ...(r.chance(0.6) && { apiKey: r.pick(["sk-fuzz-key", "has space", "", null, "a\nb", "k".repeat(1001)]) }),
+            ...(r.chance(0.6) && {
+              baseUrl: r.pick(["http://127.0.0.1:1/v1", "https://api.example.com/", "file:///etc/passwd", "not a url", null]),
+            }),
+          },
+        },
+      }),
+    }),
+  },
   "POST /api/sources/[id]/refresh": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },
   "DELETE /api/sources/[id]": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },
   "POST /api/sources/openapi/preview": { body: (r) => importBody(r, false) },
