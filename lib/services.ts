@@ -14,6 +14,7 @@ import { registerMcpBinder, type McpConnections } from "./integrations/mcp/conne
 import { startMcpImports } from "./integrations/mcp/import-mcp";
 import { registerA2ABinder, type A2AConnections } from "./integrations/a2a/client-connections";
 import { startA2AImports } from "./integrations/a2a/import-a2a";
+import { startAguiRemote } from "./integrations/agui-remote";
 import { AguiBridge } from "./integrations/agui/bridge";
 import { createLogger, type Logger } from "./log";
 import { OutboundGuard } from "./net";
@@ -114,6 +115,8 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     .add(demoAgent({ streamDelayMs }))
     .add(plainChatAgent({ streamDelayMs }))
     .add(assistantAgent({ env: config, settings, outbound }));
+  // Remote AG-UI agents registered on /sources come back with their sources at every start.
+  startAguiRemote({ sources, agents, approvals, logger, outbound });
   const bridge = new AguiBridge({ executor, approvals, grants, runs, logger });
   // Approvals past their time become expired (their interrupts cancel-only) without anyone asking.
   const sweep = setInterval(() => {

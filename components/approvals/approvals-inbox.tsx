@@ -20,7 +20,7 @@ export interface InboxTool {
 type Tab = "pending" | "history";
 const HISTORY = "approved,denied,expired,cancelled,consumed";
 // The surfaces that ask for approvals today (A2A joins when it is served).
-const SURFACES = ["agui", "console", "rest", "mcp", "a2a"];
+const SURFACES = ["agui", "agui-remote", "console", "rest", "mcp", "a2a"];
 
 /** The approval a link (`/approvals?approval=ID`) points at, as the page found it (none: no such id). */
 export interface LinkedApproval {
@@ -374,7 +374,7 @@ function PendingRow({
             asked by <span className="font-medium">{approval.principal}</span> via {approval.surface} ·{" "}
             {now === undefined ? "" : ago(approval.createdAt, now)} ·{" "}
             <span className={left.expired ? "font-semibold text-red-700" : ""}>{left.label}</span>
-            {approval.threadId && approval.surface === "agui" ? (
+            {approval.threadId && (approval.surface === "agui" || approval.surface === "agui-remote") ? (
               <>
                 {" "}
                 ·{" "}

@@ -88,7 +88,12 @@ export function ChatView({
   useApprovalEvents((message) => {
     if (message.type !== "decided" && message.type !== "cancelled") return;
     const { approval } = message;
-    applyRemote(approval.id, { status: approval.status, decidedBy: approval.decidedBy ?? "someone", reason: approval.reason ?? undefined });
+    // A remote agent's interrupt keeps its own id; the console's approval for it names it as callId.
+    applyRemote(approval.surface === "agui-remote" ? approval.callId : approval.id, {
+      status: approval.status,
+      decidedBy: approval.decidedBy ?? "someone",
+      reason: approval.reason ?? undefined,
+    });
   }, threadId);
   // Decisions taken while this page was closed are in the interrupts' metadata: apply them on load.
   useEffect(() => {

@@ -16,6 +16,8 @@ export interface AgentInfo {
     sharedState: boolean;
     reasoning: boolean;
   };
+  /** Set for an agent that runs elsewhere: the console forwards its runs to `url` (an AG-UI endpoint). */
+  remote?: { protocol: "agui"; url: string; sourceId: string };
 }
 
 /** What an agent run may use: the caller, the shared executor, a stop signal. */

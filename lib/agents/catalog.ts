@@ -13,6 +13,11 @@ export class AgentCatalog {
     return this.agents.get(name);
   }
 
+  /** Forget an agent (a removed remote source's); runs already under way keep their agent. Returns whether it was there. */
+  remove(name: string): boolean {
+    return this.agents.delete(name);
+  }
+
   get default(): Agent {
     const first = this.agents.values().next().value;
     if (!first) throw new Error("No agent is registered");

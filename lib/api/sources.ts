@@ -18,6 +18,7 @@ import { McpSecrets, McpTarget } from "../integrations/mcp/client-target";
 import { importMcp, refreshMcpSource, testMcpServer, type McpImportInput } from "../integrations/mcp/import-mcp";
 import type { OpenApiAuth } from "../integrations/openapi/auth";
 import { importA2A, refreshA2ASource, testA2AAgent, type A2AImportInput } from "../integrations/a2a/import-a2a";
+import { addAguiSource, forgetAguiSource, refreshAguiSource, testAguiEndpoint, type AguiSourceInput } from "../integrations/agui-remote";
 import type { Services } from "../services";
 import { SourceNotFound } from "../sources/errors";
 import { removeSource } from "../sources/remove-source";
@@ -179,17 +180,63 @@ const A2ABody = z
   });
 
 /**
+ * A remote AG-UI agent: its endpoint URL and the credential its runs carry. The name becomes the
+ * agent's (`remote:<name>`), so it is kept to what reads well in a URL path.
+ */
+const AguiBody = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .regex(
+        /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+        "use 1 to 64 letters, digits, dots, dashes or underscores, starting with a letter or digit",
+      ),
+    url: z.string().trim().min(1).max(2000),
+    description: z.string().trim().max(500).optional(),
+    /** Headers stored as the source's secret and sent with every run: never listed or logged. */
+    secrets: McpSecrets.pick({ headers: true }).strict().optional(),
+    /** A bearer token: sent as `Authorization: Bearer …`, stored as a secret. */
+    bearer: z
+      .string()
+      .trim()
+      .min(1)
+      .max(8192)
+      .regex(/^[^\r\n\0]*$/, "holds a line break")
+      .optional(),
+    options: z
+      .object({
+        /** What this source may reach although private (CIDR ranges, addresses, host names): admins only. */
+        allow: z.array(z.string().trim().min(1).max(253)).max(50).optional(),
+      })
+      .strict()
+      .default({}),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    const secret = Object.keys(body.secrets?.headers ?? {}).map((name) => name.toLowerCase());
+    if (body.bearer && secret.includes("authorization"))
+      ctx.addIssue({
+        code: "custom",
+        path: ["bearer"],
+        message: "Send the Authorization header either as bearer or in secrets.headers, not both",
+      });
+  });
+
+/**
  * Imported sources over REST (scope "tools"): GET /api/sources (never the secret),
  * POST /api/sources/openapi/preview, POST /api/sources/openapi (import, all or nothing),
  * POST /api/sources/mcp/test (connect and list, registering nothing), POST /api/sources/mcp (import),
  * POST /api/sources/a2a/test (read an agent's card, registering nothing), POST /api/sources/a2a (import),
+ * POST /api/sources/agui/test (check an AG-UI endpoint, registering nothing), POST /api/sources/agui (add a remote agent),
  * POST /api/sources/[id]/refresh and DELETE /api/sources/[id] (with its tools).
  */
 export function sourcesApi(
-  services: Pick<Services, "registry" | "sources" | "logger" | "outbound" | "mcp" | "a2aAgents">,
+  services: Pick<Services, "registry" | "sources" | "logger" | "outbound" | "mcp" | "a2aAgents" | "agents" | "approvals">,
   protect: Protect,
 ) {
   const { registry, sources, logger, outbound, mcp, a2aAgents } = services;
+  const aguiDeps = { sources, logger, outbound, agents: services.agents, approvals: services.approvals };
   const deps = { registry, sources, logger, outbound, mcp, a2aAgents };
 
   /**
@@ -340,6 +387,38 @@ export function sourcesApi(
     });
   });
 
+  // ---- remote AG-UI agents: a source that registers an agent, not tools ----
+
+  /** An AG-UI body as the source's input, with the guard its requests go through. */
+  const aguiInput = (body: z.output<typeof AguiBody>, caller: Principal): { input: AguiSourceInput; guard: typeof outbound } => {
+    const guard = guardFor(body.options.allow, caller);
+    const headers = { ...body.secrets?.headers, ...(body.bearer && { Authorization: `Bearer ${body.bearer}` }) };
+    return {
+      input: {
+        name: body.name,
+        url: body.url,
+        ...(Object.keys(headers).length && { headers }),
+        ...(body.description && { description: body.description }),
+        ...(body.options.allow?.length && { allow: body.options.allow }),
+      },
+      guard,
+    };
+  };
+
+  const testAgui = protect("tools", async (request, caller) => {
+    const body = await readJsonBody(request, AguiBody, MAX_MCP_BODY_BYTES);
+    const { input, guard } = aguiInput(body, caller);
+    return json(await testAguiEndpoint(guard, input));
+  });
+
+  const addAgui = protect("tools", async (request, caller) => {
+    const body = await readJsonBody(request, AguiBody, MAX_MCP_BODY_BYTES);
+    const { input, guard } = aguiInput(body, caller);
+    const { source, agent, test } = await addAguiSource(aguiDeps, guard, input);
+    logger.info("remote AG-UI agent added over REST", { source: source.id, agent: agent.name, by: caller.id });
+    return json({ source, agent, test }, { status: 201 });
+  });
+
   const refresh = protect("tools", async (_request, _caller, context) => {
     const id = await routeParam(context, "id");
     const source = sources.get(id);
@@ -352,6 +431,10 @@ export function sourcesApi(
       const result = await refreshA2ASource({ ...deps, outbound: outbound.forSource(source.options) }, id);
       return json(importAnswer(result));
     }
+    if (source.kind === "agui") {
+      const { source: refreshed, test } = await refreshAguiSource(aguiDeps, id);
+      return json({ source: refreshed, tools: [], warnings: test.warnings, test });
+    }
     if (source.kind !== "openapi") throw new DomainError("not_refreshable", `A ${source.kind} source cannot be refreshed here`);
     // The allowance an admin gave at import holds for its refreshes too.
     const result = await refreshOpenApiSource({ ...deps, outbound: outbound.forSource(source.options) }, id);
@@ -360,12 +443,14 @@ export function sourcesApi(
 
   const remove = protect("tools", async (_request, caller, context) => {
     const id = await routeParam(context, "id");
+    const source = sources.get(id);
     const tools = removeSource(deps, id);
+    if (source?.kind === "agui") forgetAguiSource(aguiDeps, source, caller.id);
     logger.info("source removed over REST", { source: id, tools, by: caller.id });
     return json({ removed: id, tools });
   });
 
-  return { list, preview, importDocument, testMcp, importMcpServer, testA2A, importA2AAgent, refresh, remove };
+  return { list, preview, importDocument, testMcp, importMcpServer, testA2A, importA2AAgent, testAgui, addAgui, refresh, remove };
 }
 
 function documentOf(body: DocumentBody): OpenApiInput {

@@ -1,6 +1,7 @@
 import type { Interrupt, Message } from "@ag-ui/core";
 import { z } from "zod";
 import { interruptFor } from "../agents/interrupts";
+import { openRemoteInterrupts } from "../integrations/agui-remote";
 import { mayActFor, type Principal } from "../auth/principal";
 import { DomainError } from "../errors";
 import type { Protect } from "../http/authorize";
@@ -38,7 +39,11 @@ export function loadThreadView(deps: ThreadDeps, id: string, caller: Principal):
     },
     messages: thread.messages as Message[],
     state: thread.state ?? {},
-    interrupts: deps.approvals.unansweredForThread(id).map((a) => interruptFor(a, deps.registry.get(a.tool))),
+    interrupts: [
+      ...deps.approvals.unansweredForThread(id).map((a) => interruptFor(a, deps.registry.get(a.tool))),
+      // A remote agent's own interrupts, as it sent them, with the inbox's decisions (lib/integrations/agui-remote).
+      ...openRemoteInterrupts(deps.approvals, id, lastRun?.status === "interrupted" ? lastRun.outcome : undefined),
+    ],
     lastRun: lastRun ? { id: lastRun.id, status: lastRun.status, outcome: lastRun.outcome } : null,
   };
 }

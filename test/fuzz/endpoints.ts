@@ -227,6 +227,25 @@ function a2aBody(r: Random): Record<string, unknown> {
   return body;
 }
 
+/** A remote AG-UI agent's body: only endpoints that fail at once (refused or closed addresses, bad URLs, bad names). */
+function aguiBody(r: Random): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    name: r.pick([`fz${r.int(1e6)}`, "", "has space", "x".repeat(70), nastyString(r)]),
+    url: r.pick([
+      "http://127.0.0.1:1/api/agui/demo",
+      "http://[::ffff:127.0.0.1]:9/x",
+      "file:///etc/passwd",
+      "http://u:p@127.0.0.1:1/",
+      "not a url",
+      "",
+    ]),
+  };
+  if (r.chance(0.2)) body.bearer = r.pick(["token", "a\nb"]);
+  if (r.chance(0.2)) body.secrets = r.pick([{ headers: { "X-Key": "s" } }, { headers: { Host: "evil" } }, { env: { KEY: "s" } }]);
+  if (r.chance(0.1)) body.options = { allow: [r.pick(["127.0.0.1/32", "not-a-range/99"])] };
+  return body;
+}
+
 const LIMITS = ["1", "2", "10", "-5", "0", "abc", "1e2", "0x10", " 3", "", "99999999999", "1.5"];
 
 /** The console's API endpoints, keyed "METHOD /path" with Next's `[param]` segments. */
@@ -393,6 +412,8 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
   "POST /api/sources/mcp": { body: mcpBody },
   "POST /api/sources/a2a/test": { body: a2aBody },
   "POST /api/sources/a2a": { body: a2aBody },
+  "POST /api/sources/agui/test": { body: aguiBody },
+  "POST /api/sources/agui": { body: aguiBody },
   "GET /api/sources": {},
   "GET /api/threads/[id]": { params: (r, world) => ({ id: existingOr(r, world.threads()) }) },
   "GET /api/threads": { query: (r) => (r.chance(0.4) ? {} : { limit: r.pick(LIMITS) }) },
