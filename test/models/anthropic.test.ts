@@ -126,9 +126,8 @@ describe("AnthropicModel", () => {
     expect(server.requests[0]!.body.max_tokens).toBe(300);
   });
 
-  it("yields each of several tool calls in one turn complete, with the provider's ids", async () => {
+  it("yields each of several tool calls in one turn complete, with the provider's ids (an answer of tool calls alone)", async () => {
     server.script({
-      text: "Checking both.",
       toolCalls: [
         { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
         { name: "get_weather", args: { city: "Tokyo" } },
@@ -142,7 +141,6 @@ describe("AnthropicModel", () => {
       { type: "tool_call", name: "get_weather", args: { city: "Tokyo" }, id: expect.stringMatching(/^toolu_/) },
     ]);
     expect(calls[0]!.type === "tool_call" && calls[1]!.type === "tool_call" && calls[0]!.id !== calls[1]!.id).toBe(true);
-    expect(chunks.filter((c) => c.type === "text").map((c) => (c as { delta: string }).delta)).toEqual(["Check", "ing b", "oth."]);
     expect(chunks.at(-1)!.type).toBe("usage");
   });
 

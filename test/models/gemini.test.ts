@@ -107,9 +107,8 @@ describe("GeminiModel", () => {
     expect(server.requests[0]!.body.generationConfig).toEqual({ maxOutputTokens: 300 });
   });
 
-  it("yields several function calls in one turn as parallel tool calls", async () => {
+  it("yields several function calls in one turn as parallel tool calls (an answer of calls alone)", async () => {
     server.script({
-      text: "Checking both.",
       toolCalls: [
         { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
         { name: "get_weather", args: { city: "Tokyo" } },

@@ -102,8 +102,9 @@ export class AnthropicModel implements ChatModel {
           }
           case "content_block_stop": {
             const call = calls.get(event.index);
-            if (call)
-              yield { type: "tool_call", name: call.name, args: parseToolArguments("Anthropic", call.name, call.json), id: call.id };
+            if (!call) break;
+            said = true;
+            yield { type: "tool_call", name: call.name, args: parseToolArguments("Anthropic", call.name, call.json), id: call.id };
             break;
           }
         }
