@@ -84,7 +84,8 @@ export function deltas(text: string, size = 8): string[] {
 export function startEventStream(res: ServerResponse): { send(data: unknown, event?: string): void; raw(text: string): void; end(): void } {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
   return {
-    send: (data, event) => void res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`),
+    send: (data, event) =>
+      void res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`),
     raw: (text) => void res.write(text),
     end: () => void res.end(),
   };
