@@ -5,7 +5,7 @@ import { AIMessage } from "@langchain/core/messages";
 import { END, MessagesAnnotation, START, StateGraph, interrupt } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_FAILED_MESSAGE, RESUME_IGNORED_EVENT } from "@/lib/agents";
-import { AgentStatesSaver, MESSAGES_NOT_TAKEN_EVENT, langGraphAgent } from "@/lib/agents/frameworks/langgraph";
+import { AgentStatesSaver, DEFAULT_KEPT_CHECKPOINTS, MESSAGES_NOT_TAKEN_EVENT, langGraphAgent } from "@/lib/agents/frameworks/langgraph";
 import type { AgentStates } from "@/lib/db/agent-states";
 import type { Services } from "@/lib/services";
 import { eventsOf, expectValidRun, observeRun, outcomeOf, RecordingAgent, userMessage } from "../support/agui-client";
@@ -266,6 +266,29 @@ describe("a LangGraph graph behind the AG-UI endpoint", () => {
     expectValidRun(run);
     expect(run.error).toMatchObject({ message: AGENT_FAILED_MESSAGE, code: "agent_error" });
     expect(run.raw).not.toContain("secret internal detail");
+  });
+
+  it("keeps a bounded checkpoint history per thread in agent_states, and the whole conversation in the latest", async () => {
+    const server = await start();
+    const { agentStates } = server.services;
+    const graph = new StateGraph(MessagesAnnotation)
+      .addNode("echo", (state: typeof MessagesAnnotation.State) => ({ messages: [new AIMessage(`echo ${state.messages.length}`)] }))
+      .addEdge(START, "echo")
+      .compile({ checkpointer: new AgentStatesSaver(agentStates, "echo-graph") });
+    server.services.agents.add(langGraphAgent({ ...refundAgent(agentStates).info, name: "echo-graph" }, graph, { states: agentStates }));
+    const client = new RecordingAgent(server.url, { path: "/api/agui/echo-graph" });
+    for (let turn = 0; turn < 8; turn++) {
+      client.addMessage(userMessage(`turn ${turn}`));
+      expectValidRun(await observeRun(client));
+    }
+    expect(client.messages).toHaveLength(16);
+    expect(client.messages.at(-1)?.content).toBe("echo 15");
+    const checkpoints = agentStates.list("echo-graph", client.threadId, "checkpoint/");
+    expect(checkpoints.length).toBeLessThanOrEqual(DEFAULT_KEPT_CHECKPOINTS);
+    expect(checkpoints.length).toBeGreaterThan(1);
+    // Writes of pruned checkpoints go with them.
+    const kept = new Set(checkpoints.map((row) => row.key.split("/").at(-1)));
+    for (const row of agentStates.list("echo-graph", client.threadId, "write/")) expect(kept.has(row.key.split("/")[2])).toBe(true);
   });
 
   it("refuses a graph compiled without a checkpointer", () => {

@@ -110,7 +110,10 @@ export function langGraphDemoAgent(options: LangGraphDemoOptions): Agent {
       capabilities: { tools: true, clientTools: false, approvals: true, sharedState: false, reasoning: false },
     },
     graph,
-    { states: options.states, provider: { name: "The model provider", keyVariable: "OPENAI_API_KEY", id: "openai" } },
+    {
+      states: options.states,
+      provider: { name: "The model provider", keyVariable: "OPENAI_API_KEY", id: "openai", model: modelOptions.model },
+    },
   );
 }
 

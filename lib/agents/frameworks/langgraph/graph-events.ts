@@ -42,7 +42,8 @@ export class GraphEvents {
     private readonly run: AgentRun,
     /** Tool calls whose answer the client holds already (the bridge streamed it): not streamed again. */
     private readonly answered: ReadonlySet<string>,
-    private readonly provider?: string,
+    /** Usage labels when the model's answer does not carry them. */
+    private readonly labels: { id?: string; model?: string } = {},
   ) {}
 
   /** Map one item of the graph's stream. */
@@ -170,8 +171,8 @@ export class GraphEvents {
         this.usageSeen.add(key);
         const meta = message.response_metadata ?? {};
         const usage = tokenUsageFromLangChainMetadata(message.usage_metadata, {
-          provider: this.provider ?? (typeof meta.model_provider === "string" ? meta.model_provider : undefined),
-          model: typeof meta.model_name === "string" ? meta.model_name : undefined,
+          provider: this.labels.id ?? (typeof meta.model_provider === "string" ? meta.model_provider : undefined),
+          model: typeof meta.model_name === "string" ? meta.model_name : this.labels.model,
         });
         if (usage) this.run.addUsage(usage);
       }

@@ -37,7 +37,7 @@ export interface LangGraphAgentOptions {
    * The model provider the graph calls, to label token usage and to word its errors as the
    * console's drivers do (`keyVariable` names the setting that holds its key).
    */
-  provider?: { name: string; keyVariable: string; id?: string };
+  provider?: { name: string; keyVariable: string; id?: string; model?: string };
 }
 
 /** One open interrupt of the graph: the task that raised it and what it asked. */
@@ -105,7 +105,7 @@ class GraphRun {
     // Tool calls the client holds an answer for: the bridge may have streamed it in this run.
     const answered = new Map<string, string>();
     for (const m of input.messages) if (m.role === "tool") answered.set(m.toolCallId, m.id);
-    const events = new GraphEvents(run, new Set(answered.keys()), this.options.provider?.id);
+    const events = new GraphEvents(run, new Set(answered.keys()), this.options.provider);
     try {
       run.emit({ type: EventType.RUN_STARTED, threadId: run.threadId, runId: run.runId, protocolVersion: "1.0" });
       try {
