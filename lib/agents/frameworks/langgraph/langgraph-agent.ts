@@ -292,8 +292,9 @@ class GraphRun {
       };
     const provider = this.options.provider;
     const status = (error as { status?: unknown })?.status;
-    const unreachable =
-      (error as { name?: unknown })?.name === "APIConnectionError" || (error as { lc_error_code?: unknown })?.lc_error_code !== undefined;
+    // The OpenAI SDK's connection failures (LangChain passes them on with their name).
+    const name = (error as { name?: unknown })?.name;
+    const unreachable = name === "APIConnectionError" || name === "APIConnectionTimeoutError";
     if (provider && (typeof status === "number" || unreachable)) {
       const model = providerError(provider.name, provider.keyVariable, error);
       return { message: model.message, code: model.code, model: true };
