@@ -30,7 +30,16 @@ const send = (method: string, pathname: string, body?: unknown, headers: Record<
     ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }),
   });
 const params = (values: Record<string, string>) => ({ params: Promise.resolve(values) });
-const answer = async (response: Response) => ({ status: response.status, body: (await response.json()) as Record<string, any> });
+/** The JSON answers these tests read. */
+interface AnswerBody {
+  error?: { code: string; message: string };
+  detail?: string;
+  source?: unknown;
+  agent?: unknown;
+  agents?: Array<{ name: string }>;
+  items?: Array<{ id: string }>;
+}
+const answer = async (response: Response) => ({ status: response.status, body: (await response.json()) as AnswerBody });
 const api = () => consoleApi(local.services);
 const peerBody = (overrides: Record<string, unknown> = {}) => ({
   name: "peer",
@@ -78,14 +87,14 @@ describe("adding a remote AG-UI agent on /sources", () => {
   it("says when the endpoint refuses the credentials, or is not reachable, and writes nothing", async () => {
     const refused = await answer(await api().sources.testAgui(send("POST", "/api/sources/agui/test", peerBody({ bearer: "wrong" }))));
     expect(refused).toMatchObject({ status: 422, body: { error: { code: "server_unreachable" } } });
-    expect(refused.body.error.message).toContain("refused the console's credentials (HTTP 401)");
+    expect(refused.body.error?.message).toContain("refused the console's credentials (HTTP 401)");
     const closed = await answer(
       await api().sources.addAgui(
         send("POST", "/api/sources/agui", peerBody({ url: `http://127.0.0.1:${await closedPort()}/api/agui/demo` })),
       ),
     );
     expect(closed).toMatchObject({ status: 422, body: { error: { code: "server_unreachable" } } });
-    expect(closed.body.error.message).toContain("could not be reached (ECONNREFUSED)");
+    expect(closed.body.error?.message).toContain("could not be reached (ECONNREFUSED)");
     expect(countRows(local.services.database, "sources")).toBe(0);
   });
 
@@ -97,7 +106,7 @@ describe("adding a remote AG-UI agent on /sources", () => {
       ),
     );
     expect(refused).toMatchObject({ status: 422, body: { error: { code: "server_unreachable" } } });
-    expect(refused.body.error.message).toMatch(
+    expect(refused.body.error?.message).toMatch(
       /may not connect to the remote agent at http:\/\/10\.255\.255\.1\/api\/agui\/demo: .*private/,
     );
     // Refused by its address, not by a timeout: nothing was connected to.
@@ -137,7 +146,7 @@ describe("adding a remote AG-UI agent on /sources", () => {
     expect(added.body.source).toMatchObject({ kind: "agui", name: "peer", location: `${remote.url}/api/agui/demo`, status: "ok" });
     expect(added.body.agent).toMatchObject({ name: AGENT, remote: { protocol: "agui", url: `${remote.url}/api/agui/demo` } });
     const listed = await answer(await api().agui.listAgents(send("GET", "/api/agui")));
-    expect(listed.body.agents.map((a: { name: string }) => a.name)).toContain(AGENT);
+    expect(listed.body.agents?.map((a) => a.name)).toContain(AGENT);
     const sources = await (await api().sources.list(send("GET", "/api/sources"))).text();
     expect(sources).toContain('"hasSecret":true');
     expect(sources).not.toContain(token);
@@ -200,7 +209,7 @@ describe("chatting with the remote agent through the console", () => {
     });
     expect(inbox!.message).toMatch(/^remote:peer: /);
     const listed = await answer(await api().approvals.list(send("GET", `/api/approvals?surface=${REMOTE_SURFACE}&status=pending`)));
-    expect(listed.body.items.map((a: { id: string }) => a.id)).toContain(inbox!.id);
+    expect(listed.body.items?.map((a) => a.id)).toContain(inbox!.id);
     // A reload shows the remote interrupt open.
     expect(loadThreadView(local.services, threadId, LOCAL_PRINCIPAL)?.interrupts).toEqual([
       expect.objectContaining({ id: interrupt.id, metadata: expect.objectContaining({ status: "pending" }) }),

@@ -43,6 +43,13 @@ export const DEFAULT_REMOTE_LIMITS: RemoteRunLimits = { idleMs: 120_000, runMs: 
 /** Events that may wait for the bridge before the console stops reading the remote's stream. */
 const QUEUE_CAPACITY = 1024;
 
+/** The run's queue: every event leaves it with a timestamp (the remote's own, or the time it came). */
+class StampedQueue extends EventQueue<AGUIEvent> {
+  override push(event: AGUIEvent): void {
+    super.push(Number.isInteger(event.timestamp) ? event : ({ ...event, timestamp: Date.now() } as AGUIEvent));
+  }
+}
+
 /** The failure codes that say something about the source itself (its status shows them). */
 const SOURCE_FAILURES = new Set([
   "remote_address_refused",
@@ -71,7 +78,7 @@ export function remoteAguiAgent(
   return {
     info,
     run(input: RunAgentInput, ctx: AgentContext): AsyncIterable<AGUIEvent> {
-      const queue = new EventQueue<AGUIEvent>(QUEUE_CAPACITY);
+      const queue = new StampedQueue(QUEUE_CAPACITY);
       void forward(info, deps, limits, input, ctx, queue)
         .catch((error: unknown) => {
           ctx.logger.error("remote agent run failed", { agent: info.name, runId: input.runId, error });
@@ -93,7 +100,7 @@ async function forward(
   limits: RemoteRunLimits,
   input: RunAgentInput,
   ctx: AgentContext,
-  queue: EventQueue<AGUIEvent>,
+  queue: StampedQueue,
 ): Promise<void> {
   const endpoint = deps.endpoint();
   if (!endpoint) {

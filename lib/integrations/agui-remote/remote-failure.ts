@@ -1,3 +1,4 @@
+import { AGUIError } from "@ag-ui/core";
 import { DomainError } from "../../errors";
 import { AddressNotAllowed } from "../../net";
 
@@ -63,7 +64,7 @@ export function describeFailure(error: unknown, endpoint: string): RemoteAgentFa
   const name = (error as { name?: unknown } | null)?.name;
   if (name === "ZodError")
     return new RemoteAgentFailure("remote_bad_stream", `The remote agent at ${where} sent an event the AG-UI protocol does not allow.`);
-  if (name === "AGUIError")
+  if (error instanceof AGUIError || name === "AGUIError")
     return new RemoteAgentFailure(
       "remote_bad_stream",
       `The remote agent at ${where} broke the AG-UI event order: ${excerpt((error as Error).message)}`,
