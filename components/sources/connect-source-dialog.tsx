@@ -13,7 +13,15 @@ type Step<T> =
   | { kind: "testing" }
   | { kind: "tested"; result: T }
   | { kind: "importing"; result: T }
-  | { kind: "done"; sourceId: string; name: string; tools: number; warnings: string[] };
+  | { kind: "done"; done: DoneView };
+
+/** What the dialog says once a source was added: a sentence, where to go next, and the warnings. */
+export interface DoneView {
+  message: string;
+  href: string;
+  link: string;
+  warnings: string[];
+}
 
 /** What a dialog's own fields get: the form, a way to change it, input props by field name, ids and roles. */
 export interface FieldsProps<F> {
@@ -24,7 +32,7 @@ export interface FieldsProps<F> {
   admin: boolean;
 }
 
-export interface ConnectSourceDialogProps<F, T extends { tools: readonly unknown[] }> {
+export interface ConnectSourceDialogProps<F, T extends object> {
   /** The API's path for this kind of source: POST `${path}/test` tests, POST `${path}` imports. */
   path: string;
   empty: F;
@@ -45,6 +53,12 @@ export interface ConnectSourceDialogProps<F, T extends { tools: readonly unknown
   fields: (props: FieldsProps<F>) => ReactNode;
   /** What a test found: the source and the tools the import would register. */
   result: (result: T) => ReactNode;
+  /**
+   * For a source that brings no tools (a remote agent): the add button's label and whether it may
+   * be pressed, and what to say once added. By default the button imports the tools the test
+   * found, and the dialog links to them.
+   */
+  add?: { label: (result: T) => string; allowed: (result: T) => boolean; done: (answer: unknown) => DoneView };
 }
 
 /**
@@ -53,7 +67,7 @@ export interface ConnectSourceDialogProps<F, T extends { tools: readonly unknown
  * nothing. Any change after a test makes it stale. Each kind of source brings its fields and its
  * view of the test's result.
  */
-export function ConnectSourceDialog<F, T extends { tools: readonly unknown[] }>(props: ConnectSourceDialogProps<F, T>) {
+export function ConnectSourceDialog<F, T extends object>(props: ConnectSourceDialogProps<F, T>) {
   const { path, empty, text } = props;
   const dialog = useRef<HTMLDialogElement>(null);
   const router = useRouter();
@@ -91,13 +105,7 @@ export function ConnectSourceDialog<F, T extends { tools: readonly unknown[] }>(
     setError(undefined);
     try {
       const answer = await requestJson<SourceImportAnswer>(path, { method: "POST", body: props.body(form) });
-      setStep({
-        kind: "done",
-        sourceId: answer.source.id,
-        name: answer.source.name,
-        tools: answer.tools.length,
-        warnings: answer.warnings,
-      });
+      setStep({ kind: "done", done: props.add ? props.add.done(answer) : importedView(answer) });
       router.refresh();
     } catch (e) {
       setError(e);
@@ -143,13 +151,11 @@ export function ConnectSourceDialog<F, T extends { tools: readonly unknown[] }>(
 
           {step.kind === "done" ? (
             <div className="mt-4 space-y-3" role="status">
-              <p className="text-sm font-medium text-emerald-800">
-                Imported {step.tools} {step.tools === 1 ? "tool" : "tools"} from {step.name}.
-              </p>
-              <Warnings warnings={step.warnings} />
+              <p className="text-sm font-medium text-emerald-800">{step.done.message}</p>
+              <Warnings warnings={step.done.warnings} />
               <p className="text-sm">
-                <Link href={`/tools?source=${encodeURIComponent(step.sourceId)}`} className="text-indigo-700 underline">
-                  See its tools
+                <Link href={step.done.href} className="text-indigo-700 underline">
+                  {step.done.link}
                 </Link>
               </p>
             </div>
@@ -197,10 +203,10 @@ export function ConnectSourceDialog<F, T extends { tools: readonly unknown[] }>(
                   <>
                     <button
                       type="submit"
-                      disabled={locked || step.result.tools.length === 0}
+                      disabled={locked || !(props.add?.allowed ?? hasTools)(step.result)}
                       className="rounded-md bg-indigo-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50"
                     >
-                      Import {step.result.tools.length} {step.result.tools.length === 1 ? "tool" : "tools"}
+                      {(props.add?.label ?? importLabel)(step.result)}
                     </button>
                     <button
                       type="button"
@@ -227,4 +233,29 @@ export function ConnectSourceDialog<F, T extends { tools: readonly unknown[] }>(
       </dialog>
     </>
   );
+}
+
+/** How many tools a test found (none for a source that brings no tools). */
+function toolCount(result: object): number {
+  const tools = (result as { tools?: unknown }).tools;
+  return Array.isArray(tools) ? tools.length : 0;
+}
+
+function hasTools(result: object): boolean {
+  return toolCount(result) > 0;
+}
+
+function importLabel(result: object): string {
+  const count = toolCount(result);
+  return `Import ${count} ${count === 1 ? "tool" : "tools"}`;
+}
+
+function importedView(answer: SourceImportAnswer): DoneView {
+  const count = answer.tools.length;
+  return {
+    message: `Imported ${count} ${count === 1 ? "tool" : "tools"} from ${answer.source.name}.`,
+    href: `/tools?source=${encodeURIComponent(answer.source.id)}`,
+    link: "See its tools",
+    warnings: answer.warnings,
+  };
 }

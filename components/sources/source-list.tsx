@@ -22,14 +22,20 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
     setNotice(undefined);
     try {
       if (action === "refresh") {
-        const answer = await requestJson<{ tools: unknown[] }>(`/api/sources/${encodeURIComponent(source.id)}/refresh`, {
-          method: "POST",
-          body: {},
-        });
-        setNotice(`Refreshed ${source.name}: ${answer.tools.length} tools.`);
+        const answer = await requestJson<{ tools: unknown[]; test?: { detail: string } }>(
+          `/api/sources/${encodeURIComponent(source.id)}/refresh`,
+          { method: "POST", body: {} },
+        );
+        setNotice(
+          answer.test ? `Checked ${source.name}: ${answer.test.detail}` : `Refreshed ${source.name}: ${answer.tools.length} tools.`,
+        );
       } else {
         const answer = await requestJson<{ tools: number }>(`/api/sources/${encodeURIComponent(source.id)}`, { method: "DELETE" });
-        setNotice(`Removed ${source.name} and its ${answer.tools} ${answer.tools === 1 ? "tool" : "tools"}.`);
+        setNotice(
+          source.kind === "agui"
+            ? `Removed ${source.name} and its agent ${remoteAgentName(source)}.`
+            : `Removed ${source.name} and its ${answer.tools} ${answer.tools === 1 ? "tool" : "tools"}.`,
+        );
         setConfirming(undefined);
       }
     } catch (e) {
@@ -48,8 +54,8 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
       {error ? <ErrorBox error={error.error} title={`${error.source}: the action failed`} /> : null}
       {sources.length === 0 ? (
         <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-600">
-          No sources yet. Import an OpenAPI document to turn its operations into tools, or add an MCP server or an A2A agent to use its
-          tools.
+          No sources yet. Import an OpenAPI document to turn its operations into tools, add an MCP server or an A2A agent to use its tools,
+          or add a remote AG-UI agent to chat with it here.
         </p>
       ) : (
         <table className="w-full border-collapse overflow-hidden rounded-lg border border-slate-200 bg-white text-left text-sm">
@@ -100,9 +106,19 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
                   ) : null}
                 </td>
                 <td className="px-3 py-2">
-                  <Link href={`/tools?source=${encodeURIComponent(source.id)}`} className="text-indigo-700 hover:underline">
-                    {source.toolCount} {source.toolCount === 1 ? "tool" : "tools"}
-                  </Link>
+                  {source.kind === "agui" ? (
+                    <Link
+                      href={`/chat/${crypto.randomUUID()}?agent=${encodeURIComponent(remoteAgentName(source))}`}
+                      className="font-mono text-xs text-indigo-700 hover:underline"
+                      title="A remote agent: its runs are forwarded to the endpoint"
+                    >
+                      {remoteAgentName(source)}
+                    </Link>
+                  ) : (
+                    <Link href={`/tools?source=${encodeURIComponent(source.id)}`} className="text-indigo-700 hover:underline">
+                      {source.toolCount} {source.toolCount === 1 ? "tool" : "tools"}
+                    </Link>
+                  )}
                 </td>
                 <td className="px-3 py-2">
                   <span
@@ -127,7 +143,9 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
                   {confirming === source.id ? (
                     <div role="group" aria-label={`Confirm removing ${source.name}`} className="space-y-2">
                       <p className="text-xs">
-                        Remove {source.name} and its {source.toolCount} {source.toolCount === 1 ? "tool" : "tools"}?
+                        {source.kind === "agui"
+                          ? `Remove ${source.name} and its agent ${remoteAgentName(source)}? Its approvals still waiting are cancelled.`
+                          : `Remove ${source.name} and its ${source.toolCount} ${source.toolCount === 1 ? "tool" : "tools"}?`}
                       </p>
                       <div className="flex gap-2">
                         <button
@@ -150,15 +168,15 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
                     </div>
                   ) : (
                     <div className="flex gap-2">
-                      {source.kind === "openapi" || source.kind === "mcp" || source.kind === "a2a" ? (
+                      {source.kind === "openapi" || source.kind === "mcp" || source.kind === "a2a" || source.kind === "agui" ? (
                         <button
                           type="button"
                           disabled={busy !== undefined}
-                          aria-label={`Refresh ${source.name}`}
+                          aria-label={`${source.kind === "agui" ? "Check" : "Refresh"} ${source.name}`}
                           className="rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 disabled:opacity-50"
                           onClick={() => void act(source, "refresh")}
                         >
-                          {busy === source.id ? "Refreshing…" : "Refresh"}
+                          {busy === source.id ? "Refreshing…" : source.kind === "agui" ? "Check" : "Refresh"}
                         </button>
                       ) : null}
                       <button
@@ -180,6 +198,11 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
       )}
     </div>
   );
+}
+
+/** The chat agent of a remote AG-UI source (lib/integrations/agui-remote names it so). */
+function remoteAgentName(source: Pick<SourceSummary, "name">): string {
+  return `remote:${source.name}`;
 }
 
 /** An A2A agent's card as its source keeps it: name, version, protocol and skills. */

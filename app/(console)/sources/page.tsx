@@ -1,4 +1,5 @@
 import { AddA2ADialog } from "@/components/sources/add-a2a-dialog";
+import { AddAguiDialog } from "@/components/sources/add-agui-dialog";
 import { AddMcpDialog } from "@/components/sources/add-mcp-dialog";
 import { ImportOpenApiDialog } from "@/components/sources/import-openapi-dialog";
 import { McpClientConfig } from "@/components/sources/mcp-client-config";
@@ -19,11 +20,12 @@ export default async function SourcesPage() {
         <div>
           <h1 className="text-2xl font-semibold tracking-tight">Sources</h1>
           <p className="mt-1 text-sm text-slate-600">
-            APIs, MCP servers and A2A agents imported as tools. Each OpenAPI operation, each MCP tool and each A2A skill becomes one tool;
-            refresh reads the document or the server again and keeps what you set on its tools.
+            APIs, MCP servers and A2A agents imported as tools, and remote AG-UI agents to chat with. Each OpenAPI operation, each MCP tool
+            and each A2A skill becomes one tool; refresh reads the document or the server again and keeps what you set on its tools.
           </p>
         </div>
         <div className="flex gap-2">
+          <AddAguiDialog admin={caller.role === "admin"} />
           <AddA2ADialog admin={caller.role === "admin"} />
           <AddMcpDialog admin={caller.role === "admin"} />
           <ImportOpenApiDialog admin={caller.role === "admin"} />
