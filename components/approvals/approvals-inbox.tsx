@@ -370,6 +370,8 @@ function PendingRow({
             ) : null}
             {linked ? <LinkedBadge /> : null}
           </h3>
+          {/* A remote agent's question, prefixed with the agent that asks (remote:<source name>). */}
+          {approval.surface === "agui-remote" && approval.message ? <p className="text-sm text-slate-700">{approval.message}</p> : null}
           <p className="text-xs text-slate-600">
             asked by <span className="font-medium">{approval.principal}</span> via {approval.surface} ·{" "}
             {now === undefined ? "" : ago(approval.createdAt, now)} ·{" "}
