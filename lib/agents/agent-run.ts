@@ -20,6 +20,13 @@ import type { AgentContext } from "./agent";
 import { Conversation, newId, toolResultMessage } from "./conversation";
 import { interruptFor } from "./interrupts";
 
+/**
+ * How many deltas one queued event may hold, and how long its text may grow, while the reader is
+ * behind: the queue's capacity in events then bounds what a stalled reader makes the run hold.
+ */
+const MAX_JOINED_DELTAS = 32;
+const MAX_JOINED_CHARS = 16 * 1024;
+
 /** Deltas streamed with no delay between two turns given to the event loop. */
 const YIELD_EVERY = 256;
 
@@ -78,6 +85,8 @@ export class AgentRun {
   private toolCallCount = 0;
   private deltasSinceYield = 0;
   private readonly usageEntries: TokenUsage[] = [];
+  /** The last content event queued, which later deltas of its message may join while it waits. */
+  private joinable: { event?: { messageId: string; delta: string }; count: number } = { count: 0 };
 
   constructor(options: AgentRunOptions) {
     this.input = options.input;
@@ -168,10 +177,33 @@ export class AgentRun {
       messageId,
       (delta) => {
         message.content += delta;
-        this.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta });
+        this.emitContent(EventType.TEXT_MESSAGE_CONTENT, messageId, delta);
       },
       () => this.emit({ type: EventType.TEXT_MESSAGE_END, messageId }),
     );
+  }
+
+  /**
+   * A content delta of a streamed message. While the reader is behind (the previous delta of the
+   * same message still waits in the queue), it joins that delta instead of queueing an event of its
+   * own: a model that streams faster than the client reads costs one event per batch the client
+   * takes, not one per token, and the text is the same.
+   */
+  private emitContent(type: EventType.TEXT_MESSAGE_CONTENT | EventType.REASONING_MESSAGE_CONTENT, messageId: string, delta: string): void {
+    const waiting = this.queue.lastWaiting;
+    if (
+      waiting &&
+      waiting === this.joinable.event &&
+      this.joinable.count < MAX_JOINED_DELTAS &&
+      this.joinable.event.delta.length < MAX_JOINED_CHARS
+    ) {
+      this.joinable.event.delta += delta;
+      this.joinable.count++;
+      return;
+    }
+    const event = { type, messageId, delta, timestamp: Date.now() };
+    this.queue.push(event as AGUIEvent);
+    this.joinable = { event, count: 1 };
   }
 
   /** Start a reasoning message that the caller feeds delta by delta (under the caller's span id, if given). */
@@ -186,7 +218,7 @@ export class AgentRun {
       messageId,
       (delta) => {
         message.content += delta;
-        this.emit({ type: EventType.REASONING_MESSAGE_CONTENT, messageId, delta });
+        this.emitContent(EventType.REASONING_MESSAGE_CONTENT, messageId, delta);
       },
       () => {
         this.emit({ type: EventType.REASONING_MESSAGE_END, messageId });

@@ -21,7 +21,7 @@ export class ScriptedModel implements ChatModel {
       return;
     }
     const text = userText(last);
-    const stream = /^\/stream\s+(\d{1,6})\s*$/i.exec(text.trim());
+    const stream = /^\/stream\s+(\d{1,7})\s*$/i.exec(text.trim());
     if (stream) {
       const words = Math.max(1, Number(stream[1]));
       yield* longText(words);

@@ -50,6 +50,11 @@ export class EventQueue<T> implements AsyncIterable<T> {
     for (const done of [...this.roomWaiters]) done();
   }
 
+  /** The newest item still waiting for the consumer (it may be changed in place until taken). */
+  get lastWaiting(): T | undefined {
+    return this.head < this.items.length ? this.items[this.items.length - 1] : undefined;
+  }
+
   push(item: T): void {
     if (this.closed) return;
     if (this.waiting) {

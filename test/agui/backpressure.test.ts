@@ -8,6 +8,17 @@ import { startAguiServer, type AguiTestServer } from "../support/agui-server";
 import { userMessage } from "../support/agui-client";
 
 const STALL_MS = 3000;
+/**
+ * Text a run may have produced when its reader stopped: the agent's queue (AGENT_QUEUE_CAPACITY
+ * events, each joining up to 32 deltas while the reader is behind) and the socket buffers on
+ * loopback (a few MB). An agent that backpressure did not hold would be far past it.
+ */
+const HELD_TEXT_LIMIT = 16 * 1024 * 1024;
+
+/** The text of the TEXT_MESSAGE_CONTENT events among `events`, in characters. */
+function textOf(events: ReadonlyArray<{ type: string; delta?: string }>): number {
+  return events.reduce((n, e) => n + (e.type === EventType.TEXT_MESSAGE_CONTENT ? (e.delta?.length ?? 0) : 0), 0);
+}
 let server: AguiTestServer;
 
 /** Deltas the endless agent below has streamed, and whether its signal aborted. */
@@ -105,14 +116,16 @@ async function until(check: () => boolean, deadlineMs: number): Promise<void> {
 }
 
 describe("a client that stops reading", () => {
-  it("pauses the /stream 300000 demo run (the agent stops producing), then the run is cancelled after AGUI_STALL_MS", async () => {
-    const client = await startAndStopReading("demo", "/stream 300000");
+  it("pauses the /stream 5000000 demo run (the agent stops producing), then the run is cancelled after AGUI_STALL_MS", async () => {
+    const client = await startAndStopReading("demo", "/stream 5000000");
     try {
-      const produced = () => server.services.runs.events(client.runId).length;
-      // The agent stops producing long before its 300,000 words, while the run is still going.
-      const paused = await settled(produced, 400, STALL_MS - 200);
+      const recorded = () => server.services.runs.events(client.runId);
+      // The agent stops producing long before its 5,000,000 words (about 30 MB), while the run is
+      // still going: what it produced is what the socket's buffers and the agent's queue hold.
+      const pausedText = await settled(() => textOf(recorded()), 400, STALL_MS - 200);
+      const paused = recorded().length;
       expect(server.services.runs.getRun(client.runId)?.status).toBe("running");
-      expect(paused).toBeLessThan(100_000);
+      expect(pausedText).toBeLessThan(HELD_TEXT_LIMIT);
 
       await until(() => server.services.runs.getRun(client.runId)?.status !== "running", STALL_MS + 2000);
       const run = server.services.runs.getRun(client.runId)!;
@@ -131,7 +144,7 @@ describe("a client that stops reading", () => {
     try {
       const paused = await settled(() => endless.deltas, 400, STALL_MS - 200);
       expect(endless.ended).toBe(false);
-      expect(paused).toBeLessThan(100_000);
+      expect(paused * "word ".length).toBeLessThan(HELD_TEXT_LIMIT);
       await until(() => endless.ended, STALL_MS + 2000);
       expect(endless.aborted).toBe(true);
       expect(endless.deltas - paused).toBeLessThanOrEqual(1);

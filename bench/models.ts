@@ -1,0 +1,162 @@
+// The assistant agent through the AG-UI endpoint (bare node:http, no Next.js), its model an OpenAI
+// Chat Completions client talking to the scripted model server in another process, which answers
+// at once:
+// 1. the console's own work per model turn: the median time of a one-turn AG-UI run ("hello" →
+//    a short answer) minus the median time of the same model call made directly with the driver
+//    (same tools, same server), target < 5 ms;
+// 2. streaming overhead: tokens per second a client receives through the console's endpoint
+//    against the rate the driver reads them from the scripted server directly, same run, rounds
+//    interleaved, target ≥ 0.9. Counted in text received (the console joins deltas while its
+//    reader is behind, so events are fewer than the model's deltas; the text is the same).
+// A miss is reported, never an exit code: timings are not tests.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import type { ToolDescriptor } from "../lib/agents";
+import { OpenAIChatModel } from "../lib/agents/models/openai-chat";
+import { consoleApi } from "../lib/api";
+import { loadConfig } from "../lib/config";
+import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
+import { createServices } from "../lib/services";
+import { interleaved } from "./support/load";
+import { median, type BenchResult } from "./support/measure";
+
+const TURN_ROUNDS = 60;
+const STREAM_WORDS = 20_000;
+const STREAM_ROUNDS = 5;
+const TARGETS = { turnMs: 5, ratio: 0.9 };
+
+async function startModelServer(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "support/model-server-child.ts")], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const [line] = (await once(readline.createInterface({ input: child.stdout! }), "line")) as [string];
+  return { url: line.trim(), stop: () => child.stdin!.end() };
+}
+
+let seq = 0;
+/** POST a one-message run to the assistant and read the stream to its end; resolves with the characters of text received. */
+async function agui(base: string, text: string): Promise<number> {
+  seq++;
+  const response = await fetch(`${base}/api/agui/assistant`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({
+      threadId: `bench-models-t${seq}`,
+      runId: `bench-models-r${seq}`,
+      messages: [{ id: `u${seq}`, role: "user", content: text }],
+      tools: [],
+      context: [],
+      state: {},
+      forwardedProps: {},
+    }),
+  });
+  if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let characters = 0;
+  let tail = "";
+  let error = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const chunk = tail + decoder.decode(value, { stream: true });
+    const cut = chunk.lastIndexOf("\n\n");
+    const whole = cut < 0 ? "" : chunk.slice(0, cut);
+    tail = cut < 0 ? chunk : chunk.slice(cut + 2);
+    for (const frame of whole.split("\n\n"))
+      if (frame.includes('"TEXT_MESSAGE_CONTENT"'))
+        characters += (JSON.parse(frame.slice("data: ".length)) as { delta: string }).delta.length;
+    if (whole.includes('"RUN_ERROR"')) error = whole;
+  }
+  if (error) throw new Error(`the run failed: ${error.slice(0, 300)}`);
+  return characters;
+}
+
+export default async function bench(): Promise<BenchResult> {
+  const model = await startModelServer();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-models-"));
+  const services = createServices(
+    loadConfig({
+      LOG_LEVEL: "silent",
+      CONSOLE_DB: path.join(dir, "console.db"),
+      CONSOLE_STATE_DIR: dir,
+      OPENAI_BASE_URL: `${model.url}/v1`,
+      ASSISTANT_MODEL: "openai:bench",
+    }),
+  );
+  const api = consoleApi(services);
+  const server = createNodeServer([{ method: "POST", path: "/api/agui/[agent]", handler: api.agui.run as WebHandler }]);
+  const base = await listenLocal(server);
+  try {
+    // The same model call the assistant makes, made directly: the same driver, tools and prompt.
+    const driver = new OpenAIChatModel({ model: "bench", apiKey: "bench", baseUrl: `${model.url}/v1` });
+    const tools: ToolDescriptor[] = services.registry
+      .forTarget("agui")
+      .map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema, client: false, spec: tool }));
+    const direct = async (text: string): Promise<number> => {
+      let characters = 0;
+      const messages = [{ id: "u", role: "user" as const, content: text }];
+      for await (const chunk of driver.respond({ system: "bench", messages, tools, signal: new AbortController().signal }))
+        if (chunk.type === "text") characters += chunk.delta.length;
+      return characters;
+    };
+    const timed = async (fn: () => Promise<number>): Promise<number> => {
+      const started = performance.now();
+      await fn();
+      return performance.now() - started;
+    };
+
+    for (let i = 0; i < 10; i++) {
+      await direct("hello");
+      await agui(base, "hello");
+    }
+    const directTurns: number[] = [];
+    const consoleTurns: number[] = [];
+    for (let i = 0; i < TURN_ROUNDS; i++) {
+      directTurns.push(await timed(() => direct("hello")));
+      consoleTurns.push(await timed(() => agui(base, "hello")));
+    }
+    const directTurn = median(directTurns);
+    const consoleTurn = median(consoleTurns);
+
+    const stream = `/stream ${STREAM_WORDS}`;
+    const characters = await direct(stream);
+    const seen = await agui(base, stream);
+    if (seen !== characters) throw new Error(`the console streamed ${seen} characters where the model sent ${characters}`);
+    // The scripted server sends 8 characters per delta: one delta stands for a token here.
+    const tokens = Math.round(characters / 8);
+    const [directStreamMs, consoleStreamMs] = await interleaved(
+      STREAM_ROUNDS,
+      () => timed(() => direct(stream)),
+      () => timed(() => agui(base, stream)),
+    );
+    const directRate = tokens / (directStreamMs / 1000);
+    const consoleRate = tokens / (consoleStreamMs / 1000);
+    return {
+      title: "Models: the assistant over AG-UI against the scripted model server (OpenAI Chat Completions)",
+      figures: [
+        { label: "console's own work per model turn", value: consoleTurn - directTurn, unit: "ms", target: { max: TARGETS.turnMs } },
+        { label: "  one-turn AG-UI run (median)", value: consoleTurn, unit: "ms" },
+        { label: "  the same model call made directly (median)", value: directTurn, unit: "ms" },
+        {
+          label: "streaming: tokens/s through the console / read directly",
+          value: consoleRate / directRate,
+          unit: "x",
+          target: { min: TARGETS.ratio },
+          note: `${tokens.toLocaleString("en")} tokens of 8 characters`,
+        },
+        { label: "  through the console", value: Math.round(consoleRate), unit: "tokens/s" },
+        { label: "  read directly from the scripted server", value: Math.round(directRate), unit: "tokens/s" },
+      ],
+    };
+  } finally {
+    server.close();
+    services.close();
+    model.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,68 @@
+import { EventType, type AGUIEvent } from "@ag-ui/core";
+import { describe, expect, it } from "vitest";
+import { LOCAL_PRINCIPAL } from "@/lib/auth";
+import { agentFunction } from "@/lib/agents";
+import { testServices } from "../support/services";
+
+const info = {
+  name: "words",
+  description: "streams words",
+  model: "none",
+  capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false },
+};
+
+function wordsAgent(count: number, streamDelayMs = 0) {
+  return agentFunction(
+    info,
+    async (run) => {
+      const item = run.openText();
+      for (let i = 0; i < count; i++) await item.append(`w${i} `);
+      item.close();
+    },
+    { streamDelayMs },
+  );
+}
+
+const input = (id: string) => ({
+  threadId: `t-${id}`,
+  runId: `r-${id}`,
+  messages: [],
+  tools: [],
+  context: [],
+  state: {},
+  forwardedProps: {},
+});
+
+describe("content deltas while the reader is behind", () => {
+  it("join the delta still waiting in the queue (at most 32 per event), and the text is unchanged", async () => {
+    const services = testServices();
+    const events = wordsAgent(100).run(input("behind"), {
+      principal: LOCAL_PRINCIPAL,
+      signal: new AbortController().signal,
+      executor: services.executor,
+      logger: services.logger,
+    });
+    // Let the agent finish before reading anything: every delta found its predecessor waiting.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const all: AGUIEvent[] = [];
+    for await (const event of events) all.push(event);
+    const contents = all.filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT) as Array<{ delta: string }>;
+    expect(contents.length).toBe(Math.ceil(100 / 32));
+    expect(contents.map((e) => e.delta).join("")).toBe(Array.from({ length: 100 }, (_, i) => `w${i} `).join(""));
+    services.close();
+  });
+
+  it("go out one by one to a reader that keeps up (a model that streams slower than it reads)", async () => {
+    const services = testServices();
+    const events = wordsAgent(20, 2).run(input("keeps-up"), {
+      principal: LOCAL_PRINCIPAL,
+      signal: new AbortController().signal,
+      executor: services.executor,
+      logger: services.logger,
+    });
+    let contents = 0;
+    for await (const event of events) if (event.type === EventType.TEXT_MESSAGE_CONTENT) contents++;
+    expect(contents).toBe(20);
+    services.close();
+  });
+});
