@@ -13,7 +13,7 @@ import {
   aggregateTokenUsage,
 } from "@ag-ui/core";
 import fastJsonPatch from "fast-json-patch";
-import { isPending, type RunContext, type ToolResult } from "../execution";
+import { failure, isPending, ToolNotFound, type RunContext, type ToolResult } from "../execution";
 import { isJsonObject } from "../json/canonical";
 import type { EventQueue } from "../streams/event-queue";
 import type { AgentContext } from "./agent";
@@ -43,6 +43,13 @@ export interface StreamingItem {
   messageId: string;
   append(delta: string): Promise<void>;
   close(): void;
+}
+
+export interface CallAllOptions {
+  /** Calls run at once (default 4). */
+  concurrency?: number;
+  /** The tools the agent offered the model: a call of any other registry tool is answered "not found" and not run. */
+  offered?: ReadonlySet<string>;
 }
 
 export interface ToolCallRequest {
@@ -319,31 +326,29 @@ export class AgentRun {
    * waits for approval or belongs to the client, the completed ones are recorded and the run
    * pauses (throws RunPaused) after all of them are done.
    */
-  async callAll(calls: ToolCallRequest[], concurrency = 4): Promise<ToolResult[]> {
+  async callAll(calls: ToolCallRequest[], options: CallAllOptions = {}): Promise<ToolResult[]> {
     this.throwIfStopped();
-    const parent = this.currentAssistant ?? this.conversation.newAssistantMessage();
     const clientNames = new Set(this.clientTools().map((t) => t.name));
     const started = calls.map((call) => {
       const toolCallId = newId("call");
       const serverTool = this.ctx.executor.registry.get(call.name);
       const byClient = !serverTool?.enabled && clientNames.has(call.name);
-      const argsText = JSON.stringify(call.args ?? {});
-      (parent.toolCalls ??= []).push({ id: toolCallId, type: "function", function: { name: call.name, arguments: argsText } });
-      this.emit({ type: EventType.TOOL_CALL_START, toolCallId, toolCallName: call.name, parentMessageId: parent.id });
-      for (const delta of chunks(argsText, 24)) this.emit({ type: EventType.TOOL_CALL_ARGS, toolCallId, delta });
-      this.emit({ type: EventType.TOOL_CALL_END, toolCallId });
-      this.toolCallCount++;
+      this.announceCall(toolCallId, call.name, JSON.stringify(call.args ?? {}));
       if (byClient) this.clientCalls.push(toolCallId);
       return { ...call, toolCallId, byClient };
     });
     this.currentAssistant = undefined;
 
-    const serverCalls = started.filter((call) => !call.byClient);
+    // A tool the agent did not offer the model is not run, whatever the model asked.
+    const { offered } = options;
+    for (const call of started)
+      if (offered && !offered.has(call.name) && !call.byClient) this.answer(call.toolCallId, failure(new ToolNotFound(call.name)));
+    const serverCalls = started.filter((call) => !call.byClient && (!offered || offered.has(call.name)));
     const outcomes = await this.ctx.executor.callMany(
       serverCalls.map((call) => ({ name: call.name, args: call.args, callId: call.toolCallId })),
       {
         ctx: this.runContext,
-        concurrency,
+        concurrency: options.concurrency ?? 4,
         onResult: (index, outcome) => {
           const call = serverCalls[index]!;
           if (!isPending(outcome)) return this.answer(call.toolCallId, outcome);
@@ -364,8 +369,9 @@ export class AgentRun {
       },
     );
     if (this.interruptList.length || this.clientCalls.length) throw new RunPaused();
-    // No call belonged to the client and none waits, so the server's results are every result, in order.
-    return outcomes as ToolResult[];
+    // No call belonged to the client and none waits: every call has its result, in call order.
+    const results = new Map(serverCalls.map((call, index) => [call.toolCallId, outcomes[index] as ToolResult]));
+    return started.map((call) => results.get(call.toolCallId) ?? failure(new ToolNotFound(call.name)));
   }
 
   /**

@@ -20,6 +20,7 @@ export interface ToolLoopOptions {
  */
 export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Promise<void> {
   const maxTurns = options.maxTurns ?? 8;
+  const offered = new Set(options.tools.map((tool) => tool.name));
   for (let turn = 0; turn < maxTurns; turn++) {
     const calls: ToolCallRequest[] = [];
     let open: { kind: "text" | "reasoning"; item: StreamingItem } | undefined;
@@ -46,7 +47,7 @@ export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Prom
       open?.item.close();
     }
     if (!calls.length) return;
-    const results = await run.callAll(calls);
+    const results = await run.callAll(calls, { offered });
     options.afterCalls?.(calls, results);
   }
   await run.text(`I stopped after ${maxTurns} rounds of tool calls without reaching an answer.`);

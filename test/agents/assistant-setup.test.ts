@@ -90,6 +90,23 @@ describe("a model chosen in Settings", () => {
     expect(conversation.tools.map((t) => t.name)).toEqual(["calculate"]);
   });
 
+  it("does not run a registry tool it did not offer, whatever the model asks", async () => {
+    expect((await put({ tools: ["calculate"] })).status).toBe(200);
+    const before = server.services.callHistory.recent("create_ticket").length;
+    model.script({ toolCalls: [{ name: "create_ticket", args: { title: "Not offered" } }] }, { text: "I could not open it." });
+    const agent = new RecordingAgent(server.url, { path: "/api/agui/assistant" });
+    agent.addMessage(userMessage("Open a ticket"));
+    const run = await observeRun(agent);
+    expectValidRun(run);
+    expect(outcomeOf(run).type).toBe("success");
+    expect(JSON.parse(eventsOf(run, EventType.TOOL_CALL_RESULT)[0]!.content)).toMatchObject({
+      ok: false,
+      error: { kind: "tool_not_found" },
+    });
+    expect(server.services.callHistory.recent("create_ticket").length).toBe(before);
+    expect((await put({ tools: null })).status).toBe(200);
+  });
+
   it("offers no registry tool when the selection is empty, and every one again when it is cleared", async () => {
     expect((await put({ tools: [] })).status).toBe(200);
     model.script({ text: "No tools." });

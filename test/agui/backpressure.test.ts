@@ -16,8 +16,8 @@ const STALL_MS = 3000;
 const HELD_TEXT_LIMIT = 16 * 1024 * 1024;
 
 /** The text of the TEXT_MESSAGE_CONTENT events among `events`, in characters. */
-function textOf(events: ReadonlyArray<{ type: string; delta?: string }>): number {
-  return events.reduce((n, e) => n + (e.type === EventType.TEXT_MESSAGE_CONTENT ? (e.delta?.length ?? 0) : 0), 0);
+function textOf(events: ReadonlyArray<{ type: string }>): number {
+  return events.reduce((n, e) => n + (e.type === EventType.TEXT_MESSAGE_CONTENT ? (e as unknown as { delta: string }).delta.length : 0), 0);
 }
 let server: AguiTestServer;
 
