@@ -1,5 +1,9 @@
 import { AgentCatalog, demoAgent, plainChatAgent } from "./agents";
 import { assistantAgent } from "./agents/assistant";
+import { readAssistantSettings } from "./agents/assistant-settings";
+import { frameworkDemoModel } from "./agents/frameworks/demo-model";
+import { langGraphDemoAgent } from "./agents/frameworks/langgraph";
+import { openAIAgentsDemo } from "./agents/frameworks/openai-agents";
 import { ApprovalGate, ApprovalStore, GrantStore } from "./approvals";
 import { SessionStore, TokenStore, type AccessPolicy } from "./auth";
 import { loadConfig, type Config } from "./config";
@@ -110,11 +114,16 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     });
   const streamDelayMs = config.AGENT_STREAM_DELAY_MS;
   const settings = new SettingsStore(database.db);
+  const agentStates = new AgentStates(database.db);
+  // The framework demos run on OpenAI when it is configured, else on the offline scripted server.
+  const demoModel = frameworkDemoModel(config, readAssistantSettings(settings), outbound);
   // The demo agent stays the default: the console works offline, with no key.
   const agents = new AgentCatalog()
     .add(demoAgent({ streamDelayMs }))
     .add(plainChatAgent({ streamDelayMs }))
-    .add(assistantAgent({ env: config, settings, outbound }));
+    .add(assistantAgent({ env: config, settings, outbound }))
+    .add(openAIAgentsDemo({ states: agentStates, model: { ...demoModel.options, api: demoModel.api }, streamDelayMs }))
+    .add(langGraphDemoAgent({ states: agentStates, model: demoModel.options }));
   // Remote AG-UI agents registered on /sources come back with their sources at every start.
   startAguiRemote({ sources, agents, approvals, logger, outbound });
   const bridge = new AguiBridge({ executor, approvals, grants, runs, logger });
@@ -147,7 +156,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     runs,
     agents,
     settings,
-    agentStates: new AgentStates(database.db),
+    agentStates,
     bridge,
     access,
     version: VERSION,

@@ -99,7 +99,7 @@ describe("a model chosen in Settings", () => {
     const run = await observeRun(agent);
     expectValidRun(run);
     expect(outcomeOf(run).type).toBe("success");
-    expect(JSON.parse(eventsOf(run, EventType.TOOL_CALL_RESULT)[0]!.content)).toMatchObject({
+    expect(JSON.parse(String(eventsOf(run, EventType.TOOL_CALL_RESULT)[0]!.content))).toMatchObject({
       ok: false,
       error: { kind: "tool_not_found" },
     });

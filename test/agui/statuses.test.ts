@@ -209,7 +209,7 @@ describe("statuses before the stream, over real HTTP", () => {
     expect(response.status).toBe(200);
     const body = (await response.json()) as { default: string; agents: Array<{ name: string; capabilities: Record<string, boolean> }> };
     expect(body.default).toBe("demo");
-    expect(body.agents.map((a) => a.name)).toEqual(["demo", "plain-chat", "assistant"]);
+    expect(body.agents.map((a) => a.name)).toEqual(["demo", "plain-chat", "assistant", "openai-agents-demo", "langgraph-demo"]);
     expect(body.agents[0]!.capabilities).toMatchObject({ tools: true, clientTools: true, approvals: true });
   });
 
