@@ -11,7 +11,7 @@ test("/chat opens a new thread with the default agent, the composer focused, one
   await expect(page.getByRole("heading", { name: "Chat with demo" })).toBeVisible();
   await expect(chat.composer).toBeFocused();
   await expect(page.getByRole("button", { name: "New chat" })).toHaveCount(1);
-  await expect(page.getByLabel("Agent", { exact: true })).toHaveCount(1);
+  await expect(page.getByLabel("New chat with", { exact: true })).toHaveCount(1);
   await page.keyboard.type("calculate 6 * 7");
   await page.keyboard.press("Enter");
   await expect(chat.lastAnswer()).toContainText("= 42");

@@ -22,7 +22,7 @@ export function NewChat({
       }}
     >
       <label htmlFor="new-chat-agent" className="block text-xs font-medium text-slate-600">
-        Agent
+        New chat with
       </label>
       <select
         id="new-chat-agent"
@@ -37,6 +37,9 @@ export function NewChat({
         ))}
       </select>
       <p className="text-xs text-slate-500">{agents.find((a) => a.name === agent)?.description}</p>
+      <p className="truncate font-mono text-xs text-slate-500" title={agents.find((a) => a.name === agent)?.model}>
+        {agents.find((a) => a.name === agent)?.model}
+      </p>
       <button type="submit" className="w-full rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-700">
         New chat
       </button>
