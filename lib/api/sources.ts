@@ -47,14 +47,39 @@ const AuthInput = z
       });
   });
 
+/** What a source may reach although private (CIDR ranges, addresses, host names): admins only. */
+const Allowance = z.array(z.string().trim().min(1).max(253)).max(50);
+
+/** A bearer token a source's requests carry (`Authorization: Bearer …`), stored as its secret. */
+const BearerToken = z
+  .string()
+  .trim()
+  .min(1)
+  .max(8192)
+  .regex(/^[^\r\n\0]*$/, "holds a line break");
+
+/**
+ * The lower-cased names of a body's secret headers; an Authorization header there and a bearer
+ * token both is an issue (one credential, one place).
+ */
+function secretHeaderNames(body: { bearer?: string; secrets?: { headers?: Record<string, string> } }, ctx: z.RefinementCtx): string[] {
+  const names = Object.keys(body.secrets?.headers ?? {}).map((name) => name.toLowerCase());
+  if (body.bearer && names.includes("authorization"))
+    ctx.addIssue({
+      code: "custom",
+      path: ["bearer"],
+      message: "Send the Authorization header either as bearer or in secrets.headers, not both",
+    });
+  return names;
+}
+
 const ImportOptions = z
   .object({
     operations: z.object({ tags: names.optional(), paths: names.optional(), operationIds: names.optional() }).strict().optional(),
     prefix: z.string().trim().max(32).optional(),
     baseUrl: z.string().trim().max(2000).optional(),
     auth: AuthInput.optional(),
-    /** What this source may reach although private (CIDR ranges, addresses, host names): admins only. */
-    allow: z.array(z.string().trim().min(1).max(253)).max(50).optional(),
+    allow: Allowance.optional(),
   })
   .strict();
 
@@ -92,18 +117,11 @@ const McpBody = z
     /** Headers (HTTP) or environment variables (stdio) stored as the source's secret: never listed or logged. */
     secrets: McpSecrets.optional(),
     /** A bearer token for an HTTP server: sent as `Authorization: Bearer …`, stored as a secret. */
-    bearer: z
-      .string()
-      .trim()
-      .min(1)
-      .max(8192)
-      .regex(/^[^\r\n\0]*$/, "holds a line break")
-      .optional(),
+    bearer: BearerToken.optional(),
     options: z
       .object({
         prefix: z.string().trim().max(32).optional(),
-        /** What this source may reach although private (CIDR ranges, addresses, host names): admins only. */
-        allow: z.array(z.string().trim().min(1).max(253)).max(50).optional(),
+        allow: Allowance.optional(),
         timeoutMs: TimeoutMs.optional(),
       })
       .strict()
@@ -130,13 +148,7 @@ const McpBody = z
         path: ["target", "headers"],
         message: "Authorization and Cookie would be shown in listings: send them as secrets.headers (or bearer)",
       });
-    const secret = Object.keys(secrets?.headers ?? {}).map((name) => name.toLowerCase());
-    if (body.bearer && secret.includes("authorization"))
-      ctx.addIssue({
-        code: "custom",
-        path: ["bearer"],
-        message: "Send the Authorization header either as bearer or in secrets.headers, not both",
-      });
+    const secret = secretHeaderNames(body, ctx);
     const twice = shown.find((name) => secret.includes(name));
     if (twice) ctx.addIssue({ code: "custom", path: ["secrets", "headers"], message: `${twice} is also in target.headers` });
   });
@@ -149,18 +161,11 @@ const A2ABody = z
     /** Headers stored as the source's secret and sent only to the agent's origin: never listed or logged. */
     secrets: McpSecrets.pick({ headers: true }).strict().optional(),
     /** A bearer token: sent as `Authorization: Bearer …` to the agent's origin, stored as a secret. */
-    bearer: z
-      .string()
-      .trim()
-      .min(1)
-      .max(8192)
-      .regex(/^[^\r\n\0]*$/, "holds a line break")
-      .optional(),
+    bearer: BearerToken.optional(),
     options: z
       .object({
         prefix: z.string().trim().max(32).optional(),
-        /** What this source may reach although private (CIDR ranges, addresses, host names): admins only. */
-        allow: z.array(z.string().trim().min(1).max(253)).max(50).optional(),
+        allow: Allowance.optional(),
         timeoutMs: TimeoutMs.optional(),
       })
       .strict()
@@ -168,13 +173,7 @@ const A2ABody = z
   })
   .strict()
   .superRefine((body, ctx) => {
-    const secret = Object.keys(body.secrets?.headers ?? {}).map((name) => name.toLowerCase());
-    if (body.bearer && secret.includes("authorization"))
-      ctx.addIssue({
-        code: "custom",
-        path: ["bearer"],
-        message: "Send the Authorization header either as bearer or in secrets.headers, not both",
-      });
+    const secret = secretHeaderNames(body, ctx);
     const reserved = secret.find((name) => name === "a2a-version" || name === "a2a-extensions");
     if (reserved) ctx.addIssue({ code: "custom", path: ["secrets", "headers"], message: `${reserved} is set by the A2A client` });
   });
@@ -197,31 +196,16 @@ const AguiBody = z
     /** Headers stored as the source's secret and sent with every run: never listed or logged. */
     secrets: McpSecrets.pick({ headers: true }).strict().optional(),
     /** A bearer token: sent as `Authorization: Bearer …`, stored as a secret. */
-    bearer: z
-      .string()
-      .trim()
-      .min(1)
-      .max(8192)
-      .regex(/^[^\r\n\0]*$/, "holds a line break")
-      .optional(),
+    bearer: BearerToken.optional(),
     options: z
       .object({
-        /** What this source may reach although private (CIDR ranges, addresses, host names): admins only. */
-        allow: z.array(z.string().trim().min(1).max(253)).max(50).optional(),
+        allow: Allowance.optional(),
       })
       .strict()
       .default({}),
   })
   .strict()
-  .superRefine((body, ctx) => {
-    const secret = Object.keys(body.secrets?.headers ?? {}).map((name) => name.toLowerCase());
-    if (body.bearer && secret.includes("authorization"))
-      ctx.addIssue({
-        code: "custom",
-        path: ["bearer"],
-        message: "Send the Authorization header either as bearer or in secrets.headers, not both",
-      });
-  });
+  .superRefine((body, ctx) => void secretHeaderNames(body, ctx));
 
 /**
  * Imported sources over REST (scope "tools"): GET /api/sources (never the secret),
