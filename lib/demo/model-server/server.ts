@@ -30,9 +30,9 @@ export class ScriptedModelServer {
   ) {}
 
   static async start(options: ScriptedModelServerOptions): Promise<ScriptedModelServer> {
-    let self: ScriptedModelServer | undefined;
-    const server = http.createServer((req, res) => void self!.handle(req, res));
-    self = new ScriptedModelServer(server, options);
+    const server = http.createServer();
+    const self = new ScriptedModelServer(server, options);
+    server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => void self.handle(req, res));
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(options.port ?? 0, "127.0.0.1", () => resolve());
@@ -67,7 +67,9 @@ export class ScriptedModelServer {
       const url = new URL(req.url ?? "/", "http://127.0.0.1");
       const format = req.method === "POST" ? this.options.formats.find((f) => f.matches(url.pathname)) : undefined;
       if (!format) {
-        res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: `No scripted model at ${req.method} ${url.pathname}` } }));
+        res
+          .writeHead(404, { "content-type": "application/json" })
+          .end(JSON.stringify({ error: { message: `No scripted model at ${req.method} ${url.pathname}` } }));
         return;
       }
       const body = await readBody(req);
