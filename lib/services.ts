@@ -1,4 +1,5 @@
 import { AgentCatalog, demoAgent, plainChatAgent } from "./agents";
+import { registerAgentProfiles } from "./agents/agent-profiles";
 import { assistantAgent } from "./agents/assistant";
 import { readAssistantSettings } from "./agents/assistant-settings";
 import { frameworkDemoModel } from "./agents/frameworks/demo-model";
@@ -124,6 +125,8 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     .add(assistantAgent({ env: config, settings, outbound }))
     .add(openAIAgentsDemo({ states: agentStates, model: { ...demoModel.options, api: demoModel.api }, streamDelayMs }))
     .add(langGraphDemoAgent({ states: agentStates, model: demoModel.options }));
+  // LLM agents an admin added in Settings, each served like the assistant under its own name.
+  registerAgentProfiles({ agents, settings, env: config, outbound, logger });
   // Remote AG-UI agents registered on /sources come back with their sources at every start.
   startAguiRemote({ sources, agents, approvals, logger, outbound });
   const bridge = new AguiBridge({ executor, approvals, grants, runs, logger });

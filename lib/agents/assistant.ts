@@ -1,12 +1,9 @@
 import type { Config } from "../config";
 import type { OutboundGuard } from "../net";
-import type { Agent, AgentInfo } from "./agent";
-import { agentFunction } from "./agent-function";
-import type { AgentRun } from "./agent-run";
+import type { Agent } from "./agent";
 import { readAssistantSettings, type AssistantSettings, type SettingsReader } from "./assistant-settings";
-import { ModelError, type ToolDescriptor } from "./model";
-import { createModel, planLabel, planModel, type ModelEnvironment } from "./models/resolve";
-import { runToolLoop } from "./tool-loop";
+import { llmAgent, type LlmAgentSetup } from "./llm-agent";
+import type { ModelEnvironment } from "./models/resolve";
 
 /** The environment the assistant reads (Settings override each part). */
 export type AssistantEnvironment = ModelEnvironment & Pick<Config, "ASSISTANT_SYSTEM_PROMPT" | "ASSISTANT_MAX_STEPS">;
@@ -28,12 +25,7 @@ export const DEFAULT_SYSTEM_PROMPT = [
 ].join(" ");
 
 /** What the assistant will run with, all sources merged (Settings, then environment, then defaults). */
-export interface AssistantSetup {
-  systemPrompt: string;
-  maxSteps: number;
-  /** Undefined: every registry tool served over AG-UI. */
-  tools?: readonly string[];
-}
+export type AssistantSetup = LlmAgentSetup;
 
 /** The system prompt, step limit and tool selection a run uses. */
 export function assistantSetup(env: AssistantEnvironment, settings: AssistantSettings): AssistantSetup {
@@ -44,77 +36,24 @@ export function assistantSetup(env: AssistantEnvironment, settings: AssistantSet
   };
 }
 
+/** What the built-in assistant says of itself in the agent list. */
+export const ASSISTANT_DESCRIPTION =
+  "An LLM with the registry's tools: OpenAI, Anthropic, Gemini or a local OpenAI-compatible server (set in Settings).";
+
 /**
- * The `assistant` agent: a real model (OpenAI, Anthropic, Gemini or an OpenAI-compatible server)
- * with the registry's tools, run through the executor like every agent's. The model, instructions,
- * step limit and tools are read from the Settings and the environment at the start of each run; a
- * run with no model configured ends with RUN_ERROR "model_not_configured" naming what to set.
- * `info.model` says the model in use, or what is missing, whenever the agent list is read.
+ * The `assistant` agent: the LLM agent (llm-agent.ts) whose model, instructions, step limit and
+ * tools are read from the Settings and the environment at the start of each run; a run with no
+ * model configured ends with RUN_ERROR "model_not_configured" naming what to set.
  */
 export function assistantAgent(options: AssistantOptions): Agent {
-  const { env, outbound } = options;
-  const base: AgentInfo = {
+  const { env } = options;
+  return llmAgent({
     name: "assistant",
-    description: "An LLM with the registry's tools: OpenAI, Anthropic, Gemini or a local OpenAI-compatible server (set in Settings).",
-    model: "",
-    capabilities: { tools: true, clientTools: true, approvals: true, sharedState: false, reasoning: true },
-  };
-  const inner = agentFunction(base, async (run) => {
-    const settings = readAssistantSettings(options.settings);
-    const model = createModel(planModel(env, settings), outbound);
-    const setup = assistantSetup(env, settings);
-    // An empty prompt in Settings means no instructions at all.
-    await runToolLoop(run, {
-      model,
-      system: setup.systemPrompt || undefined,
-      maxTurns: setup.maxSteps,
-      tools: assistantTools(run, setup.tools),
-    });
-  });
-  return {
-    get info(): AgentInfo {
-      return { ...base, model: modelInUse(env, readAssistantSettings(options.settings)) };
+    env,
+    outbound: options.outbound,
+    read: () => {
+      const settings = readAssistantSettings(options.settings);
+      return { description: ASSISTANT_DESCRIPTION, settings, setup: assistantSetup(env, settings) };
     },
-    run: (input, ctx) => inner.run(input, ctx),
-  };
-}
-
-/** The model label of the current settings, or "not configured: ..." saying what to set. */
-function modelInUse(env: ModelEnvironment, settings: AssistantSettings): string {
-  try {
-    return planLabel(planModel(env, settings));
-  } catch (error) {
-    if (error instanceof ModelError) return `not configured: ${error.message}`;
-    throw error;
-  }
-}
-
-/**
- * The registry tools served over AG-UI (those `selected`, when a selection is set), with their
- * definitions so drivers export them with the console's exporters; then the client's own tools (a
- * registry tool wins a name clash).
- */
-function assistantTools(run: AgentRun, selected: readonly string[] | undefined): ToolDescriptor[] {
-  const chosen = selected && new Set(selected);
-  const server = run.ctx.executor.registry
-    .forTarget("agui")
-    .filter((tool) => !chosen || chosen.has(tool.name))
-    .map((tool): ToolDescriptor => ({
-      name: tool.name,
-      description: tool.description,
-      parameters: tool.inputSchema,
-      client: false,
-      spec: tool,
-    }));
-  const taken = new Set(server.map((t) => t.name));
-  const client = run
-    .clientTools()
-    .filter((t) => !taken.has(t.name))
-    .map((t): ToolDescriptor => ({
-      name: t.name,
-      description: t.description,
-      parameters: (t.parameters as Record<string, unknown>) ?? { type: "object" },
-      client: true,
-    }));
-  return [...server, ...client];
+  });
 }

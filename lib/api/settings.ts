@@ -1,13 +1,31 @@
+import { AgentName, AgentProfile, AgentProfilePatch, MAX_AGENT_PROFILES } from "../agents/agent-profile";
+import {
+  agentNamed,
+  isProfileAgent,
+  profileAgent,
+  profileKey,
+  profileOwner,
+  profileSetup,
+  readAgentProfile,
+  readAgentProfiles,
+} from "../agents/agent-profiles";
 import { assistantSetup } from "../agents/assistant";
-import { PROVIDER_NAMES, readAssistantSettings, SETTING_KEYS, type ProviderName } from "../agents/assistant-settings";
+import {
+  PROVIDER_NAMES,
+  readAssistantSettings,
+  SETTING_KEYS,
+  type AssistantSettings,
+  type ProviderName,
+} from "../agents/assistant-settings";
+import { tryPlanModel } from "../agents/llm-agent";
 import { ModelError } from "../agents/model";
 import { planLabel, planModel } from "../agents/models/resolve";
 import { DomainError } from "../errors";
 import type { Protect } from "../http/authorize";
-import { readJsonBody } from "../http/request-input";
+import { readJsonBody, routeParam } from "../http/request-input";
 import { json } from "../http/respond";
 import type { Services } from "../services";
-import { SettingsPatch, type ProviderView, type SettingFrom, type SettingsView } from "./settings-contract";
+import { SettingsPatch, type AgentProfileView, type ProviderView, type SettingFrom, type SettingsView } from "./settings-contract";
 
 /** A settings body is small: a system prompt of 20 000 characters and a few hundred tool names. */
 const SETTINGS_MAX_BYTES = 256 * 1024;
@@ -18,25 +36,24 @@ const PROVIDERS: Record<ProviderName, { label: string; keyVariable: string; base
   gemini: { label: "Gemini", keyVariable: "GEMINI_API_KEY", baseUrlVariable: "GEMINI_BASE_URL" },
 };
 
+type SettingsServices = Pick<Services, "settings" | "config" | "registry" | "logger" | "agents" | "outbound">;
+
 /**
- * /api/settings: the assistant's model, instructions, step limit and tools, and the provider keys
- * and base URLs. Reading takes the "tools" scope; changing takes "admin". Keys are write-only:
- * the answer says whether each is set and where from, and the log names the settings changed,
- * never their values.
+ * /api/settings: the assistant's model, instructions, step limit and tools, the provider keys and
+ * base URLs, and the LLM agents added next to the assistant (/api/settings/agents[/<name>]).
+ * Reading takes the "tools" scope; changing takes "admin". Keys are write-only: the answer says
+ * whether each is set and where from, and the log names the settings changed, never their values.
+ * Every change answers with the whole view, as GET does.
  */
-export function settingsApi(services: Pick<Services, "settings" | "config" | "registry" | "logger">, protect: Protect) {
-  const { settings, registry, logger } = services;
+export function settingsApi(services: SettingsServices, protect: Protect) {
+  const { settings, registry, logger, agents } = services;
 
   const get = protect("tools", async (_request, caller) => json(settingsView(services, caller.scopes.includes("admin"))));
 
   const update = protect("admin", async (request, caller) => {
     const patch = await readJsonBody(request, SettingsPatch, SETTINGS_MAX_BYTES);
     // A selection names tools that exist now (one removed later is skipped at run time).
-    const unknown = (patch.tools ?? []).map((name, index) => ({ name, index })).filter(({ name }) => !registry.get(name));
-    if (unknown.length)
-      throw new DomainError("invalid_body", "The tool selection names tools the registry does not hold", {
-        issues: unknown.map(({ name, index }) => ({ path: `/tools/${index}`, message: `No tool named "${name}" is registered` })),
-      });
+    checkToolsExist(patch.tools);
     const changes = new Map<string, unknown>();
     if (patch.model !== undefined) changes.set(SETTING_KEYS.model, patch.model);
     if (patch.systemPrompt !== undefined) changes.set(SETTING_KEYS.systemPrompt, patch.systemPrompt);
@@ -52,7 +69,95 @@ export function settingsApi(services: Pick<Services, "settings" | "config" | "re
     return json(settingsView(services, true));
   });
 
-  return { get, update };
+  /** POST /api/settings/agents: add an LLM agent, served at once at /api/agui/<name>. */
+  const createAgent = protect("admin", async (request, caller) => {
+    const profile = await readJsonBody(request, AgentProfile, SETTINGS_MAX_BYTES);
+    checkToolsExist(profile.tools);
+    const taken = agentNamed(agents, profile.name);
+    if (taken) throw new DomainError("agent_name_taken", `An agent named ${taken} exists already; choose another name`);
+    if (readAgentProfiles(settings).profiles.length >= MAX_AGENT_PROFILES)
+      throw new DomainError("invalid_body", `Settings hold at most ${MAX_AGENT_PROFILES} added agents; remove one first`);
+    const stored = { ...profile, tools: profile.tools && [...new Set(profile.tools)] };
+    // A profile stored but not served (one left out at start-up) still holds its name.
+    if (!settings.insert(profileKey(profile.name), stored, caller.id))
+      throw new DomainError("agent_name_taken", `Settings hold an agent named ${profile.name} already; remove it first`);
+    agents.add(profileAgent(profile.name, { env: services.config, settings, outbound: services.outbound }));
+    logger.info("agent added in settings", { by: caller.id, agent: profile.name });
+    return json(settingsView(services, true), { status: 201 });
+  });
+
+  /** PUT /api/settings/agents/<name>: change an added agent; its next run uses the change. */
+  const updateAgent = protect("admin", async (request, caller, context) => {
+    const name = await storedProfileName(context);
+    const current = readAgentProfile(settings, name);
+    if (!current) throw notAdded(name);
+    const patch = await readJsonBody(request, AgentProfilePatch, SETTINGS_MAX_BYTES);
+    checkToolsExist(patch.tools);
+    const next: AgentProfile = {
+      ...current,
+      ...(patch.description !== undefined && { description: patch.description ?? "" }),
+      ...(patch.model !== undefined && { model: patch.model }),
+      ...(patch.systemPrompt !== undefined && { systemPrompt: patch.systemPrompt }),
+      ...(patch.maxSteps !== undefined && { maxSteps: patch.maxSteps }),
+      ...(patch.tools !== undefined && { tools: patch.tools && [...new Set(patch.tools)] }),
+    };
+    settings.write(new Map([[profileKey(name), AgentProfile.parse(next)]]), caller.id);
+    logger.info("agent changed in settings", { by: caller.id, agent: name, fields: Object.keys(patch) });
+    return json(settingsView(services, true));
+  });
+
+  /** DELETE /api/settings/agents/<name>: remove an added agent; its threads stay readable. */
+  const removeAgent = protect("admin", async (_request, caller, context) => {
+    const name = await storedProfileName(context);
+    const key = profileKey(name);
+    // A stored value that is no longer a valid profile can be removed too: that is how it goes away.
+    if (!settings.many([key]).length) throw notAdded(name);
+    settings.write(new Map([[key, null]]), caller.id);
+    if (isProfileAgent(agents.get(name))) agents.remove(name);
+    logger.info("agent removed in settings", { by: caller.id, agent: name });
+    return json(settingsView(services, true));
+  });
+
+  /** A selection names tools that exist now (one removed later is skipped at run time). */
+  function checkToolsExist(tools: readonly string[] | null | undefined): void {
+    const unknown = (tools ?? []).map((name, index) => ({ name, index })).filter(({ name }) => !registry.get(name));
+    if (unknown.length)
+      throw new DomainError("invalid_body", "The tool selection names tools the registry does not hold", {
+        issues: unknown.map(({ name, index }) => ({ path: `/tools/${index}`, message: `No tool named "${name}" is registered` })),
+      });
+  }
+
+  return { get, update, createAgent, updateAgent, removeAgent };
+}
+
+/** The route's <name>, when it can name an added agent; a path that cannot names nothing (404). */
+async function storedProfileName(context: Parameters<typeof routeParam>[0]): Promise<string> {
+  const name = await routeParam(context, "name");
+  if (!AgentName.safeParse(name).success) throw notAdded(name);
+  return name;
+}
+
+function notAdded(name: string): DomainError {
+  return new DomainError("agent_not_found", `No agent named "${name.slice(0, 80)}" was added in Settings`);
+}
+
+/** An added agent as the page shows it, with what its next run uses or what is missing. */
+function profileView(services: Pick<Services, "config">, profile: AgentProfile, stored: AssistantSettings): AgentProfileView {
+  const plan = tryPlanModel(
+    services.config,
+    { model: profile.model, keys: stored.keys, baseUrls: stored.baseUrls },
+    profileOwner(profile.name),
+  );
+  const setup = profileSetup(profile);
+  return {
+    ...profile,
+    effective: {
+      model: plan instanceof ModelError ? null : planLabel(plan),
+      problem: plan instanceof ModelError ? plan.message : null,
+      systemPrompt: setup.systemPrompt,
+      maxSteps: setup.maxSteps,
+    },
+  };
 }
 
 /** What the Settings page shows: stored values, the environment's, what the next run uses; no key. */
@@ -121,6 +226,7 @@ export function settingsView(services: Pick<Services, "settings" | "config" | "r
         maxSteps: setup.maxSteps,
       },
     },
+    agents: readAgentProfiles(services.settings).profiles.map((profile) => profileView(services, profile, stored)),
     providers,
     tools: registry.forTarget("agui").map((tool) => ({ name: tool.name, title: tool.title, description: tool.description })),
     canEdit,

@@ -1,4 +1,4 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "./connection";
 import { settings } from "./schema";
 
@@ -34,6 +34,34 @@ export class SettingsStore {
       .from(settings)
       .where(inArray(settings.key, [...keys]))
       .all();
+  }
+
+  /**
+   * At most `limit` settings whose key starts with `prefix`, oldest first. The prefix must end with
+   * "." (a key group such as "agents."): the keys are read as the range from it to the same text
+   * ending in "/", the character after ".", so no pattern matching is involved.
+   */
+  withPrefix(prefix: string, limit: number): StoredSetting[] {
+    if (!prefix.endsWith(".")) throw new Error(`A settings prefix ends with ".": got "${prefix}"`);
+    const end = `${prefix.slice(0, -1)}/`;
+    return this.db
+      .select({ key: settings.key, value: settings.value, updatedBy: settings.updatedBy, updatedAt: settings.updatedAt })
+      .from(settings)
+      .where(and(gte(settings.key, prefix), lt(settings.key, end)))
+      .orderBy(asc(settings.createdAt), asc(settings.key))
+      .limit(limit)
+      .all();
+  }
+
+  /** Write `value` under `key` only if the key is not set. Returns whether it was written. */
+  insert(key: string, value: unknown, by: string): boolean {
+    const at = this.now();
+    const result = this.db
+      .insert(settings)
+      .values({ key, value, updatedBy: by, createdAt: at, updatedAt: at })
+      .onConflictDoNothing({ target: settings.key })
+      .run();
+    return result.changes === 1;
   }
 
   /**

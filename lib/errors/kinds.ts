@@ -36,6 +36,7 @@ export const ERROR_KINDS = {
   approval_not_usable: { status: 409, rpc: -32000 },
   approval_pending: { status: 409, rpc: -32000 },
   duplicate_tool: { status: 409, rpc: -32000 },
+  agent_name_taken: { status: 409, rpc: -32000 },
   invalid_tool_definition: { status: 422, rpc: -32602 },
   tool_not_usable: { status: 422, rpc: -32602 },
   run_id_taken: { status: 409, rpc: -32000 },

@@ -24,6 +24,8 @@ export class World {
   runs = () => this.column("select id as v from runs order by started_at desc limit 50");
   threads = () => this.column("select id as v from threads order by updated_at desc limit 50");
   sources = () => this.column("select id as v from sources limit 50");
+  /** The names of the LLM agents added in Settings (their keys are `agents.<name>`). */
+  agentProfiles = () => this.column("select substr(key, 8) as v from settings where key like 'agents.%' limit 50");
   calls = () =>
     (
       this.database.sqlite.prepare("select tool, call_id as callId from call_results order by created_at desc limit 50").all() as Array<{
@@ -48,6 +50,21 @@ export interface EndpointShape {
 /** An existing value most of the time, else something odd (missing ids are part of the test). */
 function existingOr(r: Random, values: readonly string[]): string {
   return values.length && r.chance(0.75) ? r.pick(values) : nastyString(r);
+}
+
+/** A body for POST (with a name) or PUT /api/settings/agents: mostly valid, sometimes not. */
+function agentProfileBody(r: Random, world: World, withName: boolean): Record<string, unknown> {
+  return {
+    ...(withName && {
+      name: r.pick([`fuzz-${r.int(1_000_000)}`, "assistant", "Demo", "", "has space", "x".repeat(41), "remote:x", nastyString(r)]),
+    }),
+    ...((withName || r.chance(0.5)) && { model: r.pick(["openai:gpt-5-mini", "anthropic:claude-sonnet-4-5", "gpt-5", "x:", 42]) }),
+    ...(r.chance(0.4) && { description: r.pick(["Answers billing questions.", "", null, "x".repeat(301), nastyString(r)]) }),
+    ...(r.chance(0.4) && { systemPrompt: r.pick(["Be brief.", "", null, "x".repeat(r.pick([10, 20_001]))]) }),
+    ...(r.chance(0.4) && { maxSteps: r.pick([1, 5, 100, 0, 101, 2.5, null]) }),
+    ...(r.chance(0.4) && { tools: r.pick([null, [], world.tools().slice(0, 3), ["no_such_tool"], [nastyString(r)]]) }),
+    ...(r.chance(0.1) && { apiKey: "sk-never-taken" }),
+  };
 }
 
 /** Arguments for the imported search tool: input its patterns would backtrack on, and deep trees. */
@@ -404,6 +421,13 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
       }),
     }),
   },
+  // An added LLM agent: fresh, taken and malformed names, the assistant's own value rules, unknown tools.
+  "POST /api/settings/agents": { body: (r, world) => agentProfileBody(r, world, true) },
+  "PUT /api/settings/agents/[name]": {
+    params: (r, world) => ({ name: existingOr(r, world.agentProfiles()) }),
+    body: (r, world) => agentProfileBody(r, world, false),
+  },
+  "DELETE /api/settings/agents/[name]": { params: (r, world) => ({ name: existingOr(r, world.agentProfiles()) }) },
   "POST /api/sources/[id]/refresh": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },
   "DELETE /api/sources/[id]": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },
   "POST /api/sources/openapi/preview": { body: (r) => importBody(r, false) },

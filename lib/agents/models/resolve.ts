@@ -59,9 +59,10 @@ const NO_MODEL =
 /**
  * Which model the assistant uses, from the Settings and the environment (Settings win): the model
  * named in Settings or ASSISTANT_MODEL, else the default model of the first provider with a key
- * (OpenAI, Anthropic, Gemini). Throws ModelError "model_not_configured" naming what to set.
+ * (OpenAI, Anthropic, Gemini). Throws ModelError "model_not_configured" naming what to set; `owner`
+ * names whose model it is in that message (an added agent's, e.g. "The support agent's").
  */
-export function planModel(env: ModelEnvironment, settings: AssistantSettings): ModelPlan {
+export function planModel(env: ModelEnvironment, settings: AssistantSettings, owner = "The assistant's"): ModelPlan {
   const keyOf = (provider: ProviderName) => {
     const fromSettings = settings.keys[provider];
     if (fromSettings) return { apiKey: fromSettings, keyFrom: "settings" as const };
@@ -100,7 +101,7 @@ export function planModel(env: ModelEnvironment, settings: AssistantSettings): M
     keyOf(provider) ?? (provider === "openai" && base ? { apiKey: PLACEHOLDER_API_KEY, keyFrom: "placeholder" as const } : undefined);
   if (!key)
     throw new ModelError(
-      `The assistant's model ${named ?? `${chosen.provider}:${chosen.model}`} needs ${article(PROVIDER_LABELS[provider])} key: set ${KEY_VARIABLES[provider]}${
+      `${owner} model ${named ?? `${chosen.provider}:${chosen.model}`} needs ${article(PROVIDER_LABELS[provider])} key: set ${KEY_VARIABLES[provider]}${
         provider === "openai" ? " (or OPENAI_BASE_URL for a local server)" : ""
       }, or add the key in Settings`,
       "model_not_configured",
