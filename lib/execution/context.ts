@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
+import type { ToolReporter } from "../tools/handler";
 
 /** The surfaces a call can arrive through; recorded on approvals and runs. */
 export type Surface = "agui" | "mcp" | "a2a" | "rest" | "console" | "openai" | "anthropic" | "gemini" | "langchain" | "script";
@@ -18,6 +19,8 @@ export interface RunContext {
   surface: Surface;
   /** Aborted when the run stops: running tools are cancelled. */
   signal?: AbortSignal;
+  /** Where a running tool's progress and log messages go (an MCP request's notifications). */
+  report?: ToolReporter;
 }
 
 const storage = new AsyncLocalStorage<RunContext>();

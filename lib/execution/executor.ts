@@ -206,7 +206,15 @@ export class Executor {
     const attempts = tool.policy.retries + 1;
     for (let attempt = 1; ; attempt++) {
       if (ctx.signal?.aborted) return failure(new ToolCancelled(tool.name));
-      const info = { runId: ctx.runId, threadId: ctx.threadId, principal: ctx.principal, callId, toolName: tool.name, attempt };
+      const info = {
+        runId: ctx.runId,
+        threadId: ctx.threadId,
+        principal: ctx.principal,
+        callId,
+        toolName: tool.name,
+        attempt,
+        ...(ctx.report && { report: ctx.report }),
+      };
       const outcome = await attemptCall(handler, args, info, tool.policy.timeoutMs, ctx.signal);
       if (outcome.ok) return this.checkOutput(tool, callId, outcome.value === undefined ? null : outcome.value);
       const { error } = outcome;

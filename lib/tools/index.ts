@@ -1,6 +1,6 @@
 export * from "./spec";
 export * from "./errors";
-export type { ToolHandler, ToolCallInfo } from "./handler";
+export type { ToolHandler, ToolCallInfo, ToolReporter } from "./handler";
 export { defineTool, type BuiltinTool } from "./define-tool";
 export {
   ToolRegistry,

@@ -1,5 +1,4 @@
 import { ToolError } from "@/lib/execution";
-import { currentMcpRequest } from "@/lib/integrations/mcp/server";
 import type { ToolRegistry } from "@/lib/tools";
 
 // The tools the MCP conformance suite's server scenarios call by name (test_simple_text, ...),
@@ -21,9 +20,8 @@ export function registerConformanceFixtures(registry: ToolRegistry): void {
   });
   registry.add(
     { name: "test_tool_with_logging", description: "Logs three messages while it runs (conformance fixture)", inputSchema: noArguments },
-    async () => {
-      const request = currentMcpRequest();
-      const log = (data: string) => request?.sendNotification({ method: "notifications/message", params: { level: "info", data } });
+    async (_args, call) => {
+      const log = (data: string) => call.report?.log("info", data);
       await log("Tool execution started");
       await pause(50);
       await log("Tool processing data");
@@ -34,12 +32,9 @@ export function registerConformanceFixtures(registry: ToolRegistry): void {
   );
   registry.add(
     { name: "test_tool_with_progress", description: "Reports progress while it runs (conformance fixture)", inputSchema: noArguments },
-    async () => {
-      const request = currentMcpRequest();
-      const token = request?.progressToken;
+    async (_args, call) => {
       for (const progress of [0, 50, 100]) {
-        if (token !== undefined)
-          await request?.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total: 100 } });
+        await call.report?.progress(progress, 100);
         if (progress < 100) await pause(50);
       }
       return "Progress test completed";

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -21,6 +20,7 @@ import type { Executor } from "../../execution/executor";
 import { isPending } from "../../execution/result";
 import { isJsonObject, jsonDigest } from "../../json/canonical";
 import type { Logger } from "../../log";
+import type { ToolReporter } from "../../tools/handler";
 import type { RegisteredTool } from "../../tools/spec";
 import { approvalLink, CALL_ID_META, pendingCallResult, RUN_ID_META, toCallToolResult } from "./server-results";
 import type { McpTasks, TaskCall } from "./server-tasks";
@@ -46,17 +46,21 @@ export interface McpCaller {
   baseUrl: string;
 }
 
-/** What a tool handler may reach of the MCP request that runs it (progress and log notifications). */
-export interface McpRequestScope {
-  progressToken?: string | number;
-  sendNotification(notification: ServerNotification): Promise<void>;
-}
-
-const requestScope = new AsyncLocalStorage<McpRequestScope>();
-
-/** The MCP request the current tool call serves, if it came over MCP (for handlers that report progress). */
-export function currentMcpRequest(): McpRequestScope | undefined {
-  return requestScope.getStore();
+/**
+ * A tool's progress and log messages as this request's notifications: progress only when the
+ * client sent a progress token, log messages always (the client filters them by level).
+ */
+function mcpReporter(progressToken: string | number | undefined, extra: Extra): ToolReporter {
+  return {
+    progress: async (progress, total, message) => {
+      if (progressToken === undefined) return;
+      await extra.sendNotification({
+        method: "notifications/progress",
+        params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
+      });
+    },
+    log: (level, data) => extra.sendNotification({ method: "notifications/message", params: { level, data } }),
+  };
 }
 
 export const SERVER_NAME = "agui-console";
@@ -123,14 +127,17 @@ async function callTool(
   const scope = keys.runId === undefined ? "mcp" : `mcp:${keys.runId}`;
   const runId = keys.runId ?? randomUUID();
   const callId = chooseCallId(deps.approvals, caller.principal, keys.callId, { scope, tool, args });
-  const ctx = { principal: caller.principal, scope, runId, surface: "mcp" as const, signal: extra.signal };
-  const scopeOfRequest: McpRequestScope = {
-    progressToken: request.params._meta?.progressToken,
-    sendNotification: (notification) => extra.sendNotification(notification),
+  const ctx = {
+    principal: caller.principal,
+    scope,
+    runId,
+    surface: "mcp" as const,
+    signal: extra.signal,
+    report: mcpReporter(request.params._meta?.progressToken, extra),
   };
   // A call id made up here cannot be in the record: the executor need not look for it.
   const fresh = callId !== keys.callId;
-  const outcome = await requestScope.run(scopeOfRequest, () => deps.executor.call(name, args, { callId, fresh, ctx }));
+  const outcome = await deps.executor.call(name, args, { callId, fresh, ctx });
 
   if (task) {
     const call: TaskCall = { tool: name, args, scope, callId, runId };
