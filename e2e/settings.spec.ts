@@ -9,6 +9,7 @@ import { SettingsPage } from "./pages/settings-page";
 // name; then the assistant answers in Chat. The console under test starts with no provider key.
 
 const KEY = "sk-e2e-settings-never-shown-0b1c";
+const ADDED = "e2e-billing";
 const OPENAI = "OpenAI (or an OpenAI-compatible server)";
 let model: ScriptedModelServer;
 
@@ -21,6 +22,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async ({ request }) => {
   // Other specs meet the console as it started: nothing set in Settings.
+  await request.delete(`/api/settings/agents/${ADDED}`);
   await request.put("/api/settings", {
     data: { model: null, systemPrompt: null, maxSteps: null, tools: null, providers: { openai: { apiKey: null, baseUrl: null } } },
   });
@@ -79,4 +81,47 @@ test("bad input is refused with what is wrong, and nothing changes", async ({ pa
   await expect(page.getByRole("alert").filter({ hasText: "The settings were not saved" })).toContainText("must be provider:model");
   await settings.open();
   await expect(settings.assistant().getByLabel("Model")).toHaveValue("openai:e2e-model");
+});
+
+test("an admin adds an agent with its own model, prompt and tools, chats with it, edits it and removes it", async ({ page, request }) => {
+  // The console's OpenAI base URL (shared by every agent) points at the scripted server; no key is needed there.
+  expect((await request.put("/api/settings", { data: { providers: { openai: { baseUrl: `${model.url}/v1` } } } })).ok()).toBe(true);
+  const settings = new SettingsPage(page);
+  await settings.open();
+  await settings.addAgent({
+    name: ADDED,
+    description: "Answers billing questions.",
+    model: "openai:billing-e2e",
+    systemPrompt: "You handle billing.",
+    tools: ["calculate"],
+  });
+  const card = settings.agent(ADDED);
+  await expect(card.getByTestId("agent-model")).toContainText("Uses openai-chat:billing-e2e");
+  await expect(card).toContainText("Answers billing questions.");
+
+  // Chat offers it at once, and the model gets its own model name, instructions and tools.
+  const chat = new ChatPage(page);
+  await chat.openNew(ADDED);
+  await chat.send("Is my invoice paid?");
+  await expect(chat.lastAnswer()).toContainText("Hello from the scripted model.");
+  let sent = openAIChatWire.read(model.requests.at(-1)!.body, new URL(model.url));
+  expect(sent).toMatchObject({ model: "billing-e2e", system: "You handle billing." });
+  expect(sent.tools.map((t) => t.name)).toEqual(["calculate"]);
+
+  // An edit applies to the next run.
+  await settings.open();
+  await settings.editAgent(ADDED, { systemPrompt: "Answer in French." });
+  await expect(settings.agent(ADDED)).toContainText("Answer in French.");
+  await chat.openNew(ADDED);
+  await chat.send("Bonjour");
+  await expect(chat.lastAnswer()).toContainText("Hello from the scripted model.");
+  sent = openAIChatWire.read(model.requests.at(-1)!.body, new URL(model.url));
+  expect(sent.system).toBe("Answer in French.");
+
+  // Removed: gone from the page and from the agent list.
+  await settings.open();
+  await settings.removeAgent(ADDED);
+  await expect(settings.agent(ADDED)).toHaveCount(0);
+  const listed = (await (await request.get("/api/agui")).json()) as { agents: Array<{ name: string }> };
+  expect(listed.agents.map((a) => a.name)).not.toContain(ADDED);
 });

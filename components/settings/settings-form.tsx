@@ -5,13 +5,13 @@ import { MAX_STEPS, type ProviderView, type SettingsPatch, type SettingsView } f
 import { ErrorBox } from "../common/error-box";
 import { requestJson } from "../common/request-json";
 import { hint, input, label, mono } from "../sources/form-styles";
-
-const button = "rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-indigo-500 disabled:opacity-50";
-const secondary = "rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-50";
+import { AgentProfiles } from "./agent-profiles";
+import { button, secondary } from "./buttons";
+import { ToolPicker, useToolSelection } from "./tool-picker";
 
 /**
- * The Settings page's form: the assistant's model, system prompt, step limit and tools, and each
- * provider's key and base URL. Every save sends only what it changes and shows the answer; a key is
+ * The Settings page's form: the agents (the assistant's model, system prompt, step limit and tools,
+ * and the LLM agents added next to it), and each provider's key and base URL. Every save sends only what it changes and shows the answer; a key is
  * typed, saved and never shown again (the page only says whether one is set, and where from).
  */
 export function SettingsForm({ initial }: { initial: SettingsView }) {
@@ -43,14 +43,26 @@ export function SettingsForm({ initial }: { initial: SettingsView }) {
           Changing settings needs the <code>admin</code> scope; you can read them.
         </p>
       ) : null}
-      <ModelStatus view={view} />
-      {error ? <ErrorBox error={error} title="The settings were not saved" /> : null}
-      {saved ? (
-        <p role="status" className="text-sm text-emerald-700">
-          {saved}
-        </p>
-      ) : null}
-      <AssistantSection view={view} disabled={!view.canEdit || busy} save={save} />
+      <section aria-labelledby="agents-heading" className="space-y-4">
+        <div>
+          <h2 id="agents-heading" className="text-lg font-semibold">
+            Agents
+          </h2>
+          <p className="text-sm text-slate-600">
+            The built-in <code>assistant</code> and the LLM agents added here. Each is served at <code>/api/agui/NAME</code> and offered in
+            Chat; all of them use the provider keys below.
+          </p>
+        </div>
+        <ModelStatus view={view} />
+        {error ? <ErrorBox error={error} title="The settings were not saved" /> : null}
+        {saved ? (
+          <p role="status" className="text-sm text-emerald-700">
+            {saved}
+          </p>
+        ) : null}
+        <AssistantSection view={view} disabled={!view.canEdit || busy} save={save} />
+        <AgentProfiles view={view} onView={setView} />
+      </section>
       <section aria-labelledby="providers-heading" className="space-y-4">
         <h2 id="providers-heading" className="text-lg font-semibold">
           Providers
@@ -92,8 +104,7 @@ function AssistantSection({
   const [model, setModel] = useState(stored.model ?? "");
   const [prompt, setPrompt] = useState(stored.systemPrompt ?? "");
   const [steps, setSteps] = useState(stored.maxSteps === null ? "" : String(stored.maxSteps));
-  const [allTools, setAllTools] = useState(stored.tools === null);
-  const [chosen, setChosen] = useState(() => new Set(stored.tools ?? view.tools.map((t) => t.name)));
+  const tools = useToolSelection(stored.tools, view.tools);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -104,25 +115,17 @@ function AssistantSection({
         model: model.trim() || null,
         systemPrompt: prompt.trim() ? prompt : null,
         maxSteps,
-        tools: allTools ? null : view.tools.map((t) => t.name).filter((name) => chosen.has(name)),
+        tools: tools.selection(),
       },
       "Assistant settings saved.",
     );
   };
 
-  const toggle = (name: string, on: boolean) =>
-    setChosen((before) => {
-      const next = new Set(before);
-      if (on) next.add(name);
-      else next.delete(name);
-      return next;
-    });
-
   return (
     <form onSubmit={submit} aria-labelledby={`${id}-heading`} className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
-      <h2 id={`${id}-heading`} className="text-lg font-semibold">
+      <h3 id={`${id}-heading`} className="font-semibold">
         Assistant
-      </h2>
+      </h3>
       <div>
         <label htmlFor={`${id}-model`} className={label}>
           Model
@@ -181,39 +184,7 @@ function AssistantSection({
         />
         <p className={hint}>Model turns that call tools before the assistant stops. Empty: ASSISTANT_MAX_STEPS ({environment.maxSteps}).</p>
       </div>
-      <fieldset className="space-y-2">
-        <legend className="text-sm font-medium">Tools</legend>
-        <div className="flex gap-4 text-sm">
-          <label className="flex items-center gap-1.5">
-            <input type="radio" name={`${id}-tools`} checked={allTools} disabled={disabled} onChange={() => setAllTools(true)} />
-            Every tool served over AG-UI
-          </label>
-          <label className="flex items-center gap-1.5">
-            <input type="radio" name={`${id}-tools`} checked={!allTools} disabled={disabled} onChange={() => setAllTools(false)} />
-            Only the tools chosen here
-          </label>
-        </div>
-        {!allTools ? (
-          <ul className="max-h-72 space-y-1 overflow-auto rounded-md border border-slate-200 p-2" aria-label="Tools the assistant may call">
-            {view.tools.map((tool) => (
-              <li key={tool.name}>
-                <label className="flex items-start gap-2 text-sm">
-                  <input
-                    type="checkbox"
-                    className="mt-1"
-                    checked={chosen.has(tool.name)}
-                    disabled={disabled}
-                    onChange={(e) => toggle(tool.name, e.target.checked)}
-                  />
-                  <span>
-                    <code className="font-mono">{tool.name}</code> <span className="text-slate-500">{tool.description}</span>
-                  </span>
-                </label>
-              </li>
-            ))}
-          </ul>
-        ) : null}
-      </fieldset>
+      <ToolPicker id={id} tools={view.tools} state={tools} disabled={disabled} listLabel="Tools the assistant may call" />
       <button type="submit" className={button} disabled={disabled}>
         Save assistant settings
       </button>

@@ -16,8 +16,9 @@ export default async function SettingsPage() {
       <div>
         <h1 className="text-2xl font-semibold tracking-tight">Settings</h1>
         <p className="mt-1 text-sm text-slate-600">
-          The <code>assistant</code> agent’s model, instructions, step limit and tools, and the provider keys it uses. What is set here
-          overrides the environment and applies to the next run; keys are kept on the server and never shown again.
+          The agents’ models, instructions, step limits and tools (the built-in <code>assistant</code> and the LLM agents added here), and
+          the provider keys they share. What is set here overrides the environment and applies to the next run; keys are kept on the server
+          and never shown again.
         </p>
       </div>
       <SettingsForm initial={view} />
