@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleApi, type ConsoleApi } from "@/lib/api";
-import type { SettingsView } from "@/lib/api/contracts";
+import { MAX_AGENT_PROFILES, type SettingsView } from "@/lib/api/contracts";
 import { createLogger } from "@/lib/log";
 import { createServices, type Services } from "@/lib/services";
 import { loadConfig } from "@/lib/config";
@@ -77,6 +77,7 @@ describe("/api/settings", () => {
       ["gemini", { set: false, from: null, inSettings: false, inEnvironment: false }],
     ]);
     expect(answer.tools.map((t) => t.name)).toContain("issue_refund");
+    expect(answer.agents).toEqual([]);
   });
 
   it("reading takes the tools scope; changing takes admin, and a refused change writes nothing", async () => {
@@ -152,6 +153,37 @@ describe("/api/settings", () => {
     }
     expect((await settings.update(put(undefined, admin, "{not json"))).status).toBe(400);
     expect(services.database.sqlite.prepare("select key, value from settings order by key").all()).toEqual(before);
+  });
+
+  it("holds at most MAX_AGENT_PROFILES added agents: one more is refused and nothing is written", async () => {
+    const add = (name: string) =>
+      settings.createAgent(
+        new Request(`${BASE}/api/settings/agents`, {
+          method: "POST",
+          headers: { host: "127.0.0.1:3000", "content-type": "application/json", authorization: `Bearer ${admin}` },
+          body: JSON.stringify({ name, model: "openai:gpt-5-mini" }),
+        }),
+      );
+    for (let i = 0; i < MAX_AGENT_PROFILES; i++) expect((await add(`agent-${i}`)).status).toBe(201);
+    const before = settingRows();
+    const refused = await add("one-too-many");
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toMatchObject({
+      error: { code: "invalid_body", message: expect.stringMatching(/at most 50 added agents/) },
+    });
+    expect(settingRows()).toBe(before);
+    expect(services.agents.get("one-too-many")).toBeUndefined();
+    for (let i = 0; i < MAX_AGENT_PROFILES; i++) {
+      const removed = await settings.removeAgent(
+        new Request(`${BASE}/api/settings/agents/agent-${i}`, {
+          method: "DELETE",
+          headers: { host: "127.0.0.1:3000", authorization: `Bearer ${admin}` },
+        }),
+        { params: Promise.resolve({ name: `agent-${i}` }) },
+      );
+      expect(removed.status).toBe(200);
+    }
+    expect(services.agents.list().filter((a) => a.name.startsWith("agent-"))).toEqual([]);
   });
 
   it("is served over a real socket as the route file mounts it", async () => {
