@@ -182,7 +182,7 @@ function ProfileForm({
   view: SettingsView;
   profile?: AgentProfileView;
   disabled: boolean;
-  onSubmit: (body: NewAgentProfileBody & { name: string }) => Promise<void>;
+  onSubmit: (body: NewAgentProfileBody) => Promise<void>;
   onCancel: () => void;
 }) {
   const id = useId();
@@ -229,7 +229,8 @@ function ProfileForm({
             <p className={hint}>1 to 40 letters, digits, dashes or underscores; its endpoint is /api/agui/NAME.</p>
           </div>
         )}
-        <div>
+        {/* Editing keeps the name, so the model takes the whole row. */}
+        <div className={profile ? "md:col-span-2" : undefined}>
           <label htmlFor={`${id}-model`} className={label}>
             Model
           </label>
