@@ -112,7 +112,7 @@ test("an admin adds an agent with its own model, prompt and tools, chats with it
   await settings.open();
   await settings.editAgent(ADDED, { systemPrompt: "Answer in French." });
   await expect(settings.agent(ADDED)).toContainText("Answer in French.");
-  await chat.openNew(ADDED);
+  const frenchThread = await chat.openNew(ADDED);
   await chat.send("Bonjour");
   await expect(chat.lastAnswer()).toContainText("Hello from the scripted model.");
   sent = openAIChatWire.read(model.requests.at(-1)!.body, new URL(model.url));
@@ -124,4 +124,11 @@ test("an admin adds an agent with its own model, prompt and tools, chats with it
   await expect(settings.agent(ADDED)).toHaveCount(0);
   const listed = (await (await request.get("/api/agui")).json()) as { agents: Array<{ name: string }> };
   expect(listed.agents.map((a) => a.name)).not.toContain(ADDED);
+
+  // Its threads stay readable, with nothing to send to.
+  await chat.open(frenchThread);
+  await expect(page.getByRole("heading", { name: `Chat with ${ADDED}` })).toBeVisible();
+  await expect(page.locator('[data-role="user"]').getByText("Bonjour")).toBeVisible();
+  await expect(chat.composer).toBeDisabled();
+  await expect(chat.composer).toHaveAttribute("placeholder", /no longer served/);
 });

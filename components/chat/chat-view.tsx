@@ -13,6 +13,8 @@ export interface ChatAgent {
   name: string;
   description: string;
   model: string;
+  /** The thread's agent is no longer served here (removed): the thread is shown read-only. */
+  gone?: boolean;
 }
 
 /**
@@ -189,7 +191,7 @@ export function ChatView({
           onSubmit={(e) => {
             e.preventDefault();
             const text = draft.trim();
-            if (!text || running || unanswered) return;
+            if (!text || running || unanswered || agent.gone) return;
             setDraft("");
             void act(() => store.send(text));
           }}
@@ -202,7 +204,14 @@ export function ChatView({
             // A new user types at once: the composer has the focus when the chat opens.
             autoFocus
             rows={2}
-            placeholder={unanswered ? "Answer the open approvals first" : "Message the agent (Enter sends, Shift+Enter for a new line)"}
+            disabled={agent.gone}
+            placeholder={
+              agent.gone
+                ? `${agent.name} is no longer served by this console: this thread is read-only`
+                : unanswered
+                  ? "Answer the open approvals first"
+                  : "Message the agent (Enter sends, Shift+Enter for a new line)"
+            }
             className="min-h-[2.75rem] flex-1 resize-y rounded-md border border-slate-300 px-3 py-2 text-sm"
             value={draft}
             onChange={(e) => setDraft(e.target.value)}
@@ -215,7 +224,7 @@ export function ChatView({
           />
           <button
             type="submit"
-            disabled={running || unanswered > 0 || !draft.trim()}
+            disabled={running || unanswered > 0 || !draft.trim() || agent.gone}
             className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700 disabled:opacity-50"
           >
             Send

@@ -21,16 +21,12 @@ export default async function ThreadPage({
   // Another caller's thread reads as a new one: its id says nothing of whose it is.
   const view = loadThreadView(services, threadId, caller);
   const agent = services.agents.get(view?.thread.agent ?? requested ?? services.agents.default.info.name);
-  if (!agent) notFound();
+  // A thread whose agent was removed since (an added LLM agent, a remote one) stays readable.
+  if (!agent && !view) notFound();
+  const shown = agent
+    ? { name: agent.info.name, description: agent.info.description, model: agent.info.model }
+    : { name: view!.thread.agent, description: "", model: "no longer served by this console", gone: true };
   const initial = view ? { threadId, messages: view.messages, state: view.state, interrupts: view.interrupts } : null;
   const toolSchemas = Object.fromEntries(services.registry.forTarget("agui").map((t) => [t.name, t.inputSchema]));
-  return (
-    <ChatView
-      key={threadId}
-      agent={{ name: agent.info.name, description: agent.info.description, model: agent.info.model }}
-      threadId={threadId}
-      initial={initial}
-      toolSchemas={toolSchemas}
-    />
-  );
+  return <ChatView key={threadId} agent={shown} threadId={threadId} initial={initial} toolSchemas={toolSchemas} />;
 }
