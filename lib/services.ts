@@ -98,7 +98,12 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   const a2aAgents = startA2AImports({ sources, logger, outbound });
   registerA2ABinder(registry, a2aAgents, logger);
   const grants = new GrantStore(database.db);
-  const callResults = new CallResults(database.db);
+  // Call records are written a moment behind, in batches: one commit per call was the largest
+  // part of a tool call's own cost (npm run bench mcp).
+  const callResults = new CallResults(database.db, {
+    writeBehind: true,
+    onError: (error, records) => logger.error("could not record tool calls", { records, error }),
+  });
   // A grant holds for the definition it was made for: a changed or removed tool revokes the others.
   registry.onChange((names) => grants.revokeStale(names.map((name) => ({ name, digest: registry.get(name)?.digest }))));
   const executor = new Executor({ registry, approvals: new ApprovalGate(approvals, Date.now, grants), record: callResults, logger });
@@ -166,6 +171,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     close: () => {
       clearInterval(sweep);
       runs.flush();
+      callResults.flush();
       // Stdio servers get their stdin closed (and are ended) before the database goes.
       void mcp.closeAll();
       database.close();

@@ -31,13 +31,35 @@ export interface PastCallFilter {
  * the same key is answered from here and never runs twice), and each tool's recent calls to list,
  * pin and run again.
  */
+export interface CallResultsOptions {
+  /**
+   * Write records a moment behind (all those of one turn of the event loop in one transaction)
+   * instead of one commit per call: what `get` answers is the same, since records not yet written
+   * are answered from memory. A process that dies in that moment loses those records (a replay of
+   * such a call would run it again), as it would lose a call that finished just before the write.
+   */
+  writeBehind?: boolean;
+  /** Hears a batch that could not be written (the database refused it); the records are dropped. */
+  onError?: (error: unknown, records: number) => void;
+}
+
+type InsertRow = [string, string, string, string, string, string | null, string, number, number, number];
+
 export class CallResults implements CallRecord {
   // get and put sit on every call's path: raw statements compiled once, without the query builder
   // (which cost as much as the insert itself, measured by `npm run bench executor`).
   private readonly find: Statement<[string, string, string, string, string], { result: string }>;
   private readonly insert: Statement<[string, string, string, string, string, string | null, string, number, number, number]>;
 
-  constructor(private readonly db: Db) {
+  /** Records waiting for the next write, by call key; their result as stored (JSON text) is index 6. */
+  private readonly pending = new Map<string, InsertRow>();
+  private flushScheduled = false;
+  private readonly insertMany: (rows: InsertRow[]) => void;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: CallResultsOptions = {},
+  ) {
     this.find = db.$client.prepare(
       "select result from call_results where principal = ? and scope = ? and call_id = ? and tool = ? and args_digest = ?",
     );
@@ -45,16 +67,21 @@ export class CallResults implements CallRecord {
       `insert into call_results (principal, scope, call_id, tool, args_digest, args, result, duration_ms, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing`,
     );
+    this.insertMany = db.$client.transaction((rows: InsertRow[]) => {
+      for (const row of rows) this.insert.run(...row);
+    });
   }
 
   get(key: CallKey): ToolResult | undefined {
+    const waiting = this.pending.get(keyText(key));
+    if (waiting) return JSON.parse(waiting[6]) as ToolResult;
     const row = this.find.get(key.principal, key.scope, key.callId, key.tool, key.argsDigest);
     return row ? (JSON.parse(row.result) as ToolResult) : undefined;
   }
 
   put(key: CallKey, result: ToolResult, durationMs: number, args?: Record<string, unknown>): void {
     const now = Date.now();
-    this.insert.run(
+    const row: InsertRow = [
       key.principal,
       key.scope,
       key.callId,
@@ -65,11 +92,37 @@ export class CallResults implements CallRecord {
       Math.round(durationMs),
       now,
       now,
-    );
+    ];
+    if (!this.options.writeBehind) {
+      this.insert.run(...row);
+      return;
+    }
+    const text = keyText(key);
+    // The first record of a call stays, as "on conflict do nothing" keeps it in the table.
+    if (this.pending.has(text)) return;
+    this.pending.set(text, row);
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Write the records still waiting (write-behind); at once, in one transaction. */
+  flush(): void {
+    this.flushScheduled = false;
+    if (!this.pending.size) return;
+    const rows = [...this.pending.values()];
+    this.pending.clear();
+    try {
+      this.insertMany(rows);
+    } catch (error) {
+      this.options.onError?.(error, rows.length);
+    }
   }
 
   /** Recent calls of `tool`: pinned ones first, then newest first. */
   recent(tool: string, filter: PastCallFilter = {}): PastCall[] {
+    this.flush();
     const where = [eq(callResults.tool, tool)];
     if (filter.principal !== undefined) where.push(eq(callResults.principal, filter.principal));
     return this.db
@@ -96,6 +149,7 @@ export class CallResults implements CallRecord {
    * Returns how many records changed: 0 means there is no such call.
    */
   setPinned(tool: string, callId: string, pinned: boolean, principal?: string): number {
+    this.flush();
     const where = [eq(callResults.tool, tool), eq(callResults.callId, callId)];
     if (principal !== undefined) where.push(eq(callResults.principal, principal));
     return this.db
@@ -104,4 +158,9 @@ export class CallResults implements CallRecord {
       .where(and(...where))
       .run().changes;
   }
+}
+
+/** A call key as one string, unambiguous whatever its parts hold (a client chooses some of them). */
+function keyText(key: CallKey): string {
+  return JSON.stringify([key.principal, key.scope, key.callId, key.tool, key.argsDigest]);
 }
