@@ -41,7 +41,12 @@ export class RunPaused extends Error {
 /** A message being streamed: feed it deltas, then close it. */
 export interface StreamingItem {
   messageId: string;
-  append(delta: string): Promise<void>;
+  /**
+   * Stream one delta. Returns a promise to await when the agent must wait (the reader is behind,
+   * a typing delay, a turn for the event loop), nothing otherwise: most deltas cost no promise.
+   * Throws RunStopped once the run is stopped.
+   */
+  append(delta: string): Promise<void> | void;
   close(): void;
 }
 
@@ -238,20 +243,19 @@ export class AgentRun {
     let closed = false;
     const item: StreamingItem = {
       messageId,
-      append: async (delta) => {
+      append: (delta) => {
         this.throwIfStopped();
         if (!delta || closed) return;
         write(delta);
         // Backpressure: while the reader of the run's events (the client, through the bridge) is
         // behind, the agent waits here instead of piling events up in memory.
-        if (this.queue.full) await this.queue.writable(this.ctx.signal);
-        if (this.streamDelayMs > 0) await sleep(this.streamDelayMs, undefined, { signal: this.ctx.signal }).catch(() => {});
-        else if (++this.deltasSinceYield >= YIELD_EVERY) {
+        if (this.queue.full || this.streamDelayMs > 0) return this.pace();
+        if (++this.deltasSinceYield >= YIELD_EVERY) {
           // With no delay, a model that never waits (the scripted one) would hold the process for
           // its whole answer: nothing reaches the socket and no other request is served until it
           // ends. Give the event loop a turn every so often.
           this.deltasSinceYield = 0;
-          await new Promise<void>((resolve) => setImmediate(resolve));
+          return new Promise<void>((resolve) => setImmediate(resolve));
         }
       },
       close: () => {
@@ -263,6 +267,12 @@ export class AgentRun {
     };
     this.openItems.add(item);
     return item;
+  }
+
+  /** Wait for room in the queue, then the typing delay when there is one. */
+  private async pace(): Promise<void> {
+    if (this.queue.full) await this.queue.writable(this.ctx.signal);
+    if (this.streamDelayMs > 0) await sleep(this.streamDelayMs, undefined, { signal: this.ctx.signal }).catch(() => {});
   }
 
   /** Run `fn` as a named step (STEP_STARTED / STEP_FINISHED around it). */

@@ -41,7 +41,8 @@ export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Prom
           open?.item.close();
           open = { kind: chunk.type, item: chunk.type === "text" ? run.openText() : run.openReasoning() };
         }
-        await open.item.append(chunk.delta);
+        const waiting = open.item.append(chunk.delta);
+        if (waiting) await waiting;
       }
     } finally {
       open?.item.close();
