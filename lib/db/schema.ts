@@ -233,6 +233,11 @@ export const apiTokens = sqliteTable("api_tokens", {
   /** SHA-256 of the token; the token itself is shown once and never stored. */
   hash: text("hash").notNull().unique(),
   scopes: json<string[]>("scopes").notNull(),
+  /**
+   * Origins (as `scheme://host[:port]`) whose pages may use this token from a browser besides
+   * CORS_ORIGINS; null: only CORS_ORIGINS.
+   */
+  allowedOrigins: json<string[]>("allowed_origins"),
   lastUsedAt: integer("last_used_at"),
   revokedAt: integer("revoked_at"),
   ...timestamps,
