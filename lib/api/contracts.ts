@@ -28,6 +28,7 @@ export type { ApprovalPolicy, Effects, Target } from "../tools/spec";
 export type { OpenApiPreview, PastCall, SourceSummary, ToolExport };
 export type { McpTestResult, McpToolPreview };
 export * from "./settings-contract";
+export * from "./tokens-contract";
 
 // ---- approvals ---------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ import { settingsApi } from "./settings";
 import { sourcesApi } from "./sources";
 import { threadsApi } from "./threads";
 import { toolCallsApi } from "./tool-calls";
+import { tokensApi } from "./tokens";
 import { toolsApi } from "./tools";
 
 /** Every request handler of the console, by resource, over one set of services. */
@@ -29,6 +30,7 @@ export function createConsoleApi(services: Services, options: { agui?: AguiApiOp
     settings: settingsApi(services, protect),
     sources: sourcesApi(services, protect),
     threads: threadsApi(services, protect),
+    tokens: tokensApi(services, protect),
     toolCalls: toolCallsApi(services, protect),
     tools: toolsApi(services, protect),
   };

@@ -28,6 +28,7 @@ export const ERROR_KINDS = {
   source_not_found: { status: 404, rpc: -32602 },
   thread_not_found: { status: 404, rpc: -32602 },
   tool_not_found: { status: 404, rpc: -32602 },
+  token_not_found: { status: 404, rpc: -32602 },
 
   // Domain rules.
   approval_already_decided: { status: 409, rpc: -32000 },

@@ -26,6 +26,9 @@ export class World {
   sources = () => this.column("select id as v from sources limit 50");
   /** The names of the LLM agents added in Settings (their keys are `agents.<name>`). */
   agentProfiles = () => this.column("select substr(key, 8) as v from settings where key like 'agents.%' limit 50");
+  /** Tokens the fuzz may revoke: not the ones it signs its own requests with (named fuzz-*, made by the pass). */
+  tokens = () =>
+    this.column("select id as v from api_tokens where name not in ('fuzz-all', 'fuzz-agui', 'fuzz-tools', 'fuzz-approvals') limit 50");
   calls = () =>
     (
       this.database.sqlite.prepare("select tool, call_id as callId from call_results order by created_at desc limit 50").all() as Array<{
@@ -428,6 +431,15 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
     body: (r, world) => agentProfileBody(r, world, false),
   },
   "DELETE /api/settings/agents/[name]": { params: (r, world) => ({ name: existingOr(r, world.agentProfiles()) }) },
+  // API tokens: fresh, taken and malformed names, known and unknown scopes (the fuzz's own tokens are never revoked).
+  "GET /api/tokens": {},
+  "POST /api/tokens": {
+    body: (r) => ({
+      name: r.pick([`fuzz-made-${r.int(1_000_000)}`, "fuzz-all", "", "has space", "x".repeat(65), nastyString(r)]),
+      scopes: r.pick([["agui"], ["agui", "approvals"], [], ["agui", "agui"], ["root"], "agui", [nastyString(r)]]),
+    }),
+  },
+  "DELETE /api/tokens/[id]": { params: (r, world) => ({ id: existingOr(r, world.tokens()) }) },
   "POST /api/sources/[id]/refresh": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },
   "DELETE /api/sources/[id]": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },
   "POST /api/sources/openapi/preview": { body: (r) => importBody(r, false) },

@@ -1,0 +1,6 @@
+import { route } from "@/lib/api";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+export const GET = route((api) => api.tokens.list);
+export const POST = route((api) => api.tokens.create);

@@ -1,0 +1,42 @@
+// The contract of /api/tokens with its clients (the Embed page among them): what POST takes and
+// answers, and how GET lists tokens. Re-exported by contracts.ts, which components import. A token's
+// secret appears in exactly one answer, the POST that created it; the list never carries it.
+import { z } from "zod";
+import { TOKEN_SCOPES, type TokenScope } from "../auth/scopes";
+
+export { TOKEN_SCOPES, type TokenScope } from "../auth/scopes";
+
+/** A token's name, as the token store takes it: 1 to 64 letters, digits, '.', '_' or '-'. */
+export const TokenName = z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, "A token name is 1 to 64 letters, digits, '.', '_' or '-'");
+
+/** POST /api/tokens: a name and at least one known scope (each at most once). */
+export const NewToken = z.strictObject({
+  name: TokenName,
+  scopes: z
+    .array(z.enum(TOKEN_SCOPES))
+    .min(1, "A token needs at least one scope")
+    .max(TOKEN_SCOPES.length)
+    .refine((scopes) => new Set(scopes).size === scopes.length, "Each scope is listed once"),
+});
+export type NewToken = z.infer<typeof NewToken>;
+
+/** A token as the list shows it: never its secret, nor its hash. Times are ms since the epoch. */
+export interface TokenView {
+  id: string;
+  name: string;
+  scopes: TokenScope[];
+  createdAt: number;
+  lastUsedAt: number | null;
+  revokedAt: number | null;
+}
+
+/** The answer to POST /api/tokens: the record, and the secret, shown this once. */
+export interface CreatedToken extends TokenView {
+  token: string;
+}
+
+/** The scope sets the Embed page offers: what a client that embeds an agent needs, no more. */
+export const EMBED_SCOPE_CHOICES: ReadonlyArray<{ scopes: TokenScope[]; label: string }> = [
+  { scopes: ["agui"], label: "Chat with the agents (agui)" },
+  { scopes: ["agui", "approvals"], label: "Chat and decide any caller's approvals (agui, approvals)" },
+];

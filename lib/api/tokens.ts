@@ -1,0 +1,55 @@
+import { DomainError } from "../errors";
+import type { TokenInfo } from "../auth/tokens";
+import type { Protect } from "../http/authorize";
+import { readJsonBody, routeParam } from "../http/request-input";
+import { json } from "../http/respond";
+import type { Services } from "../services";
+import { NewToken, type CreatedToken, type TokenView } from "./tokens-contract";
+
+/** A token request is a name and a few scopes: a kilobyte is plenty. */
+const TOKEN_BODY_MAX_BYTES = 4 * 1024;
+
+/**
+ * /api/tokens, for admins only (scope "admin"): POST creates an API token and answers its secret
+ * once (the store keeps only its hash), GET lists tokens without secrets, DELETE /api/tokens/<id>
+ * revokes one. A refused request (bad body 400/422, a name taken 422, non-admin 403) writes nothing.
+ * The log names the token and its scopes, never the secret.
+ */
+export function tokensApi(services: Pick<Services, "tokens" | "logger">, protect: Protect) {
+  const { tokens, logger } = services;
+
+  const list = protect("admin", async () => json({ tokens: tokens.list().map(tokenView) }));
+
+  const create = protect("admin", async (request, caller) => {
+    const wanted = await readJsonBody(request, NewToken, TOKEN_BODY_MAX_BYTES);
+    // The store refuses a name an active token holds (invalid_token_request, 422) before writing.
+    const { token, info } = tokens.create(wanted.name, wanted.scopes);
+    logger.info("token created", { by: caller.id, name: info.name, scopes: info.scopes });
+    const answer: CreatedToken = { ...tokenView(info), token };
+    return json(answer, { status: 201 });
+  });
+
+  const revoke = protect("admin", async (_request, caller, context) => {
+    const id = await routeParam(context, "id");
+    // By id only: the store's revoke also takes a name, which a path segment must not reach.
+    const target = tokens.list().find((t) => t.id === id && !t.revokedAt);
+    if (!target) throw new DomainError("token_not_found", `No active token with id "${id.slice(0, 80)}"`);
+    tokens.revoke(target.id);
+    logger.info("token revoked", { by: caller.id, name: target.name });
+    return json({ revoked: tokenView({ ...target, revokedAt: Date.now() }) });
+  });
+
+  return { list, create, revoke };
+}
+
+/** What a client may see of a token: everything but the secret, which the store does not even hold. */
+function tokenView(info: TokenInfo): TokenView {
+  return {
+    id: info.id,
+    name: info.name,
+    scopes: [...info.scopes],
+    createdAt: info.createdAt,
+    lastUsedAt: info.lastUsedAt,
+    revokedAt: info.revokedAt,
+  };
+}
