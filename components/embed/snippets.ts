@@ -1,0 +1,162 @@
+// The code the Embed page hands out, as one pure function of the endpoint URL, the agent's name and
+// (when one was just created) the token. The page renders this text and test/embed/snippets.test.ts
+// runs the curl and Node ones against a real console, so what a developer copies is what was run.
+
+/** What a snippet needs to know about where it will talk to. */
+export interface SnippetTarget {
+  /** The agent's AG-UI endpoint, e.g. https://console.example.com/api/agui/demo. */
+  url: string;
+  /** The agent's name in the console's catalog. */
+  agent: string;
+  /** A token just created on the page; absent, the snippets read it from AGUI_TOKEN. */
+  token?: string;
+}
+
+export interface Snippets {
+  /** A shell command: one run with curl, the event stream printed as it arrives. */
+  curl: string;
+  /** A Node program (ESM, `@ag-ui/client`): chats, prints deltas and tool calls, approves interrupts. */
+  node: string;
+  /** A React component on CopilotKit's v2 API (not installed in the console: text only). */
+  react: string;
+}
+
+/** The environment variable the snippets read the token from when the page did not just make one. */
+export const TOKEN_VARIABLE = "AGUI_TOKEN";
+
+/** The message the Node program sends when given none: the demo agent pauses it for approval. */
+export const SAMPLE_MESSAGE = "refund order 1234 for 20 EUR";
+
+/** The three snippets for `target`. */
+export function embedSnippets(target: SnippetTarget): Snippets {
+  return { curl: curlSnippet(target), node: nodeSnippet(target), react: reactSnippet(target) };
+}
+
+/** A string literal for JavaScript source (JSON's quoting is valid JS). */
+const js = (value: string) => JSON.stringify(value);
+
+/** A word for a POSIX shell in single quotes (a quote inside is closed, escaped and reopened). */
+const sh = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
+
+function curlSnippet({ url, token }: SnippetTarget): string {
+  // With no token the shell expands $AGUI_TOKEN; a created one is written out (it is the page's own).
+  const authorization = token ? sh(`authorization: Bearer ${token}`) : `"authorization: Bearer $${TOKEN_VARIABLE}"`;
+  return [
+    `# One run of the agent; prints the AG-UI events (RUN_STARTED ... RUN_FINISHED) as they stream.`,
+    ...(token ? [] : [`# Set ${TOKEN_VARIABLE} first: export ${TOKEN_VARIABLE}=aguic_...`]),
+    `# Each run needs a fresh runId (a reused one is refused with 409); keep threadId to go on with a thread.`,
+    `curl -sS -N ${sh(url)} \\`,
+    `  -H 'content-type: application/json' \\`,
+    `  -H 'accept: text/event-stream' \\`,
+    `  -H ${authorization} \\`,
+    `  --data-binary @- <<EOF`,
+    `{"threadId":"curl-thread-$(date +%s)-$$","runId":"curl-run-$(date +%s)-$$",` +
+      `"messages":[{"id":"m1","role":"user","content":"What is the weather in Paris?"}],` +
+      `"tools":[],"context":[],"state":{},"forwardedProps":{}}`,
+    `EOF`,
+  ].join("\n");
+}
+
+function nodeSnippet({ url, token }: SnippetTarget): string {
+  const tokenLine = token ? `const token = process.env.${TOKEN_VARIABLE} ?? ${js(token)};` : `const token = process.env.${TOKEN_VARIABLE};`;
+  return `// chat.mjs: talk to a console agent from Node 20+ with @ag-ui/client (npm install @ag-ui/client).
+//   node chat.mjs ["your message"]
+// Prints the agent's text as it streams and each tool call; a call that waits for approval ends the
+// run with an interrupt (RUN_FINISHED outcome "interrupt"), which this program approves.
+import { HttpAgent, buildResumeArray } from "@ag-ui/client";
+
+const url = ${js(url)};
+${tokenLine}
+const message = process.argv[2] ?? ${js(SAMPLE_MESSAGE)};
+
+// One HttpAgent keeps the thread (agent.threadId) and its messages from one run to the next.
+const agent = new HttpAgent({ url, headers: token ? { authorization: \`Bearer \${token}\` } : {} });
+
+// runAgent() resolves on a RUN_ERROR event, and throws on a transport failure (401, console down)
+// unless onRunFailed stops it: keep either and check after each run.
+let failure;
+const subscriber = {
+  onTextMessageContentEvent: ({ event }) => void process.stdout.write(event.delta),
+  onTextMessageEndEvent: () => void process.stdout.write("\\n"),
+  onToolCallEndEvent: ({ toolCallName, toolCallArgs }) => console.log(\`[tool call] \${toolCallName} \${JSON.stringify(toolCallArgs)}\`),
+  onToolCallResultEvent: ({ event }) => console.log(\`[tool result] \${event.content}\`),
+  onRunErrorEvent: ({ event }) => void (failure = \`run failed: \${event.message} (\${event.code ?? "no code"})\`),
+  onRunFailed: ({ error }) => {
+    failure = error?.status ? \`HTTP \${error.status}: \${error.payload?.error?.message ?? error.message}\` : \`cannot reach \${url}: \${error?.message ?? error}\`;
+    return { stopPropagation: true };
+  },
+};
+
+async function run(input) {
+  failure = undefined;
+  await agent.runAgent(input, subscriber);
+  if (failure) {
+    console.error(failure);
+    process.exit(1);
+  }
+}
+
+agent.addMessage({ id: crypto.randomUUID(), role: "user", content: message });
+await run({});
+
+// While the run ends waiting for a person, approve every open interrupt in one resume and go on.
+for (let round = 0; agent.pendingInterrupts.length > 0 && round < 5; round++) {
+  for (const interrupt of agent.pendingInterrupts) console.log(\`[approval] \${interrupt.message ?? interrupt.id}: approving\`);
+  const answers = Object.fromEntries(agent.pendingInterrupts.map((i) => [i.id, { status: "resolved", payload: { approved: true } }]));
+  await run({ resume: buildResumeArray(agent.pendingInterrupts, answers) });
+}
+
+console.log(\`answer: \${agent.messages.findLast((m) => m.role === "assistant" && m.content)?.content ?? "(none)"}\`);
+`;
+}
+
+function reactSnippet({ url, agent, token }: SnippetTarget): string {
+  const tokenExpression = token ? js(token) : `process.env.NEXT_PUBLIC_${TOKEN_VARIABLE}`;
+  return `// A chat with the console's "${agent}" agent in a React app, on CopilotKit's v2 API.
+// Written for @copilotkit/react-core 1.74 with @ag-ui/client 1.0 (npm install @copilotkit/react-core @ag-ui/client);
+// not installed in the console, so not run by its tests. Known limits of 1.74:
+// - its own @ag-ui/client 0.0.59 rejects two legal AG-UI 1.0 endings (a cancelled run, pending
+//   frontend tool calls): pass it an HttpAgent from @ag-ui/client 1.0, as below (the cast is needed);
+// - agents__unsafe_dev_only is meant for development (the production prop, selfManagedAgents, is a
+//   licensed tier), and it adds about 550 KB gzipped to the page;
+// - on resolve it adds its own tool message and reuses the paused run's id for the resume run;
+//   an open interrupt lives in component state and is lost on reload;
+// - a token in browser code is visible to its users: give this page a token with the agui scope only.
+"use client";
+
+import { HttpAgent } from "@ag-ui/client";
+import { CopilotChat, CopilotKitProvider, useInterrupt } from "@copilotkit/react-core/v2";
+import "@copilotkit/react-core/v2/styles.css";
+
+const agent = new HttpAgent({
+  url: ${js(url)},
+  headers: { authorization: \`Bearer \${${tokenExpression}}\` },
+});
+
+export function ConsoleChat() {
+  return (
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- CopilotKit types its 0.0.59 AbstractAgent
+    <CopilotKitProvider agentId=${js(agent)} agents__unsafe_dev_only={{ ${js(agent)}: agent as any }}>
+      <Approval />
+      <CopilotChat agentId=${js(agent)} />
+    </CopilotKitProvider>
+  );
+}
+
+/** A call that waits for approval: approve or deny it; CopilotKit sends the resume run. */
+function Approval() {
+  useInterrupt({
+    agentId: ${js(agent)},
+    render: ({ interrupt, resolve }) => (
+      <div role="group" aria-label="Approval">
+        <p>{interrupt.message ?? "A tool call waits for your approval"}</p>
+        <pre>{JSON.stringify(interrupt.metadata?.arguments, null, 2)}</pre>
+        <button onClick={() => resolve({ approved: true }, interrupt.id)}>Approve</button>
+        <button onClick={() => resolve({ approved: false, reason: "Denied in the app" }, interrupt.id)}>Deny</button>
+      </div>
+    ),
+  });
+  return null;
+}
+`;
+}
