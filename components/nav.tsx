@@ -14,6 +14,7 @@ const LINKS = [
   { href: "/tools", label: "Tools" },
   { href: "/sources", label: "Sources" },
   { href: "/runs", label: "Runs" },
+  { href: "/embed", label: "Embed" },
   { href: "/settings", label: "Settings" },
 ];
 
