@@ -4,6 +4,7 @@ import path from "node:path";
 import { z } from "zod";
 import { DomainError } from "./errors";
 import { NOTHING_ALLOWED, parseAllowance } from "./net/address-policy";
+import { parseOriginList } from "./http/cors";
 import { parseModelRef } from "./agents/models/model-ref";
 
 /** Raised when an environment variable holds a value the console cannot use. */
@@ -91,6 +92,21 @@ const EnvSchema = z.object({
   AGUI_STALL_MS: positiveInt(24 * 3600 * 1000).default(30_000),
   /** Host names served besides the local ones (comma separated; "*" serves any). */
   ALLOWED_HOSTS: hostList.default([]),
+  /**
+   * Origins whose pages may call the AG-UI, MCP and A2A endpoints from a browser with a bearer
+   * token (comma separated, e.g. https://app.example.com); empty: none but the console's own.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseOriginList(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `has ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    })
+    .default([]),
   LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error", "silent"], { message: "must be one of debug, info, warn, error, silent" })
     .default("info"),

@@ -145,7 +145,13 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   }, config.APPROVAL_SWEEP_SECONDS * 1000);
   sweep.unref();
   const sessions = new SessionStore(database.db, tokens, config.ADMIN_TOKEN);
-  const access: AccessPolicy = { bindHost: config.HOST, allowedHosts: config.ALLOWED_HOSTS, tokens, sessions };
+  const access: AccessPolicy = {
+    bindHost: config.HOST,
+    allowedHosts: config.ALLOWED_HOSTS,
+    tokens,
+    sessions,
+    corsOrigins: config.CORS_ORIGINS,
+  };
   return {
     config,
     database,

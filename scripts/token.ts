@@ -1,11 +1,13 @@
-// `npm run token -- create NAME [--scopes agui,approvals]` prints a new API token once;
+// `npm run token -- create NAME [--scopes agui,approvals] [--origins https://app.example.com]` prints a
+// new API token once (--origins: pages there may use it from a browser, besides CORS_ORIGINS);
 // `npm run token -- list` lists tokens (never the tokens themselves); `npm run token -- revoke ID|NAME`.
 import { TOKEN_SCOPES, TokenError, TokenStore } from "../lib/auth/tokens";
 import { ConfigError, loadConfig } from "../lib/config";
 import { DatabaseOpenError, openDatabase } from "../lib/db";
 
 const USAGE = `Usage:
-  npm run token -- create NAME [--scopes ${TOKEN_SCOPES.join(",")}]   (default scope: agui)
+  npm run token -- create NAME [--scopes ${TOKEN_SCOPES.join(",")}] [--origins https://app.example.com,...]
+      (default scope: agui; --origins: the origins whose pages may use the token from a browser, besides CORS_ORIGINS)
   npm run token -- list
   npm run token -- revoke ID|NAME`;
 
@@ -20,7 +22,8 @@ function main(argv: string[]): number {
   try {
     switch (command) {
       case "create": {
-        const name = rest.find((a) => !a.startsWith("--"));
+        // The first word that is neither a flag nor a flag's value.
+        const name = rest.find((a, i) => !a.startsWith("--") && !["--scopes", "--origins"].includes(rest[i - 1] ?? ""));
         if (!name) {
           console.error(USAGE);
           return 1;
@@ -33,9 +36,14 @@ function main(argv: string[]): number {
                 .split(",")
                 .map((s) => s.trim())
                 .filter(Boolean);
-        const { token, info } = tokens.create(name, scopes);
+        const originsFlag = rest.indexOf("--origins");
+        const origins = originsFlag === -1 ? [] : (rest[originsFlag + 1] ?? "").split(",");
+        if (originsFlag !== -1 && !origins.some((o) => o.trim()))
+          throw new TokenError("--origins needs origins, e.g. --origins https://app.example.com");
+        const { token, info } = tokens.create(name, scopes, { origins });
         console.log(token);
-        console.error(`Created token "${info.name}" (${info.scopes.join(", ")}). It is shown only now: keep it somewhere safe.`);
+        const from = info.origins ? `; pages of ${info.origins.join(", ")} may use it` : "";
+        console.error(`Created token "${info.name}" (${info.scopes.join(", ")}${from}). It is shown only now: keep it somewhere safe.`);
         return 0;
       }
       case "list": {
@@ -43,7 +51,7 @@ function main(argv: string[]): number {
         if (!all.length) console.log("No tokens.");
         for (const t of all)
           console.log(
-            `${t.id}  ${t.name.padEnd(20)} ${t.scopes.join(",").padEnd(28)} ${t.revokedAt ? "revoked" : "active "}  last used ${t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : "never"}`,
+            `${t.id}  ${t.name.padEnd(20)} ${t.scopes.join(",").padEnd(28)} ${t.revokedAt ? "revoked" : "active "}  last used ${t.lastUsedAt ? new Date(t.lastUsedAt).toISOString() : "never"}${t.origins ? `  origins ${t.origins.join(",")}` : ""}`,
           );
         return 0;
       }

@@ -2,7 +2,7 @@ import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER, formatSSEEvent, 
 import { LEGACY_HTTP_EXTENSION_HEADER } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
-import { assertSameOrigin, assertServedHost, isLoopback } from "../auth/authenticate";
+import { assertSameOrigin, assertServedHost, crossOrigin, isLoopback } from "../auth/authenticate";
 import type { Protect } from "../http/authorize";
 import { DomainError, isDomainError, rpcErrorObject, statusOf, type ErrorKind } from "../errors";
 import { answerErrors, type Handler } from "../http/handler";
@@ -14,6 +14,7 @@ import { A2A_ENDPOINT_PATH, AgentCardCache, agentCardJson, buildAgentCard } from
 import { BASE_URL_STATE, ConsoleAgentExecutor } from "../integrations/a2a/server-executor";
 import { A2ATasks, type A2ATaskOptions } from "../integrations/a2a/server-tasks";
 import type { Services } from "../services";
+import { A2A_CORS, endpointCors } from "./cors";
 
 export interface A2AApiOptions {
   /** Largest request body; 1 MiB unless set. */
@@ -34,6 +35,7 @@ const SEND_METHODS = new Set(["SendMessage", "SendStreamingMessage", "message/se
  * v0.3 layer for the others. Before the JSON-RPC exchange the answer is an HTTP status with the
  * console's error body: 421 a Host not served, 401 no or bad token, 403 no "a2a" scope or a foreign
  * Origin, 413, 415, 400 not JSON. After it, errors are JSON-RPC errors with their kind's code.
+ * Pages on origins the console lists may call it with a bearer token (CORS; OPTIONS answers their preflight).
  */
 export function a2aApi(
   services: Pick<Services, "registry" | "executor" | "approvals" | "database" | "logger" | "access" | "config" | "version" | "agents">,
@@ -79,8 +81,9 @@ export function a2aApi(
   // after it, every answer is JSON-RPC.
   const post = protect("a2a", async (request, caller) => {
     const principalId = caller.id;
-    // A browser page elsewhere must not drive the tools, whatever credential it holds.
-    assertSameOrigin(request, { required: false });
+    // A page elsewhere got here only from an origin listed for its bearer token (authenticate
+    // checked it); any other browser request must come from the console's own pages.
+    if (crossOrigin(request) === undefined) assertSameOrigin(request, { required: false });
     const body = await readJson(request, maxBodyBytes);
     if (body === undefined) throw new DomainError("invalid_json", "The body is empty; send a JSON-RPC request");
     const requested = request.headers.get(A2A_VERSION_HEADER) ?? undefined;
@@ -137,7 +140,14 @@ export function a2aApi(
       allow: "POST",
     });
 
-  return { card: answerErrors(card, logger), post, get: notAllowed, tasks };
+  const cors = endpointCors(services);
+  return {
+    card: answerErrors(card, logger),
+    post: cors.wrap(A2A_CORS, post),
+    get: cors.wrap(A2A_CORS, notAllowed),
+    preflight: cors.preflight(A2A_CORS),
+    tasks,
+  };
 }
 
 function isStream(value: unknown): value is AsyncGenerator<unknown> {

@@ -5,6 +5,7 @@ import { json } from "../http/respond";
 import { SSE_HEADERS, sseBody } from "../http/sse";
 import { isPre10Client, parseRunInput } from "../integrations/agui";
 import type { Services } from "../services";
+import { AGUI_CORS, endpointCors } from "./cors";
 
 export interface AguiApiOptions {
   /** A `: keepalive` comment after this long without an event (tests shorten it). */
@@ -15,14 +16,16 @@ export interface AguiApiOptions {
  * The AG-UI endpoint (scope "agui"): GET lists agents; POST streams a run of the named agent (or
  * the default one). Before the stream the answer is an HTTP status (see the README's table:
  * 404 unknown agent, 403 another caller's thread, 409 reused run id, 413, 415, 400 bad JSON,
- * 422 not a RunAgentInput); once it is open, failures travel as RUN_ERROR.
+ * 422 not a RunAgentInput); once it is open, failures travel as RUN_ERROR. Pages on origins
+ * the console lists may call it with a bearer token (CORS; OPTIONS answers their preflight).
  */
 export function aguiApi(
-  services: Pick<Services, "bridge" | "agents" | "config" | "logger">,
+  services: Pick<Services, "bridge" | "agents" | "config" | "logger" | "access">,
   protect: Protect,
   options: AguiApiOptions = {},
 ) {
   const { bridge, agents, logger } = services;
+  const cors = endpointCors(services);
 
   const listAgents = protect("agui", async () => json({ default: agents.default.info.name, agents: agents.list() }));
 
@@ -43,5 +46,5 @@ export function aguiApi(
     return new Response(sseBody(frames, { keepAliveMs: options.keepAliveMs, onCancel: stop }), { status: 200, headers: SSE_HEADERS });
   });
 
-  return { listAgents, run };
+  return { listAgents: cors.wrap(AGUI_CORS, listAgents), run: cors.wrap(AGUI_CORS, run), preflight: cors.preflight(AGUI_CORS) };
 }

@@ -1,5 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { assertSameOrigin } from "../auth/authenticate";
+import { assertSameOrigin, crossOrigin } from "../auth/authenticate";
 import type { Protect } from "../http/authorize";
 import { DomainError, statusOf, type ErrorKind } from "../errors";
 import type { Handler } from "../http/handler";
@@ -10,6 +10,7 @@ import { declaredFeatures, featuresOf, sessionIdFor } from "../integrations/mcp/
 import { McpTasks, type McpTaskOptions } from "../integrations/mcp/server-tasks";
 import { McpToolCatalog } from "../integrations/mcp/server-tools";
 import type { Services } from "../services";
+import { endpointCors, MCP_CORS } from "./cors";
 
 export interface McpApiOptions {
   /** Largest request body (a JSON-RPC message or batch); 1 MiB unless set. */
@@ -25,9 +26,10 @@ const ALLOW = { allow: "POST" };
  * the console's error body: 421 a Host this console does not serve, 403 an Origin that is not the
  * console's, 401 no or bad token, 403 no "mcp" scope, 413, 415, 406 (Accept must list JSON and
  * SSE), 400 not JSON-RPC. GET and DELETE are 405: there is no standalone stream and no session.
+ * Pages on origins the console lists may call it with a bearer token (CORS; OPTIONS answers their preflight).
  */
 export function mcpApi(
-  services: Pick<Services, "registry" | "executor" | "approvals" | "database" | "logger" | "config" | "version">,
+  services: Pick<Services, "registry" | "executor" | "approvals" | "database" | "logger" | "config" | "version" | "access">,
   protect: Protect,
   options: McpApiOptions = {},
 ) {
@@ -43,8 +45,9 @@ export function mcpApi(
   };
 
   const post = protect("mcp", async (request, principal) => {
-    // A browser page elsewhere must not drive the tools, whatever credential it holds.
-    assertSameOrigin(request, { required: false });
+    // A page elsewhere got here only from an origin listed for its bearer token (authenticate
+    // checked it); any other browser request must come from the console's own pages.
+    if (crossOrigin(request) === undefined) assertSameOrigin(request, { required: false });
     const message = await readJson(request, maxBodyBytes);
     if (message === undefined) throw new DomainError("invalid_json", "The body is empty; send a JSON-RPC message");
     const declared = declaredFeatures(message);
@@ -66,7 +69,13 @@ export function mcpApi(
       ALLOW,
     );
 
-  return { post, get: notAllowed, delete: notAllowed };
+  const cors = endpointCors(services);
+  return {
+    post: cors.wrap(MCP_CORS, post),
+    get: cors.wrap(MCP_CORS, notAllowed),
+    delete: cors.wrap(MCP_CORS, notAllowed),
+    preflight: cors.preflight(MCP_CORS),
+  };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { DomainError } from "../errors";
+import { normalizeOrigin } from "../http/cors";
 import { LOCAL_PRINCIPAL, type Principal } from "./principal";
 import { cookieValue, SESSION_COOKIE, type SessionStore } from "./sessions";
 import type { TokenScope, TokenStore } from "./tokens";
@@ -11,6 +12,8 @@ export interface AccessPolicy {
   tokens: TokenStore;
   /** Operators signed in to the pages (a session cookie); without it only tokens and loopback count. */
   sessions?: SessionStore;
+  /** Origins (normalized) whose pages may call with any bearer token (CORS_ORIGINS); a token may list its own. */
+  corsOrigins?: readonly string[];
 }
 
 /** What authentication reads of a request: its method and headers (a Request, or a page's headers). */
@@ -51,20 +54,46 @@ export function hostName(header: string | null): string {
  * wrong); an operator's session cookie; else the anonymous local operator, allowed only when the
  * console is bound to loopback and the Host is a local name. A request that changes state on the
  * strength of a cookie or of being local must come from a page of this console (origin_not_allowed
- * otherwise, against cross-site requests). `peer` is the socket's remote address when the server
- * knows it. Throws DomainError (host_not_served, unauthenticated, origin_not_allowed).
+ * otherwise, against cross-site requests). A request whose Origin is another origin than the
+ * console's (CORS) counts only with a bearer token, and only from an origin listed in CORS_ORIGINS
+ * or by that token: never with the session cookie or as the local operator, whatever its method.
+ * `peer` is the socket's remote address when the server knows it.
+ * Throws DomainError (host_not_served, unauthenticated, origin_not_allowed).
  */
 export function authenticate(request: RequestHead, policy: AccessPolicy, peer?: string): Principal {
   const { local } = assertServedHost(request, policy.allowedHosts);
+  const foreign = crossOrigin(request);
+  const cookie = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
+  // A page elsewhere that sends the operator's cookie (credentials: "include") is refused outright,
+  // bearer token or not: what the cookie stands for must never be reachable from another origin.
+  if (foreign !== undefined && cookie !== undefined)
+    throw new DomainError(
+      "origin_not_allowed",
+      `A request from ${foreign.slice(0, 200)} may not carry the console's session cookie; send a bearer token without credentials`,
+    );
 
   const authorization = request.headers.get("authorization");
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const principal = match ? policy.tokens.verify(match[1]!) : undefined;
-    if (!principal) throw new DomainError("unauthenticated", "The bearer token is unknown or revoked");
-    return principal;
+    const bearer = match ? policy.tokens.bearer(match[1]!) : undefined;
+    if (!bearer) throw new DomainError("unauthenticated", "The bearer token is unknown or revoked");
+    if (foreign !== undefined) {
+      const origin = normalizeOrigin(foreign);
+      if (!origin || !(policy.corsOrigins?.includes(origin) || bearer.origins.includes(origin)))
+        throw new DomainError(
+          "origin_not_allowed",
+          `Pages of ${foreign.slice(0, 200)} may not call the console; list the origin in CORS_ORIGINS or on the token`,
+        );
+    }
+    return bearer.principal;
   }
-  const session = policy.sessions?.verify(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+  // A page elsewhere holds no bearer token here: neither a cookie nor being local is a credential across origins.
+  if (foreign !== undefined)
+    throw new DomainError(
+      "origin_not_allowed",
+      `A request from ${foreign.slice(0, 200)} needs a bearer token; cookies and the local operator count only on the console's own pages`,
+    );
+  const session = policy.sessions?.verify(cookie);
   if (session) return (assertSameOrigin(request, { required: true }), session);
   if (isLocal(policy, local, peer)) return (assertSameOrigin(request, { required: false }), LOCAL_PRINCIPAL);
   throw new DomainError(
@@ -90,6 +119,17 @@ export function isLocal(policy: Pick<AccessPolicy, "bindHost">, localHost: boole
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * The request's Origin header when it names another origin than the Host the request was sent to
+ * (`null`, an unreadable value and another port included); undefined without an Origin or from a
+ * page of this console.
+ */
+export function crossOrigin(request: Pick<RequestHead, "headers">): string | undefined {
+  const origin = request.headers.get("origin");
+  if (origin === null || sameHost(origin, request.headers.get("host"))) return undefined;
+  return origin;
+}
 
 /**
  * Passes when the request only reads or comes from a page of this console: its Origin names the

@@ -3,6 +3,7 @@ export { SessionStore, SESSION_COOKIE, SESSION_TTL_MS, cookieValue, type OpenedS
 export { TokenStore, TokenError, TOKEN_SCOPES, type TokenInfo, type TokenScope } from "./tokens";
 export {
   assertSameOrigin,
+  crossOrigin,
   assertServedHost,
   authenticate,
   requireScope,

@@ -2,6 +2,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "../db";
 import { TokenRows, type TokenRow } from "../db/tokens";
 import { DomainError } from "../errors";
+import { parseOriginList } from "../http/cors";
 import { principalFor, type Principal } from "./principal";
 import { TOKEN_SCOPES, type TokenScope } from "./scopes";
 
@@ -11,6 +12,8 @@ export interface TokenInfo {
   id: string;
   name: string;
   scopes: TokenScope[];
+  /** Origins whose pages may use the token from a browser besides CORS_ORIGINS; null: none. */
+  origins: string[] | null;
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
@@ -34,11 +37,20 @@ export class TokenStore {
     this.rows = new TokenRows(db);
   }
 
-  /** Create a token; returns it in clear (the only time it is available) with its record. */
-  create(name: string, scopes: readonly string[] = ["agui"]): { token: string; info: TokenInfo } {
+  /**
+   * Create a token; returns it in clear (the only time it is available) with its record. `origins`
+   * lists the origins whose pages may use it from a browser (CORS) besides CORS_ORIGINS.
+   * Throws TokenError (a bad name, scope or origin, an active token of that name).
+   */
+  create(
+    name: string,
+    scopes: readonly string[] = ["agui"],
+    options: { origins?: readonly string[] } = {},
+  ): { token: string; info: TokenInfo } {
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new TokenError("A token name is 1 to 64 letters, digits, '.', '_' or '-'");
     const unknown = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
     if (unknown.length) throw new TokenError(`Unknown scope ${unknown.join(", ")}; scopes are ${TOKEN_SCOPES.join(", ")}`);
+    const origins = allowedOrigins(options.origins);
     if (this.active().some((t) => t.name === name)) throw new TokenError(`An active token named "${name}" exists already; revoke it first`);
     const token = `${PREFIX}${randomBytes(32).toString("base64url")}`;
     const now = Date.now();
@@ -47,6 +59,7 @@ export class TokenStore {
       name,
       hash: hash(token),
       scopes: [...new Set(scopes)],
+      allowedOrigins: origins,
       createdAt: now,
       updatedAt: now,
     });
@@ -64,8 +77,23 @@ export class TokenStore {
 
   /** The principal a bearer token stands for, or undefined when it is unknown or revoked. */
   verify(token: string): Principal | undefined {
+    return this.bearer(token)?.principal;
+  }
+
+  /**
+   * The principal a bearer token stands for with the origins its own record lets pages use it
+   * from (besides CORS_ORIGINS), or undefined when it is unknown or revoked.
+   */
+  bearer(token: string): { principal: Principal; origins: readonly string[] } | undefined {
     if (!token.startsWith(PREFIX) || token.length > 200) return undefined;
-    return this.principalOf(this.rows.byHash(hash(token)));
+    const row = this.rows.byHash(hash(token));
+    const principal = this.principalOf(row);
+    return principal && { principal, origins: row?.allowedOrigins ?? [] };
+  }
+
+  /** True when some active token lets pages of `origin` (normalized) use it: a preflight carries no token to tell which. */
+  listsOrigin(origin: string): boolean {
+    return this.rows.activeOrigins().some((origins) => origins.includes(origin));
   }
 
   /** The principal of an active token found by id (a session's token), or undefined. */
@@ -93,6 +121,17 @@ export class TokenStore {
   }
 }
 
+/** The origins of `--origins`, normalized; null for none. Throws TokenError naming a bad one. */
+function allowedOrigins(given: readonly string[] | undefined): string[] | null {
+  if (!given?.length) return null;
+  try {
+    const origins = parseOriginList(given.join(","));
+    return origins.length ? origins : null;
+  } catch (error) {
+    throw new TokenError(`An allowed origin ${(error as Error).message}`);
+  }
+}
+
 function hash(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
@@ -102,6 +141,7 @@ function toInfo(row: TokenRow): TokenInfo {
     id: row.id,
     name: row.name,
     scopes: row.scopes as TokenScope[],
+    origins: row.allowedOrigins,
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,

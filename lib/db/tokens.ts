@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import type { Db } from "./connection";
 import { apiTokens } from "./schema";
 
@@ -20,6 +20,11 @@ export class TokenRows {
         .select()
         .from(apiTokens)
         .where(eq(apiTokens.id, p("id")))
+        .prepare(),
+      activeOrigins: db
+        .select({ origins: apiTokens.allowedOrigins })
+        .from(apiTokens)
+        .where(and(isNull(apiTokens.revokedAt), isNotNull(apiTokens.allowedOrigins)))
         .prepare(),
       touch: db
         .update(apiTokens)
@@ -46,6 +51,11 @@ export class TokenRows {
   /** The token with this id, revoked or not. */
   byId(id: string): TokenRow | undefined {
     return this.statements.byId.get({ id });
+  }
+
+  /** The allowed origins of each active token that has some. */
+  activeOrigins(): string[][] {
+    return this.statements.activeOrigins.all().flatMap((row) => (row.origins ? [row.origins] : []));
   }
 
   /** Note a use of the token. */

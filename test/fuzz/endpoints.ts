@@ -300,12 +300,17 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
     stream: true,
   },
   "GET /api/a2a": {},
+  "OPTIONS /api/a2a": {},
   "GET /api/agui": {},
+  "OPTIONS /api/agui": {},
   "POST /api/agui": { body: runInput, stream: true },
   "POST /api/agui/[agent]": {
     params: (r) => ({ agent: r.chance(0.8) ? r.pick(["demo", "plain-chat"]) : nastyString(r) }),
     body: runInput,
     stream: true,
+  },
+  "OPTIONS /api/agui/[agent]": {
+    params: (r) => ({ agent: r.chance(0.8) ? r.pick(["demo", "plain-chat"]) : nastyString(r) }),
   },
   "GET /api/approvals": {
     query: (r, world) =>
@@ -394,6 +399,7 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
     stream: true,
   },
   "GET /api/mcp": {},
+  "OPTIONS /api/mcp": {},
   "DELETE /api/mcp": {},
   "GET /api/runs/[id]/events": {
     params: (r, world) => ({ id: existingOr(r, world.runs()) }),

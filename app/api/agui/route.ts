@@ -4,3 +4,4 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 export const GET = route((api) => api.agui.listAgents);
 export const POST = route((api) => api.agui.run);
+export const OPTIONS = route((api) => api.agui.preflight);

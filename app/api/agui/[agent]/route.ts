@@ -3,3 +3,4 @@ import { route } from "@/lib/api";
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 export const POST = route((api) => api.agui.run);
+export const OPTIONS = route((api) => api.agui.preflight);
