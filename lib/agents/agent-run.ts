@@ -53,8 +53,12 @@ export interface StreamingItem {
 export interface CallAllOptions {
   /** Calls run at once (default 4). */
   concurrency?: number;
-  /** The tools the agent offered the model: a call of any other registry tool is answered "not found" and not run. */
-  offered?: ReadonlySet<string>;
+  /**
+   * The tools the agent offered the model, by who runs them: the console (registry tools) or the
+   * client (RunAgentInput.tools). A call is run by whoever its tool was offered as; a call of a tool
+   * offered as neither is answered "not found" and not run, whatever the registry or the client holds.
+   */
+  offered?: { server: ReadonlySet<string>; client: ReadonlySet<string> };
 }
 
 export interface ToolCallRequest {
@@ -341,8 +345,9 @@ export class AgentRun {
     const clientNames = new Set(this.clientTools().map((t) => t.name));
     const started = calls.map((call) => {
       const toolCallId = newId("call");
-      const serverTool = this.ctx.executor.registry.get(call.name);
-      const byClient = !serverTool?.enabled && clientNames.has(call.name);
+      const byClient = options.offered
+        ? options.offered.client.has(call.name) && !options.offered.server.has(call.name)
+        : !this.ctx.executor.registry.get(call.name)?.enabled && clientNames.has(call.name);
       this.announceCall(toolCallId, call.name, JSON.stringify(call.args ?? {}));
       if (byClient) this.clientCalls.push(toolCallId);
       return { ...call, toolCallId, byClient };
@@ -352,8 +357,8 @@ export class AgentRun {
     // A tool the agent did not offer the model is not run, whatever the model asked.
     const { offered } = options;
     for (const call of started)
-      if (offered && !offered.has(call.name) && !call.byClient) this.answer(call.toolCallId, failure(new ToolNotFound(call.name)));
-    const serverCalls = started.filter((call) => !call.byClient && (!offered || offered.has(call.name)));
+      if (offered && !call.byClient && !offered.server.has(call.name)) this.answer(call.toolCallId, failure(new ToolNotFound(call.name)));
+    const serverCalls = started.filter((call) => !call.byClient && (!offered || offered.server.has(call.name)));
     const outcomes = await this.ctx.executor.callMany(
       serverCalls.map((call) => ({ name: call.name, args: call.args, callId: call.toolCallId })),
       {

@@ -20,7 +20,10 @@ export interface ToolLoopOptions {
  */
 export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Promise<void> {
   const maxTurns = options.maxTurns ?? 8;
-  const offered = new Set(options.tools.map((tool) => tool.name));
+  const offered = {
+    server: new Set(options.tools.filter((tool) => !tool.client).map((tool) => tool.name)),
+    client: new Set(options.tools.filter((tool) => tool.client).map((tool) => tool.name)),
+  };
   for (let turn = 0; turn < maxTurns; turn++) {
     const calls: ToolCallRequest[] = [];
     let open: { kind: "text" | "reasoning"; item: StreamingItem } | undefined;

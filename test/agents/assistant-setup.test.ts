@@ -107,6 +107,22 @@ describe("a model chosen in Settings", () => {
     expect((await put({ tools: null })).status).toBe(200);
   });
 
+  it("a client tool named like a registry tool left out of the selection is the client's: the console does not run it", async () => {
+    expect((await put({ tools: ["calculate"] })).status).toBe(200);
+    const before = server.services.callHistory.recent("create_ticket").length;
+    model.script({ toolCalls: [{ name: "create_ticket", args: { title: "From the browser" } }] });
+    const agent = new RecordingAgent(server.url, { path: "/api/agui/assistant" });
+    agent.addMessage(userMessage("Open a ticket"));
+    const run = await observeRun(agent, {
+      tools: [{ name: "create_ticket", description: "The page's own ticket form", parameters: { type: "object", properties: {} } }],
+    });
+    expectValidRun(run);
+    expect(outcomeOf(run)).toMatchObject({ type: "success", pendingToolCallIds: [expect.any(String)] });
+    expect(eventsOf(run, EventType.TOOL_CALL_RESULT)).toEqual([]);
+    expect(server.services.callHistory.recent("create_ticket").length).toBe(before);
+    expect((await put({ tools: null })).status).toBe(200);
+  });
+
   it("offers no registry tool when the selection is empty, and every one again when it is cleared", async () => {
     expect((await put({ tools: [] })).status).toBe(200);
     model.script({ text: "No tools." });
