@@ -44,15 +44,18 @@ function curlSnippet({ url, token }: SnippetTarget): string {
   return [
     `# One run of the agent; prints the AG-UI events (RUN_STARTED ... RUN_FINISHED) as they stream.`,
     ...(token ? [] : [`# Set ${TOKEN_VARIABLE} first: export ${TOKEN_VARIABLE}=aguic_...`]),
-    `# Each run needs a fresh runId (a reused one is refused with 409); keep threadId to go on with a thread.`,
+    `# Each run needs a fresh runId (a reused one is refused with 409): the time, the shell's pid and $RANDOM make one.`,
     `curl -sS -N ${sh(url)} \\`,
     `  -H 'content-type: application/json' \\`,
     `  -H 'accept: text/event-stream' \\`,
     `  -H ${authorization} \\`,
     `  --data-binary @- <<EOF`,
-    `{"threadId":"curl-thread-$(date +%s)-$$","runId":"curl-run-$(date +%s)-$$",` +
-      `"messages":[{"id":"m1","role":"user","content":"What is the weather in Paris?"}],` +
-      `"tools":[],"context":[],"state":{},"forwardedProps":{}}`,
+    `{`,
+    `  "threadId": "curl-thread-$(date +%s)-$$",`,
+    `  "runId": "curl-run-$(date +%s)-$$-$RANDOM",`,
+    `  "messages": [{ "id": "m1", "role": "user", "content": "What is the weather in Paris?" }],`,
+    `  "tools": [], "context": [], "state": {}, "forwardedProps": {}`,
+    `}`,
     `EOF`,
   ].join("\n");
 }
@@ -78,11 +81,14 @@ let failure;
 const subscriber = {
   onTextMessageContentEvent: ({ event }) => void process.stdout.write(event.delta),
   onTextMessageEndEvent: () => void process.stdout.write("\\n"),
-  onToolCallEndEvent: ({ toolCallName, toolCallArgs }) => console.log(\`[tool call] \${toolCallName} \${JSON.stringify(toolCallArgs)}\`),
+  onToolCallEndEvent: ({ toolCallName, toolCallArgs }) =>
+    console.log(\`[tool call] \${toolCallName} \${JSON.stringify(toolCallArgs)}\`),
   onToolCallResultEvent: ({ event }) => console.log(\`[tool result] \${event.content}\`),
   onRunErrorEvent: ({ event }) => void (failure = \`run failed: \${event.message} (\${event.code ?? "no code"})\`),
   onRunFailed: ({ error }) => {
-    failure = error?.status ? \`HTTP \${error.status}: \${error.payload?.error?.message ?? error.message}\` : \`cannot reach \${url}: \${error?.message ?? error}\`;
+    failure = error?.status
+      ? \`HTTP \${error.status}: \${error.payload?.error?.message ?? error.message}\`
+      : \`cannot reach \${url}: \${error?.message ?? error}\`;
     return { stopPropagation: true };
   },
 };
@@ -101,8 +107,11 @@ await run({});
 
 // While the run ends waiting for a person, approve every open interrupt in one resume and go on.
 for (let round = 0; agent.pendingInterrupts.length > 0 && round < 5; round++) {
-  for (const interrupt of agent.pendingInterrupts) console.log(\`[approval] \${interrupt.message ?? interrupt.id}: approving\`);
-  const answers = Object.fromEntries(agent.pendingInterrupts.map((i) => [i.id, { status: "resolved", payload: { approved: true } }]));
+  for (const interrupt of agent.pendingInterrupts)
+    console.log(\`[approval] \${interrupt.message ?? interrupt.id}: approving\`);
+  const answers = Object.fromEntries(
+    agent.pendingInterrupts.map((i) => [i.id, { status: "resolved", payload: { approved: true } }]),
+  );
   await run({ resume: buildResumeArray(agent.pendingInterrupts, answers) });
 }
 

@@ -22,7 +22,12 @@ export function tokensApi(services: Pick<Services, "tokens" | "logger">, protect
 
   const create = protect("admin", async (request, caller) => {
     const wanted = await readJsonBody(request, NewToken, TOKEN_BODY_MAX_BYTES);
-    // The store refuses a name an active token holds (invalid_token_request, 422) before writing.
+    // Checked here as well as in the store: in a Next build the services may come from another
+    // bundle layer (the page's), whose error classes this layer's error answer does not recognise.
+    if (tokens.list().some((t) => t.name === wanted.name && !t.revokedAt))
+      throw new DomainError("invalid_token_request", `An active token named "${wanted.name}" exists already; revoke it first`, {
+        issues: [{ path: "/name", message: "An active token has this name" }],
+      });
     const { token, info } = tokens.create(wanted.name, wanted.scopes);
     logger.info("token created", { by: caller.id, name: info.name, scopes: info.scopes });
     const answer: CreatedToken = { ...tokenView(info), token };

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleApi, type ConsoleApi } from "@/lib/api";
+import { tokensApi } from "@/lib/api/tokens";
+import { protector } from "@/lib/http/authorize";
 import type { CreatedToken, TokenView } from "@/lib/api/contracts";
 import { createLogger } from "@/lib/log";
 import { createServices, type Services } from "@/lib/services";
@@ -117,6 +119,31 @@ describe("/api/tokens", () => {
     }
     expect(tokenRows()).toBe(before);
     expect(services.tokens.list().every((t) => !t.revokedAt)).toBe(true);
+  });
+
+  it("a taken name is 422 even when the store's error class is another bundle layer's (as in a Next build)", async () => {
+    // In `next build` output the services can be built by the page layer, whose DomainError is not
+    // the route layer's: an error the store throws would then be answered 500. This store's errors
+    // are plain Errors, as a foreign class looks to the route.
+    const foreign = new Proxy(services.tokens, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target) as unknown;
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          try {
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          } catch (error) {
+            throw new Error((error as Error).message);
+          }
+        };
+      },
+    });
+    const api = tokensApi({ tokens: foreign, logger: services.logger }, protector(services.access, services.logger));
+    const before = tokenRows();
+    const response = await api.create(request("POST", "/api/tokens", admin, { name: "operator", scopes: ["agui"] }));
+    expect(response.status).toBe(422);
+    expect(await response.json()).toMatchObject({ error: { code: "invalid_token_request", issues: [{ path: "/name" }] } });
+    expect(tokenRows()).toBe(before);
   });
 
   it("DELETE revokes by id: the token stops working, the list says when; an unknown or revoked id is 404", async () => {
