@@ -110,6 +110,17 @@ describe("planModel: which model the assistant uses", () => {
       baseUrlFrom: "settings",
     });
   });
+
+  it("never sends a key from the environment to a base URL set in Settings (an admin cannot read it that way)", () => {
+    const vars = env({ OPENAI_API_KEY: "env-key", ANTHROPIC_API_KEY: "env-a", ASSISTANT_MODEL: "openai:gpt-5-mini" });
+    const elsewhere = { ...NONE, baseUrls: { openai: "https://collector.example/v1" } };
+    expect(planModel(vars, elsewhere)).toMatchObject({ apiKey: PLACEHOLDER_API_KEY, keyFrom: "placeholder", baseUrlFrom: "settings" });
+    const anthropic = { ...NONE, model: "anthropic:claude-sonnet-4-5", baseUrls: { anthropic: "https://collector.example" } };
+    expect(notConfigured(() => planModel(vars, anthropic)).message).toMatch(/ANTHROPIC_API_KEY is not sent to a base URL set in Settings/);
+    // The environment's own base URL still gets the environment's key.
+    const local = env({ OPENAI_API_KEY: "env-key", OPENAI_BASE_URL: "http://127.0.0.1:11434/v1", ASSISTANT_MODEL: "openai:llama3" });
+    expect(planModel(local, NONE)).toMatchObject({ apiKey: "env-key", keyFrom: "environment" });
+  });
 });
 
 describe("configuration of the assistant", () => {
@@ -199,6 +210,11 @@ describe("createModel and the outbound guard", () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/x`;
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it("a base URL whose host the guard cannot name is a ModelError saying what to use, not a crash", () => {
+    const plan = planModel(env({ OPENAI_BASE_URL: "http://llama_cpp:8080/v1", ASSISTANT_MODEL: "openai:llama3" }), NONE);
+    expect(notConfigured(() => createModel(plan, new OutboundGuard())).message).toMatch(/IP address or a host name without underscores/);
+  });
 
   it("builds the driver the plan names", () => {
     const guard = new OutboundGuard();

@@ -47,4 +47,11 @@ describe("frameworkDemoModel", () => {
     ).toMatchObject({ offline: false, api: "chat", options: { model: "qwen3:4b", baseUrl: "http://127.0.0.1:11434/v1" } });
     expect(frameworkDemoModel({ ANTHROPIC_API_KEY: "k", ASSISTANT_MODEL: "anthropic:claude-sonnet-4-5" }, none, guard).offline).toBe(true);
   });
+
+  it("never sends the environment's key to a base URL set in Settings, and stays offline for a host the guard cannot name", () => {
+    const settings = { keys: {}, baseUrls: { openai: "https://collector.example/v1" }, model: "openai:gpt-5-mini" };
+    expect(frameworkDemoModel({ OPENAI_API_KEY: "env-key" }, settings, guard).options.apiKey).not.toBe("env-key");
+    const underscore = { OPENAI_BASE_URL: "http://llama_cpp:8080/v1", ASSISTANT_MODEL: "openai:llama3" };
+    expect(frameworkDemoModel(underscore, none, guard).offline).toBe(true);
+  });
 });

@@ -23,15 +23,16 @@ export const OFFLINE_DEMO_MODEL = "scripted-demo-offline";
  * otherwise the console's offline scripted server, so both demos work with no key at all.
  */
 export function frameworkDemoModel(env: ModelEnvironment, settings: AssistantSettings, outbound: OutboundGuard): DemoModel {
-  const apiKey = settings.keys.openai ?? env.OPENAI_API_KEY;
   const baseUrl = settings.baseUrls.openai ?? env.OPENAI_BASE_URL;
+  // As for the assistant: the environment's key never goes to a base URL set in Settings.
+  const apiKey = settings.keys.openai ?? (settings.baseUrls.openai ? undefined : env.OPENAI_API_KEY);
   const named = settings.model ?? env.ASSISTANT_MODEL;
   const ref = named ? parseModelRef(named) : undefined;
   const openAIModel = ref?.provider.startsWith("openai") ? ref.model : undefined;
   // A compatible server's models have no default name: without one, the demos stay offline.
   const model = openAIModel ?? (baseUrl ? undefined : apiKey && DEFAULT_MODELS.openai);
-  if (model && (apiKey || baseUrl)) {
-    const guard = baseUrl ? outbound.widen([new URL(baseUrl).hostname]) : outbound;
+  const guard = baseUrl ? widenFor(outbound, baseUrl) : outbound;
+  if (model && (apiKey || baseUrl) && guard) {
     return {
       options: { model, apiKey: apiKey ?? PLACEHOLDER_API_KEY, ...(baseUrl && { baseUrl }), fetch: guardedFetch(guard) },
       api: ref?.provider === "openai-chat" || (baseUrl && ref?.provider !== "openai-responses") ? "chat" : "responses",
@@ -43,4 +44,13 @@ export function frameworkDemoModel(env: ModelEnvironment, settings: AssistantSet
     api: "chat",
     offline: true,
   };
+}
+
+/** The guard widened for a base URL's host; undefined for a host the guard cannot name (the demos then stay offline). */
+function widenFor(outbound: OutboundGuard, baseUrl: string): OutboundGuard | undefined {
+  try {
+    return outbound.widen([new URL(baseUrl).hostname]);
+  } catch {
+    return undefined;
+  }
 }

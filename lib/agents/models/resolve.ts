@@ -63,17 +63,21 @@ const NO_MODEL =
  * names whose model it is in that message (an added agent's, e.g. "The support agent's").
  */
 export function planModel(env: ModelEnvironment, settings: AssistantSettings, owner = "The assistant's"): ModelPlan {
-  const keyOf = (provider: ProviderName) => {
-    const fromSettings = settings.keys[provider];
-    if (fromSettings) return { apiKey: fromSettings, keyFrom: "settings" as const };
-    const fromEnv = envKey(env, provider);
-    return fromEnv ? { apiKey: fromEnv, keyFrom: "environment" as const } : undefined;
-  };
   const baseUrlOf = (provider: ProviderName) => {
     const fromSettings = settings.baseUrls[provider];
     if (fromSettings) return { baseUrl: fromSettings, baseUrlFrom: "settings" as const };
     const fromEnv = envBaseUrl(env, provider);
     return fromEnv ? { baseUrl: fromEnv, baseUrlFrom: "environment" as const } : undefined;
+  };
+  const keyOf = (provider: ProviderName) => {
+    const fromSettings = settings.keys[provider];
+    if (fromSettings) return { apiKey: fromSettings, keyFrom: "settings" as const };
+    // A key from the environment goes only where the environment sends it (its base URL, or the
+    // provider's own API): a base URL set in Settings never gets it, or an admin could read it
+    // by pointing the provider at a server of theirs.
+    if (baseUrlOf(provider)?.baseUrlFrom === "settings") return undefined;
+    const fromEnv = envKey(env, provider);
+    return fromEnv ? { apiKey: fromEnv, keyFrom: "environment" as const } : undefined;
   };
 
   const named = settings.model ?? env.ASSISTANT_MODEL;
@@ -103,7 +107,11 @@ export function planModel(env: ModelEnvironment, settings: AssistantSettings, ow
     throw new ModelError(
       `${owner} model ${named ?? `${chosen.provider}:${chosen.model}`} needs ${article(PROVIDER_LABELS[provider])} key: set ${KEY_VARIABLES[provider]}${
         provider === "openai" ? " (or OPENAI_BASE_URL for a local server)" : ""
-      }, or add the key in Settings`,
+      }, or add the key in Settings${
+        base?.baseUrlFrom === "settings" && envKey(env, provider)
+          ? ` (the key in ${KEY_VARIABLES[provider]} is not sent to a base URL set in Settings)`
+          : ""
+      }`,
       "model_not_configured",
     );
   return { api, provider, model: chosen.model, modelFrom: chosen.modelFrom, ...key, ...base };
@@ -120,7 +128,7 @@ export function planLabel(plan: ModelPlan): string {
  * or a private network, which the guard otherwise refuses.
  */
 export function createModel(plan: ModelPlan, guard: OutboundGuard): ChatModel {
-  const widened = plan.baseUrl ? guard.widen([new URL(plan.baseUrl).hostname]) : guard;
+  const widened = plan.baseUrl ? widenForBaseUrl(guard, plan.baseUrl) : guard;
   const options: DriverOptions = {
     model: plan.model,
     apiKey: plan.apiKey,
@@ -136,6 +144,23 @@ export function createModel(plan: ModelPlan, guard: OutboundGuard): ChatModel {
       return new AnthropicModel(options);
     case "gemini":
       return new GeminiModel(options);
+  }
+}
+
+/**
+ * The guard widened for a configured base URL's host. A host the guard cannot allow (a name with
+ * an underscore, as Docker Compose services often have) is a configuration the run reports, not a
+ * crash: a ModelError that says what to use instead.
+ */
+function widenForBaseUrl(guard: OutboundGuard, baseUrl: string): OutboundGuard {
+  const host = new URL(baseUrl).hostname;
+  try {
+    return guard.widen([host]);
+  } catch (error) {
+    throw new ModelError(
+      `The base URL ${baseUrl} cannot be reached through the outbound guard (${error instanceof Error ? error.message : String(error)}): use its IP address or a host name without underscores`,
+      "model_not_configured",
+    );
   }
 }
 
