@@ -38,8 +38,8 @@ export default defineConfig({
       OUTBOUND_ALLOW: "127.0.0.1/32",
       // e2e/sign-in.spec.ts reaches the console as console.test, a name that needs signing in.
       ALLOWED_HOSTS: "console.test",
-      // e2e/cors.spec.ts serves a page from the next port: pages there may call the console (CORS).
-      CORS_ORIGINS: `http://127.0.0.1:${port + 1}`,
+      // e2e/cors.spec.ts serves a page from 127.0.0.2 on the console's port: pages there may call it (CORS).
+      CORS_ORIGINS: `http://127.0.0.2:${port}`,
     },
   },
 });

@@ -2,9 +2,10 @@ import http from "node:http";
 import { expect, test, type Page } from "@playwright/test";
 import { createToken } from "./support/tokens";
 
-// A page served from another local origin (another port on 127.0.0.1) calls the console's AG-UI
-// endpoint with fetch and a bearer token. playwright.config.ts lists the port after the console's
-// in CORS_ORIGINS; the port after that is listed nowhere, so Chromium's preflight fails there.
+// A page served from another local origin calls the console's AG-UI endpoint with fetch and a
+// bearer token. The pages listen on the console's own port but on other loopback addresses (no
+// other spec's port can be in the way): playwright.config.ts lists http://127.0.0.2:PORT in
+// CORS_ORIGINS; http://127.0.0.3:PORT is listed nowhere, so Chromium's preflight fails there.
 
 /** The embedding page: a button that posts a run to the console and writes what came back. */
 function embeddingPage(endpoint: string, token: string): string {
@@ -36,12 +37,12 @@ function embeddingPage(endpoint: string, token: string): string {
 </body></html>`;
 }
 
-/** A tiny web server on 127.0.0.1:port serving `html` at every path. */
-async function servePage(port: number, html: string): Promise<http.Server> {
+/** A tiny web server on address:port serving `html` at every path. */
+async function servePage(address: string, port: number, html: string): Promise<http.Server> {
   const server = http.createServer((_request, response) => {
     response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
   });
-  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, address, resolve));
   return server;
 }
 
@@ -59,9 +60,9 @@ test.beforeAll(async () => {
   const consoleUrl = new URL(test.info().project.use.baseURL!);
   const port = Number(consoleUrl.port);
   const html = embeddingPage(`${consoleUrl.origin}/api/agui/demo`, createToken(`cors-${Date.now()}`, ["agui"]));
-  servers = [await servePage(port + 1, html), await servePage(port + 2, html)];
-  listed = `http://127.0.0.1:${port + 1}/`;
-  unlisted = `http://127.0.0.1:${port + 2}/`;
+  servers = [await servePage("127.0.0.2", port, html), await servePage("127.0.0.3", port, html)];
+  listed = `http://127.0.0.2:${port}/`;
+  unlisted = `http://127.0.0.3:${port}/`;
 });
 
 test.afterAll(async () => {
