@@ -26,6 +26,11 @@ export const REMOTE_SURFACE = "agui-remote";
 const MAX_ARGS_CHARS = 64 * 1024;
 /** Interrupt ids longer than this are not recorded (the resume still forwards them). */
 const MAX_ID_CHARS = 200;
+/**
+ * Interrupts of one remote run recorded as approvals; the rest still reach the chat, not the inbox
+ * (a remote that sends thousands must not flood the inbox or hold the server writing them).
+ */
+export const MAX_RECORDED_INTERRUPTS = 20;
 /** An approval waits at most this long, whatever the remote's expiry says. */
 const MAX_TTL_MS = 7 * 24 * 3600 * 1000;
 /** How many of a thread's remote approvals a resume looks through. */
@@ -56,7 +61,13 @@ export interface RemoteRunScope {
 export function recordRemoteInterrupts(deps: RemoteInterruptDeps, scope: RemoteRunScope, interrupts: readonly Interrupt[]): Approval[] {
   const recorded: Approval[] = [];
   const earlier = latestByInterrupt(deps.approvals, scope.threadId);
-  for (const interrupt of interrupts) {
+  if (interrupts.length > MAX_RECORDED_INTERRUPTS)
+    deps.logger.warn("a remote agent asked more than the inbox takes from one run", {
+      runId: scope.runId,
+      interrupts: interrupts.length,
+      recorded: MAX_RECORDED_INTERRUPTS,
+    });
+  for (const interrupt of interrupts.slice(0, MAX_RECORDED_INTERRUPTS)) {
     if (interrupt.id.length > MAX_ID_CHARS) continue;
     const metadata = interrupt.metadata ?? {};
     const toolName = typeof metadata.toolName === "string" && metadata.toolName ? metadata.toolName : interrupt.reason;
@@ -228,6 +239,9 @@ function entryFor(approval: Approval, entry: ResumeEntry): ResumeEntry {
       return entry.status === "resolved" && approval.reason === ANSWERED_IN_CHAT
         ? entry
         : { interruptId: entry.interruptId, status: "cancelled", ...metadata };
+    case "expired":
+      // Its time ran out here: no later answer may go on as a decision, as for the console's own.
+      return { interruptId: entry.interruptId, status: "cancelled", ...metadata };
     default:
       return entry;
   }
