@@ -89,10 +89,13 @@ export function settingsApi(services: SettingsServices, protect: Protect) {
   /** PUT /api/settings/agents/<name>: change an added agent; its next run uses the change. */
   const updateAgent = protect("admin", async (request, caller, context) => {
     const name = await storedProfileName(context);
-    const current = readAgentProfile(settings, name);
-    if (!current) throw notAdded(name);
+    if (!readAgentProfile(settings, name)) throw notAdded(name);
     const patch = await readJsonBody(request, AgentProfilePatch, SETTINGS_MAX_BYTES);
     checkToolsExist(patch.tools);
+    // Read again once the body is in: from here to the write nothing waits, so a removal or
+    // another change made while the body was read is neither undone nor lost.
+    const current = readAgentProfile(settings, name);
+    if (!current) throw notAdded(name);
     const next: AgentProfile = {
       ...current,
       ...(patch.description !== undefined && { description: patch.description ?? "" }),
