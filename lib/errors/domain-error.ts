@@ -11,7 +11,15 @@ export interface Issue {
  * ERROR_KINDS), a message chosen for whoever made the request, and the issues found in what they
  * sent. Anything else that is thrown is a programming error: a 500 with the details in the log.
  */
+/**
+ * Marks every DomainError. Next.js may bundle this module more than once (a page's chunk and a
+ * route's), and the services are built by whichever loads first: an error thrown by a store built
+ * in one chunk is not `instanceof` the other chunk's class, so the check goes by this mark.
+ */
+const DOMAIN_ERROR = Symbol.for("agui-console.DomainError");
+
 export class DomainError<K extends ErrorKind = ErrorKind> extends Error {
+  readonly [DOMAIN_ERROR] = true;
   readonly kind: K;
   readonly issues: readonly Issue[];
 
@@ -25,5 +33,5 @@ export class DomainError<K extends ErrorKind = ErrorKind> extends Error {
 
 /** True for an error the console answers with its kind. */
 export function isDomainError(error: unknown): error is DomainError {
-  return error instanceof DomainError;
+  return typeof error === "object" && error !== null && (error as { [DOMAIN_ERROR]?: unknown })[DOMAIN_ERROR] === true;
 }
