@@ -26,7 +26,8 @@ export function demoAgent(options: AgentFunctionOptions = {}): Agent {
     async (run) => {
       recordActions(run);
       try {
-        await runToolLoop(run, { model, tools: toolsFor(run), afterCalls: () => recordActions(run) });
+        // The scripted model is the console's own: its `/stream N` answers may be as long as asked.
+        await runToolLoop(run, { model, tools: toolsFor(run), afterCalls: () => recordActions(run), maxAnswerChars: Infinity });
       } finally {
         // Also when the run pauses: the calls that completed before the pause are in the state.
         recordActions(run);
@@ -46,7 +47,7 @@ export function plainChatAgent(options: AgentFunctionOptions = {}): Agent {
       model: model.label,
       capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false },
     },
-    (run) => runToolLoop(run, { model, tools: [] }),
+    (run) => runToolLoop(run, { model, tools: [], maxAnswerChars: Infinity }),
     options,
   );
 }

@@ -1,6 +1,11 @@
 import type { ToolResult } from "../execution";
 import type { AgentRun, StreamingItem, ToolCallRequest } from "./agent-run";
-import type { ChatModel, ToolDescriptor } from "./model";
+import { ModelError, type ChatModel, type ToolDescriptor } from "./model";
+
+/** A model answer that sends nothing for this long is stopped (the run ends with RUN_ERROR). */
+export const MODEL_IDLE_TIMEOUT_MS = 120_000;
+/** Characters of text and reasoning one model answer may stream before it is stopped. */
+export const MAX_ANSWER_CHARS = 1_000_000;
 
 export interface ToolLoopOptions {
   model: ChatModel;
@@ -11,6 +16,10 @@ export interface ToolLoopOptions {
   maxTurns?: number;
   /** Called with each turn's calls and their results (for shared state, say). */
   afterCalls?: (calls: ToolCallRequest[], results: ToolResult[]) => void;
+  /** How long a model answer may send nothing (MODEL_IDLE_TIMEOUT_MS unless set). */
+  idleTimeoutMs?: number;
+  /** How much text one model answer may stream (MAX_ANSWER_CHARS unless set). */
+  maxAnswerChars?: number;
 }
 
 /**
@@ -24,12 +33,35 @@ export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Prom
     server: new Set(options.tools.filter((tool) => !tool.client).map((tool) => tool.name)),
     client: new Set(options.tools.filter((tool) => tool.client).map((tool) => tool.name)),
   };
+  const idleMs = options.idleTimeoutMs ?? MODEL_IDLE_TIMEOUT_MS;
+  const maxChars = options.maxAnswerChars ?? MAX_ANSWER_CHARS;
   for (let turn = 0; turn < maxTurns; turn++) {
     const calls: ToolCallRequest[] = [];
     let open: { kind: "text" | "reasoning"; item: StreamingItem } | undefined;
+    // The model's request stops with the run, or when the model goes quiet: a provider that stalls
+    // after its headers would otherwise hold the run for ever (the SDKs' timeouts end at the headers).
+    const answer = new AbortController();
+    const stop = () => answer.abort(run.ctx.signal.reason);
+    run.ctx.signal.addEventListener("abort", stop, { once: true });
+    const quiet = () =>
+      answer.abort(
+        new ModelError(`${options.model.label} sent nothing for ${Math.round(idleMs / 1000)} s; the answer was stopped`, "model_error"),
+      );
+    const idle = setTimeout(quiet, idleMs);
+    let chars = 0;
     try {
-      const request = { system: options.system, messages: run.messages(), tools: options.tools, signal: run.ctx.signal };
+      if (run.ctx.signal.aborted) stop();
+      const request = { system: options.system, messages: run.messages(), tools: options.tools, signal: answer.signal };
       for await (const chunk of options.model.respond(request)) {
+        idle.refresh();
+        if (chunk.type === "text" || chunk.type === "reasoning") {
+          chars += chunk.delta.length;
+          if (chars > maxChars)
+            throw new ModelError(
+              `${options.model.label} sent more than ${maxChars.toLocaleString("en")} characters in one answer; it was stopped`,
+              "model_error",
+            );
+        }
         if (chunk.type === "usage") {
           run.addUsage(chunk.usage);
           continue;
@@ -47,7 +79,14 @@ export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Prom
         const waiting = open.item.append(chunk.delta);
         if (waiting) await waiting;
       }
+    } catch (error) {
+      // A model stopped for going quiet surfaces as the abort's reason, or as whatever the SDK made of the abort.
+      const reason: unknown = answer.signal.reason;
+      if (answer.signal.aborted && reason instanceof ModelError && !run.ctx.signal.aborted) throw reason;
+      throw error;
     } finally {
+      clearTimeout(idle);
+      run.ctx.signal.removeEventListener("abort", stop);
       open?.item.close();
     }
     if (!calls.length) return;
