@@ -47,13 +47,20 @@ export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Prom
       answer.abort(
         new ModelError(`${options.model.label} sent nothing for ${Math.round(idleMs / 1000)} s; the answer was stopped`, "model_error"),
       );
-    const idle = setTimeout(quiet, idleMs);
+    // One timer for the whole answer, set again only when it fires early: a chunk only notes its time.
+    let lastChunkAt = Date.now();
+    const check = () => {
+      const silent = Date.now() - lastChunkAt;
+      if (silent >= idleMs) quiet();
+      else idle = setTimeout(check, idleMs - silent);
+    };
+    let idle = setTimeout(check, idleMs);
     let chars = 0;
     try {
       if (run.ctx.signal.aborted) stop();
       const request = { system: options.system, messages: run.messages(), tools: options.tools, signal: answer.signal };
       for await (const chunk of options.model.respond(request)) {
-        idle.refresh();
+        lastChunkAt = Date.now();
         if (chunk.type === "text" || chunk.type === "reasoning") {
           chars += chunk.delta.length;
           if (chars > maxChars)
