@@ -33,6 +33,9 @@ export function aguiApi(
     const name = await routeParam(context, "agent");
     const agent = name ? agents.get(name) : agents.default;
     if (!agent) throw new DomainError("agent_not_found", `No agent named "${name}"; GET /api/agui lists them`);
+    // An embed token is good for its one agent only.
+    if (caller.agent !== undefined && caller.agent !== agent.info.name)
+      throw new DomainError("forbidden", `This token is for the agent "${caller.agent}" only`);
     const raw = await readJson(request, services.config.AGUI_MAX_BODY_BYTES);
     const input = parseRunInput(raw);
     const opened = bridge.open(agent, input, caller);

@@ -40,3 +40,27 @@ export const EMBED_SCOPE_CHOICES: ReadonlyArray<{ scopes: TokenScope[]; label: s
   { scopes: ["agui"], label: "Chat with the agents (agui)" },
   { scopes: ["agui", "approvals"], label: "Chat and decide any caller's approvals (agui, approvals)" },
 ];
+
+/**
+ * POST /api/tokens/embed: an embed token for one agent, the credential of the script-tag widget.
+ * `ttlSeconds` defaults to an hour and is at most a day; `origins` are the pages' origins
+ * (`scheme://host[:port]`) allowed to use it besides CORS_ORIGINS.
+ */
+export const NewEmbedToken = z.strictObject({
+  agent: z.string().min(1, "Name the agent").max(64),
+  origins: z.array(z.string().max(300)).max(20).optional(),
+  ttlSeconds: z
+    .number()
+    .int()
+    .min(60, "An embed token lives at least a minute")
+    .max(24 * 60 * 60, "An embed token lives at most 24 hours")
+    .optional(),
+});
+export type NewEmbedToken = z.infer<typeof NewEmbedToken>;
+
+/** The answer to POST /api/tokens/embed: the record with its agent, origins and end, and the secret, shown this once. */
+export interface CreatedEmbedToken extends CreatedToken {
+  agent: string;
+  origins: string[];
+  expiresAt: number;
+}

@@ -4,7 +4,7 @@ import type { Protect } from "../http/authorize";
 import { readJsonBody, routeParam } from "../http/request-input";
 import { json } from "../http/respond";
 import type { Services } from "../services";
-import { NewToken, type CreatedToken, type TokenView } from "./tokens-contract";
+import { NewEmbedToken, NewToken, type CreatedEmbedToken, type CreatedToken, type TokenView } from "./tokens-contract";
 
 /** A token request is a name and a few scopes: a kilobyte is plenty. */
 const TOKEN_BODY_MAX_BYTES = 4 * 1024;
@@ -13,10 +13,11 @@ const TOKEN_BODY_MAX_BYTES = 4 * 1024;
  * /api/tokens, for admins only (scope "admin"): POST creates an API token and answers its secret
  * once (the store keeps only its hash), GET lists tokens without secrets, DELETE /api/tokens/<id>
  * revokes one. A refused request (bad body 400/422, a name taken 422, non-admin 403) writes nothing.
- * The log names the token and its scopes, never the secret.
+ * The log names the token and its scopes, never the secret. POST /api/tokens/embed mints an embed
+ * token: scope "agui", one agent, a lifetime (default an hour, at most a day), allowed origins.
  */
-export function tokensApi(services: Pick<Services, "tokens" | "logger">, protect: Protect) {
-  const { tokens, logger } = services;
+export function tokensApi(services: Pick<Services, "tokens" | "logger" | "agents">, protect: Protect) {
+  const { tokens, logger, agents } = services;
 
   const list = protect("admin", async () => json({ tokens: tokens.list().map(tokenView) }));
 
@@ -44,7 +45,28 @@ export function tokensApi(services: Pick<Services, "tokens" | "logger">, protect
     return json({ revoked: tokenView({ ...target, revokedAt: Date.now() }) });
   });
 
-  return { list, create, revoke };
+  const createEmbed = protect("admin", async (request, caller) => {
+    const wanted = await readJsonBody(request, NewEmbedToken, TOKEN_BODY_MAX_BYTES);
+    if (!agents.get(wanted.agent))
+      throw new DomainError("invalid_token_request", `No agent named "${wanted.agent}"; GET /api/agui lists them`, {
+        issues: [{ path: "/agent", message: "No agent has this name" }],
+      });
+    const { token, info } = tokens.createEmbed(wanted.agent, {
+      origins: wanted.origins,
+      ttlMs: wanted.ttlSeconds === undefined ? undefined : wanted.ttlSeconds * 1000,
+    });
+    logger.info("embed token created", { by: caller.id, name: info.name, agent: info.agent, origins: info.origins });
+    const answer: CreatedEmbedToken = {
+      ...tokenView(info),
+      token,
+      agent: info.agent!,
+      origins: info.origins ?? [],
+      expiresAt: info.expiresAt!,
+    };
+    return json(answer, { status: 201 });
+  });
+
+  return { list, create, createEmbed, revoke };
 }
 
 /** What a client may see of a token: everything but the secret, which the store does not even hold. */

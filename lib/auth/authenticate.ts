@@ -76,7 +76,7 @@ export function authenticate(request: RequestHead, policy: AccessPolicy, peer?: 
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
     const bearer = match ? policy.tokens.bearer(match[1]!) : undefined;
-    if (!bearer) throw new DomainError("unauthenticated", "The bearer token is unknown or revoked");
+    if (!bearer) throw new DomainError("unauthenticated", "The bearer token is unknown, revoked or expired");
     if (foreign !== undefined) {
       const origin = normalizeOrigin(foreign);
       if (!origin || !(policy.corsOrigins?.includes(origin) || bearer.origins.includes(origin)))

@@ -14,6 +14,8 @@ export interface Principal {
   operator: boolean;
   scopes: readonly TokenScope[];
   role: Role;
+  /** An embed token's one agent: the AG-UI endpoint refuses it any other (403). Absent: every agent. */
+  agent?: string;
 }
 
 /** The role that a set of scopes gives: admin with "admin", operator with "approvals", else viewer. */
@@ -22,10 +24,16 @@ export function roleOf(scopes: readonly TokenScope[]): Role {
   return scopes.includes("approvals") ? "operator" : "viewer";
 }
 
-/** The principal holding `scopes`, under `id`. */
-export function principalFor(id: string, scopes: readonly TokenScope[]): Principal {
+/** The principal holding `scopes`, under `id`; bound to one agent when `agent` is given. */
+export function principalFor(id: string, scopes: readonly TokenScope[], agent?: string): Principal {
   const role = roleOf(scopes);
-  return Object.freeze({ id, operator: role !== "viewer", scopes: Object.freeze([...scopes]), role });
+  return Object.freeze({
+    id,
+    operator: role !== "viewer",
+    scopes: Object.freeze([...scopes]),
+    role,
+    ...(agent !== undefined && { agent }),
+  });
 }
 
 /** The anonymous user of a console bound to loopback: the admin of their own machine. */

@@ -14,6 +14,10 @@ export interface TokenInfo {
   scopes: TokenScope[];
   /** Origins whose pages may use the token from a browser besides CORS_ORIGINS; null: none. */
   origins: string[] | null;
+  /** An embed token's end (ms since the epoch); null: valid until revoked. */
+  expiresAt: number | null;
+  /** An embed token's one agent; null: every agent. */
+  agent: string | null;
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
@@ -29,6 +33,11 @@ export class TokenError extends DomainError<"invalid_token_request"> {
 
 const PREFIX = "aguic_";
 
+/** How long an embed token lives when the request does not say, and at most (see createEmbed). */
+export const EMBED_TOKEN_DEFAULT_TTL_MS = 60 * 60_000;
+export const EMBED_TOKEN_MAX_TTL_MS = 24 * 60 * 60_000;
+export const EMBED_TOKEN_MIN_TTL_MS = 60_000;
+
 /** API tokens: stored as SHA-256 hashes; the token itself is shown once, at creation. */
 export class TokenStore {
   private readonly rows: TokenRows;
@@ -39,13 +48,14 @@ export class TokenStore {
 
   /**
    * Create a token; returns it in clear (the only time it is available) with its record. `origins`
-   * lists the origins whose pages may use it from a browser (CORS) besides CORS_ORIGINS.
+   * lists the origins whose pages may use it from a browser (CORS) besides CORS_ORIGINS; an
+   * `expiresAt` (ms) ends it then; an `agent` binds it to that agent (see createEmbed).
    * Throws TokenError (a bad name, scope or origin, an active token of that name).
    */
   create(
     name: string,
     scopes: readonly string[] = ["agui"],
-    options: { origins?: readonly string[] } = {},
+    options: { origins?: readonly string[]; expiresAt?: number; agent?: string } = {},
   ): { token: string; info: TokenInfo } {
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new TokenError("A token name is 1 to 64 letters, digits, '.', '_' or '-'");
     const unknown = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
@@ -60,10 +70,28 @@ export class TokenStore {
       hash: hash(token),
       scopes: [...new Set(scopes)],
       allowedOrigins: origins,
+      expiresAt: options.expiresAt ?? null,
+      agent: options.agent ?? null,
       createdAt: now,
       updatedAt: now,
     });
     return { token, info: toInfo(row) };
+  }
+
+  /**
+   * Create an embed token, the credential a page elsewhere (the script-tag widget) holds: scope
+   * "agui" only, good for the agent `agent` only, for `ttlMs` (default an hour, 1 minute to 24
+   * hours), usable from the pages of `origins`. Its name is made up ("embed-" and random hex), so
+   * minting never collides with an operator's token. The caller checks that the agent exists.
+   * Throws TokenError (a lifetime out of range, a bad origin or agent name).
+   */
+  createEmbed(agent: string, options: { origins?: readonly string[]; ttlMs?: number } = {}): { token: string; info: TokenInfo } {
+    const ttl = options.ttlMs ?? EMBED_TOKEN_DEFAULT_TTL_MS;
+    if (!Number.isInteger(ttl) || ttl < EMBED_TOKEN_MIN_TTL_MS || ttl > EMBED_TOKEN_MAX_TTL_MS)
+      throw new TokenError("An embed token lives from 1 minute to 24 hours");
+    if (!agent || agent.length > 64) throw new TokenError("An embed token names one agent (at most 64 characters)");
+    const name = `embed-${randomBytes(6).toString("hex")}`;
+    return this.create(name, ["agui"], { origins: options.origins, expiresAt: Date.now() + ttl, agent });
   }
 
   list(): TokenInfo[] {
@@ -93,10 +121,10 @@ export class TokenStore {
 
   /** True when some active token lets pages of `origin` (normalized) use it: a preflight carries no token to tell which. */
   listsOrigin(origin: string): boolean {
-    return this.rows.activeOrigins().some((origins) => origins.includes(origin));
+    return this.rows.activeOrigins(Date.now()).some((origins) => origins.includes(origin));
   }
 
-  /** The principal of an active token found by id (a session's token), or undefined. */
+  /** The principal of an active token (neither revoked nor expired) found by id (a session's token), or undefined. */
   verifyId(id: string): Principal | undefined {
     return this.principalOf(this.rows.byId(id));
   }
@@ -111,9 +139,10 @@ export class TokenStore {
   private principalOf(row: TokenRow | undefined): Principal | undefined {
     if (!row || row.revokedAt) return undefined;
     const now = Date.now();
+    if (row.expiresAt !== null && now >= row.expiresAt) return undefined;
     // Written at most once a minute per token: verification is on every request's path.
     if (!row.lastUsedAt || now - row.lastUsedAt > 60_000) this.rows.touch(row.id, now);
-    return principalFor(`token:${row.name}`, row.scopes as TokenScope[]);
+    return principalFor(`token:${row.name}`, row.scopes as TokenScope[], row.agent ?? undefined);
   }
 
   private active(): TokenInfo[] {
@@ -142,6 +171,8 @@ function toInfo(row: TokenRow): TokenInfo {
     name: row.name,
     scopes: row.scopes as TokenScope[],
     origins: row.allowedOrigins,
+    expiresAt: row.expiresAt,
+    agent: row.agent,
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,

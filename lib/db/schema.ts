@@ -238,6 +238,10 @@ export const apiTokens = sqliteTable("api_tokens", {
    * CORS_ORIGINS; null: only CORS_ORIGINS.
    */
   allowedOrigins: json<string[]>("allowed_origins"),
+  /** An embed token's end (ms since the epoch): refused from then on; null: until revoked. */
+  expiresAt: integer("expires_at"),
+  /** An embed token's one agent: refused for any other; null: every agent. */
+  agent: text("agent"),
   lastUsedAt: integer("last_used_at"),
   revokedAt: integer("revoked_at"),
   ...timestamps,

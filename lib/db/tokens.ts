@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNotNull, isNull, or, sql } from "drizzle-orm";
 import type { Db } from "./connection";
 import { apiTokens } from "./schema";
 
@@ -24,7 +24,13 @@ export class TokenRows {
       activeOrigins: db
         .select({ origins: apiTokens.allowedOrigins })
         .from(apiTokens)
-        .where(and(isNull(apiTokens.revokedAt), isNotNull(apiTokens.allowedOrigins)))
+        .where(
+          and(
+            isNull(apiTokens.revokedAt),
+            isNotNull(apiTokens.allowedOrigins),
+            or(isNull(apiTokens.expiresAt), gt(apiTokens.expiresAt, p("now"))),
+          ),
+        )
         .prepare(),
       touch: db
         .update(apiTokens)
@@ -53,9 +59,9 @@ export class TokenRows {
     return this.statements.byId.get({ id });
   }
 
-  /** The allowed origins of each active token that has some. */
-  activeOrigins(): string[][] {
-    return this.statements.activeOrigins.all().flatMap((row) => (row.origins ? [row.origins] : []));
+  /** The allowed origins of each active token (neither revoked nor expired at `now`) that has some. */
+  activeOrigins(now: number): string[][] {
+    return this.statements.activeOrigins.all({ now }).flatMap((row) => (row.origins ? [row.origins] : []));
   }
 
   /** Note a use of the token. */

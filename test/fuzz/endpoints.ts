@@ -445,6 +445,14 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
       scopes: r.pick([["agui"], ["agui", "approvals"], [], ["agui", "agui"], ["root"], "agui", [nastyString(r)]]),
     }),
   },
+  // Embed tokens: known and unknown agents, lifetimes in and out of range, good and bad origins.
+  "POST /api/tokens/embed": {
+    body: (r) => ({
+      agent: r.pick(["demo", "plain-chat", "", "nobody", nastyString(r)]),
+      ...(r.chance(0.5) && { ttlSeconds: r.pick([60, 3600, 86_400, 59, 86_401, 1.5, "3600"]) }),
+      ...(r.chance(0.5) && { origins: r.pick([["http://127.0.0.2:3000"], ["not an origin"], [], "http://x", [nastyString(r)]]) }),
+    }),
+  },
   "DELETE /api/tokens/[id]": { params: (r, world) => ({ id: existingOr(r, world.tokens()) }) },
   "POST /api/sources/[id]/refresh": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },
   "DELETE /api/sources/[id]": { params: (r, world) => ({ id: existingOr(r, world.sources()) }) },

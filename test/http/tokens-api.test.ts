@@ -138,7 +138,10 @@ describe("/api/tokens", () => {
         };
       },
     });
-    const api = tokensApi({ tokens: foreign, logger: services.logger }, protector(services.access, services.logger));
+    const api = tokensApi(
+      { tokens: foreign, logger: services.logger, agents: services.agents },
+      protector(services.access, services.logger),
+    );
     const before = tokenRows();
     const response = await api.create(request("POST", "/api/tokens", admin, { name: "operator", scopes: ["agui"] }));
     expect(response.status).toBe(422);
