@@ -6,6 +6,8 @@ import { pageCsp } from "@/lib/http/security-headers";
 
 const config_ = loadConfig();
 const plain = { "content-type": "text/plain; charset=utf-8" };
+/** The script-tag widget, a static file (public/embed/widget.js, built by next.config.ts). */
+const WIDGET_PATH = "/embed/widget.js";
 
 /**
  * Every request but static files: a path with a malformed percent-escape is a 400 here (Next
@@ -21,7 +23,8 @@ export function proxy(request: NextRequest) {
     return new NextResponse("The path has a malformed percent-encoding\n", { status: 400, headers: plain });
   }
   // The API and the public A2A agent card (/.well-known/) answer for themselves; neither is a page.
-  if (path.startsWith("/api/") || path.startsWith("/.well-known/")) return NextResponse.next();
+  // Nor is the widget's script, which pages elsewhere load without signing in (it holds no secret).
+  if (path.startsWith("/api/") || path.startsWith("/.well-known/") || path === WIDGET_PATH) return NextResponse.next();
 
   const access = pageAccess(path, request.headers.get("host"), request.cookies.has(SESSION_COOKIE), {
     bindHost: config_.HOST,

@@ -6,6 +6,7 @@ import { CopyButton } from "../common/copy-button";
 import { ApiError, requestJson } from "../common/request-json";
 import { TabList } from "../common/tab-list";
 import { embedSnippets, TOKEN_VARIABLE, type Snippets } from "./snippets";
+import { WidgetPanel } from "./widget-panel";
 
 export interface EmbeddableAgent {
   name: string;
@@ -14,7 +15,9 @@ export interface EmbeddableAgent {
   url: string;
 }
 
-const SNIPPET_TABS: ReadonlyArray<{ key: keyof Snippets; label: string; about: string }> = [
+type SnippetTab = keyof Snippets | "widget";
+
+const SNIPPET_TABS: ReadonlyArray<{ key: SnippetTab; label: string; about: string }> = [
   {
     key: "curl",
     label: "curl",
@@ -31,6 +34,12 @@ const SNIPPET_TABS: ReadonlyArray<{ key: keyof Snippets; label: string; about: s
     label: "React (CopilotKit)",
     about:
       "A React component on CopilotKit's v2 API (@copilotkit/react-core 1.74) with an approval card. Its comments list what CopilotKit does differently; it is heavy (about 550 KB gzipped).",
+  },
+  {
+    key: "widget",
+    label: "Widget",
+    about:
+      "For any HTML page: a script tag and an <agui-chat> element (about 80 KB gzipped) with the chat, tool calls and approval cards. It takes an embed token, minted here for this agent only.",
   },
 ];
 
@@ -49,7 +58,7 @@ export function EmbedView({
 }) {
   const [agentName, setAgentName] = useState(agents[0]?.name ?? "");
   const [created, setCreated] = useState<CreatedToken>();
-  const [tab, setTab] = useState<keyof Snippets>("curl");
+  const [tab, setTab] = useState<SnippetTab>("curl");
   const ids = useId();
   const agent = agents.find((a) => a.name === agentName) ?? agents[0];
   const snippets = useMemo(
@@ -120,13 +129,19 @@ export function EmbedView({
         <TabList label="Snippet" tabs={SNIPPET_TABS} selected={tab} onSelect={setTab} panelId={`${ids}-panel`} />
         <div role="tabpanel" id={`${ids}-panel`} aria-labelledby={`${ids}-panel-tab-${tab}`} className="space-y-3">
           <p className="text-sm text-slate-600">{about.about}</p>
-          <pre
-            data-testid={`snippet-${tab}`}
-            className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-4 text-xs leading-relaxed text-slate-100"
-          >
-            <code>{snippets[tab]}</code>
-          </pre>
-          <CopyButton text={snippets[tab]} what={`the ${about.label} snippet`} />
+          {tab === "widget" ? (
+            <WidgetPanel agent={agent.name} url={agent.url} canMint={canCreateTokens} />
+          ) : (
+            <>
+              <pre
+                data-testid={`snippet-${tab}`}
+                className="max-h-[28rem] overflow-auto rounded-md bg-slate-900 p-4 text-xs leading-relaxed text-slate-100"
+              >
+                <code>{snippets[tab]}</code>
+              </pre>
+              <CopyButton text={snippets[tab]} what={`the ${about.label} snippet`} />
+            </>
+          )}
         </div>
       </section>
     </div>
