@@ -48,3 +48,9 @@ export function errorMessage(error: unknown): string {
   if (error instanceof TypeError) return "The console did not answer; is it still running?";
   return error instanceof Error ? error.message : String(error);
 }
+
+/** errorMessage followed by the issues the console listed, if any: "The body is invalid: name is required". */
+export function errorWithIssues(error: unknown): string {
+  const issues = error instanceof ApiError ? error.issues.map((issue) => issue.message) : [];
+  return [errorMessage(error), ...issues].join(": ");
+}

@@ -3,7 +3,7 @@
 import { useId, useMemo, useState } from "react";
 import { EMBED_SCOPE_CHOICES, type CreatedToken } from "@/lib/api/contracts";
 import { CopyButton } from "../common/copy-button";
-import { ApiError, requestJson } from "../common/request-json";
+import { errorWithIssues, requestJson } from "../common/request-json";
 import { TabList } from "../common/tab-list";
 import { embedSnippets, TOKEN_VARIABLE, type Snippets } from "./snippets";
 import { WidgetPanel } from "./widget-panel";
@@ -173,8 +173,7 @@ function CreateTokenForm({
         await requestJson<CreatedToken>("/api/tokens", { method: "POST", body: { name, scopes: EMBED_SCOPE_CHOICES[choice]!.scopes } }),
       );
     } catch (failure) {
-      const issues = failure instanceof ApiError ? failure.issues.map((i) => i.message) : [];
-      setError([(failure as Error).message, ...issues].join(": "));
+      setError(errorWithIssues(failure));
     } finally {
       setBusy(false);
     }

@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import type { CreatedEmbedToken } from "@/lib/api/contracts";
 import { CopyButton } from "../common/copy-button";
-import { ApiError, requestJson } from "../common/request-json";
+import { errorWithIssues, requestJson } from "../common/request-json";
 import { widgetSnippet } from "./widget-snippet";
 
 const LIFETIMES: ReadonlyArray<{ seconds: number; label: string }> = [
@@ -35,8 +35,7 @@ export function WidgetPanel({ agent, url, canMint }: { agent: string; url: strin
         await requestJson<CreatedEmbedToken>("/api/tokens/embed", { method: "POST", body: { agent, origins, ttlSeconds: lifetime } }),
       );
     } catch (failure) {
-      const issues = failure instanceof ApiError ? failure.issues.map((i) => i.message) : [];
-      setError([(failure as Error).message, ...issues].join(": "));
+      setError(errorWithIssues(failure));
     } finally {
       setBusy(false);
     }
