@@ -51,19 +51,35 @@ export function toolDefinitions<T>(
   exporter: (spec: ToolSpec) => ExportResult<T>,
   fromParameters: (tool: ToolDescriptor) => T,
 ): T[] {
+  let exported = EXPORTS.get(exporter) as WeakMap<ToolSpec, T | undefined> | undefined;
+  if (!exported) EXPORTS.set(exporter, (exported = new WeakMap()));
   const out: T[] = [];
   for (const tool of tools) {
     if (!tool.spec) {
       out.push(fromParameters(tool));
       continue;
     }
-    try {
-      out.push(exporter(tool.spec).output);
-    } catch (error) {
-      if (!(error instanceof ToolUsageError)) throw error;
-    }
+    if (!exported.has(tool.spec)) exported.set(tool.spec, exportOrSkip(exporter, tool.spec));
+    const definition = exported.get(tool.spec);
+    if (definition !== undefined) out.push(definition);
   }
   return out;
+}
+
+/**
+ * Exports already made, by exporter and definition: the registry hands out the same object for a
+ * tool until it changes, so every model turn after the first reuses its export (strict schemas
+ * are not cheap to make). A changed tool is a new object, exported again.
+ */
+const EXPORTS = new WeakMap<object, WeakMap<ToolSpec, unknown>>();
+
+function exportOrSkip<T>(exporter: (spec: ToolSpec) => ExportResult<T>, spec: ToolSpec): T | undefined {
+  try {
+    return exporter(spec).output;
+  } catch (error) {
+    if (error instanceof ToolUsageError) return undefined;
+    throw error;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { toGeminiFunctionDeclaration, type GeminiFunctionDeclaration } from "../
 import { ModelError, type ChatModel, type ModelChunk, type ModelRequest, type ToolDescriptor } from "../model";
 import { parseToolArguments, providerError, textOf, toolDefinitions } from "./common";
 import type { DriverOptions } from "./driver";
+import type { ToolSpec } from "../../tools/spec";
 
 /** Retries of a request that failed before its answer started. */
 const DEFAULT_MAX_RETRIES = 2;
@@ -55,7 +56,7 @@ export class GeminiModel implements ChatModel {
   async *respond(request: ModelRequest): AsyncIterable<ModelChunk> {
     const { signal } = request;
     const { systemInstruction, contents } = toGeminiContents(request.system, request.messages);
-    const functionDeclarations = toolDefinitions(request.tools, (spec) => toGeminiFunctionDeclaration(spec), clientDeclaration);
+    const functionDeclarations = toolDefinitions(request.tools, geminiDeclaration, clientDeclaration);
     let model = this.options.model;
     let usage: GenerateContentResponseUsageMetadata | undefined;
     let finishReason: string | undefined;
@@ -268,4 +269,9 @@ function jsonIn(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The Gemini exporter with its default options, one function for every turn (toolDefinitions keeps its exports by exporter). */
+function geminiDeclaration(spec: ToolSpec) {
+  return toGeminiFunctionDeclaration(spec);
 }
