@@ -61,15 +61,31 @@ export function llmAgent(options: LlmAgentOptions): Agent {
       tools: llmAgentTools(run, setup.tools),
     });
   });
+  /** The description and model the settings give now (read from the database: only when asked for). */
+  const described = (): { description: string; model: string } => {
+    try {
+      const configuration = options.read();
+      return { description: configuration.description, model: modelInUse(env, configuration.settings, owner) };
+    } catch (error) {
+      if (error instanceof ModelError) return { description: "", model: `not configured: ${error.message}` };
+      throw error;
+    }
+  };
   return {
+    // The name is asked for on every run (routing, records): only the description and the model,
+    // shown where agents are listed, read the settings.
     get info(): AgentInfo {
-      try {
-        const configuration = options.read();
-        return { ...base, description: configuration.description, model: modelInUse(env, configuration.settings, owner) };
-      } catch (error) {
-        if (error instanceof ModelError) return { ...base, model: `not configured: ${error.message}` };
-        throw error;
-      }
+      let read: { description: string; model: string } | undefined;
+      return {
+        name,
+        capabilities: CAPABILITIES,
+        get description() {
+          return (read ??= described()).description;
+        },
+        get model() {
+          return (read ??= described()).model;
+        },
+      };
     },
     run: (input, ctx) => inner.run(input, ctx),
   };
