@@ -58,6 +58,11 @@ const BearerToken = z
   .max(8192)
   .regex(/^[^\r\n\0]*$/, "holds a line break");
 
+/** The headers that carry a body's credentials: its secret headers, and its bearer token as Authorization. */
+function credentialHeaders(body: { bearer?: string; secrets?: { headers?: Record<string, string> } }): Record<string, string> {
+  return { ...body.secrets?.headers, ...(body.bearer && { Authorization: `Bearer ${body.bearer}` }) };
+}
+
 /**
  * The lower-cased names of a body's secret headers; an Authorization header there and a bearer
  * token both is an issue (one credential, one place).
@@ -222,6 +227,7 @@ export function sourcesApi(
   const { registry, sources, logger, outbound, mcp, a2aAgents } = services;
   const aguiDeps = { sources, logger, outbound, agents: services.agents, approvals: services.approvals };
   const deps = { registry, sources, logger, outbound, mcp, a2aAgents };
+  type SourceImportDeps = typeof deps;
 
   /**
    * The guard an import or preview fetches through: the console's, widened by the request's
@@ -291,7 +297,7 @@ export function sourcesApi(
     if (body.target.transport === "stdio" && caller.role !== "admin")
       throw new DomainError("forbidden", "Only an admin may add an MCP server that runs a program on the console's machine (stdio)");
     const guard = guardFor(body.options.allow, caller);
-    const headers = { ...body.secrets?.headers, ...(body.bearer && { Authorization: `Bearer ${body.bearer}` }) };
+    const headers = credentialHeaders(body);
     const secrets = { ...(Object.keys(headers).length && { headers }), ...(body.secrets?.env && { env: body.secrets.env }) };
     const { prefix, allow, timeoutMs } = body.options;
     return {
@@ -307,33 +313,11 @@ export function sourcesApi(
     };
   };
 
-  const testMcp = protect("tools", async (request, caller) => {
-    const body = await readJsonBody(request, McpBody, MAX_MCP_BODY_BYTES);
-    const { input, guard } = mcpInput(body, caller);
-    const result = await testMcpServer({ ...deps, outbound: guard }, input);
-    return json({
-      ...result,
-      warnings: withTakenNames(
-        result.warnings,
-        result.tools.map((entry) => entry.toolName),
-      ),
-    });
-  });
-
-  const importMcpServer = protect("tools", async (request, caller) => {
-    const body = await readJsonBody(request, McpBody, MAX_MCP_BODY_BYTES);
-    const { input, guard } = mcpInput(body, caller);
-    const result = await importMcp({ ...deps, outbound: guard }, input);
-    logger.info("mcp source imported over REST", { source: result.source.id, transport: input.target.transport, by: caller.id });
-    return json(importAnswer(result), {
-      status: 201,
-    });
-  });
-
+  const mcpHandlers = connectHandlers(McpBody, mcpInput, testMcpServer, importMcp, "mcp");
   /** An A2A body as import input, with the guard its requests go through. */
   const a2aInput = (body: z.output<typeof A2ABody>, caller: Principal): { input: A2AImportInput; guard: typeof outbound } => {
     const guard = guardFor(body.options.allow, caller);
-    const headers = { ...body.secrets?.headers, ...(body.bearer && { Authorization: `Bearer ${body.bearer}` }) };
+    const headers = credentialHeaders(body);
     const { prefix, allow, timeoutMs } = body.options;
     return {
       input: {
@@ -348,35 +332,47 @@ export function sourcesApi(
     };
   };
 
-  const testA2A = protect("tools", async (request, caller) => {
-    const body = await readJsonBody(request, A2ABody, MAX_MCP_BODY_BYTES);
-    const { input, guard } = a2aInput(body, caller);
-    const result = await testA2AAgent({ ...deps, outbound: guard }, input);
-    return json({
-      ...result,
-      warnings: withTakenNames(
-        result.warnings,
-        result.tools.map((entry) => entry.toolName),
-      ),
-    });
-  });
+  const a2aHandlers = connectHandlers(A2ABody, a2aInput, testA2AAgent, importA2A, "a2a");
 
-  const importA2AAgent = protect("tools", async (request, caller) => {
-    const body = await readJsonBody(request, A2ABody, MAX_MCP_BODY_BYTES);
-    const { input, guard } = a2aInput(body, caller);
-    const result = await importA2A({ ...deps, outbound: guard }, input);
-    logger.info("a2a source imported over REST", { source: result.source.id, by: caller.id });
-    return json(importAnswer(result), {
-      status: 201,
-    });
-  });
+  /**
+   * The test and import handlers of a source kind that brings tools (MCP servers, A2A agents): the
+   * body read with `schema`, turned into input with its guard, then tested (registering nothing,
+   * names another source holds flagged) or imported (201).
+   */
+  function connectHandlers<S extends z.ZodType, I, T extends { tools: Array<{ toolName: string }>; warnings: string[] }>(
+    schema: S,
+    toInput: (body: z.output<S>, caller: Principal) => { input: I; guard: typeof outbound },
+    test: (importDeps: SourceImportDeps, input: I) => Promise<T>,
+    add: (importDeps: SourceImportDeps, input: I) => Promise<Parameters<typeof importAnswer>[0]>,
+    kind: string,
+  ) {
+    return {
+      test: protect("tools", async (request, caller) => {
+        const { input, guard } = toInput(await readJsonBody(request, schema, MAX_MCP_BODY_BYTES), caller);
+        const result = await test({ ...deps, outbound: guard }, input);
+        return json({
+          ...result,
+          warnings: withTakenNames(
+            result.warnings,
+            result.tools.map((entry) => entry.toolName),
+          ),
+        });
+      }),
+      add: protect("tools", async (request, caller) => {
+        const { input, guard } = toInput(await readJsonBody(request, schema, MAX_MCP_BODY_BYTES), caller);
+        const result = await add({ ...deps, outbound: guard }, input);
+        logger.info(`${kind} source imported over REST`, { source: result.source.id, by: caller.id });
+        return json(importAnswer(result), { status: 201 });
+      }),
+    };
+  }
 
   // ---- remote AG-UI agents: a source that registers an agent, not tools ----
 
   /** An AG-UI body as the source's input, with the guard its requests go through. */
   const aguiInput = (body: z.output<typeof AguiBody>, caller: Principal): { input: AguiSourceInput; guard: typeof outbound } => {
     const guard = guardFor(body.options.allow, caller);
-    const headers = { ...body.secrets?.headers, ...(body.bearer && { Authorization: `Bearer ${body.bearer}` }) };
+    const headers = credentialHeaders(body);
     return {
       input: {
         name: body.name,
@@ -434,7 +430,19 @@ export function sourcesApi(
     return json({ removed: id, tools });
   });
 
-  return { list, preview, importDocument, testMcp, importMcpServer, testA2A, importA2AAgent, testAgui, addAgui, refresh, remove };
+  return {
+    list,
+    preview,
+    importDocument,
+    testMcp: mcpHandlers.test,
+    importMcpServer: mcpHandlers.add,
+    testA2A: a2aHandlers.test,
+    importA2AAgent: a2aHandlers.add,
+    testAgui,
+    addAgui,
+    refresh,
+    remove,
+  };
 }
 
 function documentOf(body: DocumentBody): OpenApiInput {
