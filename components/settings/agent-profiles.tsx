@@ -4,7 +4,6 @@ import { useId, useState, type FormEvent } from "react";
 import {
   DEFAULT_PROFILE_MAX_STEPS,
   MAX_AGENT_PROFILES,
-  MAX_STEPS,
   type AgentProfilePatchBody,
   type AgentProfileView,
   type NewAgentProfileBody,
@@ -14,6 +13,7 @@ import { ErrorBox } from "../common/error-box";
 import { requestJson } from "../common/request-json";
 import { hint, input, label, mono } from "../sources/form-styles";
 import { button, danger, secondary } from "./buttons";
+import { StepLimitField } from "./step-limit-field";
 import { ToolPicker, useToolSelection } from "./tool-picker";
 
 type Send = (url: string, method: "POST" | "PUT" | "DELETE", body: unknown, done: string) => Promise<boolean>;
@@ -277,23 +277,9 @@ function ProfileForm({
         />
         <p className={hint}>Empty: the built-in instructions (the assistant’s defaults).</p>
       </div>
-      <div>
-        <label htmlFor={`${id}-steps`} className={label}>
-          Step limit
-        </label>
-        <input
-          id={`${id}-steps`}
-          type="number"
-          min={1}
-          max={MAX_STEPS}
-          className={`${input} max-w-32`}
-          value={steps}
-          disabled={disabled}
-          onChange={(e) => setSteps(e.target.value)}
-          placeholder={String(DEFAULT_PROFILE_MAX_STEPS)}
-        />
-        <p className={hint}>Model turns that call tools before the agent stops. Empty: {DEFAULT_PROFILE_MAX_STEPS}.</p>
-      </div>
+      <StepLimitField id={id} value={steps} onChange={setSteps} disabled={disabled} fallback={DEFAULT_PROFILE_MAX_STEPS}>
+        Model turns that call tools before the agent stops. Empty: {DEFAULT_PROFILE_MAX_STEPS}.
+      </StepLimitField>
       <ToolPicker id={id} tools={view.tools} state={tools} disabled={disabled} listLabel="Tools the agent may call" />
       <div className="flex gap-2">
         <button type="submit" className={button} disabled={disabled}>

@@ -1,12 +1,13 @@
 "use client";
 
 import { useId, useState, type FormEvent } from "react";
-import { MAX_STEPS, type ProviderView, type SettingsPatch, type SettingsView } from "@/lib/api/contracts";
+import { type ProviderView, type SettingsPatch, type SettingsView } from "@/lib/api/contracts";
 import { ErrorBox } from "../common/error-box";
 import { requestJson } from "../common/request-json";
 import { hint, input, label, mono } from "../sources/form-styles";
 import { AgentProfiles } from "./agent-profiles";
 import { button, secondary } from "./buttons";
+import { StepLimitField } from "./step-limit-field";
 import { ToolPicker, useToolSelection } from "./tool-picker";
 
 /**
@@ -167,23 +168,9 @@ function AssistantSection({
         />
         <p className={hint}>Empty: {environment.systemPrompt ? "ASSISTANT_SYSTEM_PROMPT" : "the built-in instructions shown above"}.</p>
       </div>
-      <div>
-        <label htmlFor={`${id}-steps`} className={label}>
-          Step limit
-        </label>
-        <input
-          id={`${id}-steps`}
-          type="number"
-          min={1}
-          max={MAX_STEPS}
-          className={`${input} max-w-32`}
-          value={steps}
-          disabled={disabled}
-          onChange={(e) => setSteps(e.target.value)}
-          placeholder={String(environment.maxSteps)}
-        />
-        <p className={hint}>Model turns that call tools before the assistant stops. Empty: ASSISTANT_MAX_STEPS ({environment.maxSteps}).</p>
-      </div>
+      <StepLimitField id={id} value={steps} onChange={setSteps} disabled={disabled} fallback={environment.maxSteps}>
+        Model turns that call tools before the assistant stops. Empty: ASSISTANT_MAX_STEPS ({environment.maxSteps}).
+      </StepLimitField>
       <ToolPicker id={id} tools={view.tools} state={tools} disabled={disabled} listLabel="Tools the assistant may call" />
       <button type="submit" className={button} disabled={disabled}>
         Save assistant settings
