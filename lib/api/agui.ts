@@ -27,7 +27,11 @@ export function aguiApi(
   const { bridge, agents, logger } = services;
   const cors = endpointCors(services);
 
-  const listAgents = protect("agui", async () => json({ default: agents.default.info.name, agents: agents.list() }));
+  // An embed token sees its one agent, as its default: the rest of the catalogue is not its business.
+  const listAgents = protect("agui", async (_request, caller) => {
+    if (caller.agent === undefined) return json({ default: agents.default.info.name, agents: agents.list() });
+    return json({ default: caller.agent, agents: agents.list().filter((agent) => agent.name === caller.agent) });
+  });
 
   const run = protect("agui", async (request, caller, context) => {
     const name = await routeParam(context, "agent");

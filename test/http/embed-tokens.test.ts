@@ -105,6 +105,19 @@ describe("POST /api/tokens/embed", () => {
     expect((await run("plain-chat", operator)).status).toBe(200);
   });
 
+  it("lists only its own agent, as the default; an operator's token lists them all", async () => {
+    const created = await minted({ agent: "plain-chat" });
+    const list = (token: string) =>
+      api.agui.listAgents(
+        new Request("http://127.0.0.1:3000/api/agui", { headers: { host: "127.0.0.1:3000", authorization: `Bearer ${token}` } }),
+      );
+    const bound = (await (await list(created.token)).json()) as { default: string; agents: { name: string }[] };
+    expect(bound).toEqual({ default: "plain-chat", agents: [expect.objectContaining({ name: "plain-chat" })] });
+    const all = (await (await list(operator)).json()) as { default: string; agents: { name: string }[] };
+    expect(all.default).toBe("demo");
+    expect(all.agents.map((agent) => agent.name)).toEqual(expect.arrayContaining(["demo", "plain-chat"]));
+  });
+
   it("is refused once expired (401), and its origins stop counting for preflights", async () => {
     const created = await minted({ agent: "demo", origins: ["http://127.0.0.3:4555"], ttlSeconds: 60 });
     expect(created.expiresAt - created.createdAt).toBeGreaterThan(59_000);
