@@ -13,6 +13,7 @@ import { RecordBatch } from "../../runs/record-batch";
 import type { RunStore } from "../../db/runs";
 import { EventQueue } from "../../streams/event-queue";
 import { encodeFrame, needsDowngrade, toPre10 } from "./legacy";
+import { echoClientRunId, pinnedResume, withoutClientAnswers, type PinnedResume } from "./pinned-resume";
 import { applyResume } from "./resume";
 
 export interface BridgeDeps {
@@ -49,22 +50,26 @@ export class AguiBridge {
 
   /**
    * Open a run: checks the thread's owner and records the run. Throws ThreadForbidden, or
-   * RunIdTaken for a reused run id; nothing is streamed then.
+   * RunIdTaken for a reused run id; nothing is streamed then. A resume sent under the id of the
+   * run it answers (CopilotKit's way, see pinned-resume.ts) is recorded as a new run instead, the
+   * interrupted one as its parent, and its stream carries the id the client sent.
    */
   open(agent: Agent, input: RunAgentInput, principal: Principal): BridgeRun {
     const owner = this.deps.runs.threadOwner(input.threadId);
     if (owner !== undefined && !mayActFor(principal, owner)) throw new ThreadForbidden(input.threadId);
     const firstUser = input.messages.find((m) => m.role === "user");
     const title = firstUser && typeof firstUser.content === "string" ? firstUser.content : undefined;
+    const pinned = owner !== undefined ? pinnedResume(this.deps, input, principal) : undefined;
+    const recorded: RunAgentInput = pinned ? { ...input, runId: pinned.runId, parentRunId: pinned.clientRunId } : input;
     this.deps.runs.start({
-      runId: input.runId,
-      threadId: input.threadId,
+      runId: recorded.runId,
+      threadId: recorded.threadId,
       agent: agent.info.name,
       principal: principal.id,
-      parentRunId: input.parentRunId,
+      parentRunId: recorded.parentRunId,
       title,
     });
-    return new BridgeRun(this, agent, input, principal);
+    return new BridgeRun(this, agent, recorded, principal, pinned && { ...pinned, parentRunId: input.parentRunId });
   }
 
   /** Stop a running run (its stream ends with the cancelled outcome). Returns whether it was live. */
@@ -121,6 +126,8 @@ export class BridgeRun {
     private readonly agent: Agent,
     readonly input: RunAgentInput,
     readonly principal: Principal,
+    /** Set for a resume the client sent under the interrupted run's id: what it sent. */
+    private readonly pinned?: PinnedResume & { parentRunId?: string },
   ) {}
 
   /**
@@ -182,9 +189,9 @@ export class BridgeRun {
           if (event.type === EventType.RUN_STARTED && started) continue;
           // Serialised first: an event that cannot be changes nothing of what the run keeps.
           // The record keeps the 1.0 form; a pre-1.0 client gets the few events it needs changed.
-          const legacyFrame = legacy && needsDowngrade(event) ? encodeFrame(toPre10(event)) : undefined;
+          const otherFrame = wireFrame(event);
           const json = record.add(event);
-          frames += legacyFrame ?? `data: ${json}\n\n`;
+          frames += otherFrame ?? `data: ${json}\n\n`;
           switch (event.type) {
             case EventType.RUN_STARTED:
               started = true;
@@ -244,6 +251,15 @@ export class BridgeRun {
       controller.abort(stalled);
     };
 
+    // The form an event takes on the wire when it differs from the record's (the 1.0 form, under
+    // the run's own id): the client's run id for a pinned resume, a pre-1.0 client's shapes.
+    const pinned = this.pinned;
+    const wireFrame = (event: AGUIEvent): string | undefined => {
+      let wire = pinned ? echoClientRunId(event, pinned, pinned.parentRunId) : event;
+      if (legacy && needsDowngrade(wire)) wire = toPre10(wire);
+      return wire === event ? undefined : encodeFrame(wire);
+    };
+
     const stamp = (event: AGUIEvent): AGUIEvent => ({ ...event, timestamp: Date.now() }) as AGUIEvent;
     try {
       const { threadId, runId } = input;
@@ -257,7 +273,8 @@ export class BridgeRun {
         } as AGUIEvent),
       ]);
       // The console's own interrupts are answered here, so every agent gets resume for them.
-      const conversation = new Conversation(input.messages);
+      // A client's own answer to a call the console paused is replaced by the console's record.
+      const conversation = new Conversation(withoutClientAnswers(input.messages, input.resume ?? [], approvals, threadId));
       const resumed = await applyResume(
         { executor, approvals, grants, logger },
         {
