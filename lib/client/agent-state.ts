@@ -74,8 +74,11 @@ export class AgentState {
 
   /** The current snapshot: the same object until something changes. */
   getSnapshot = (): AgentSnapshot => {
+    if (this.snapshot) return this.snapshot;
     const { thread } = this;
-    this.snapshot ??= Object.freeze({
+    // Whatever this snapshot reaches must not change under its reader any more.
+    thread.publish();
+    this.snapshot = Object.freeze({
       version: this.version,
       threadId: this.threadId,
       runId: thread.runId,
@@ -190,6 +193,8 @@ export class AgentState {
   private async run(resume?: ResumeEntry[]): Promise<void> {
     const controller = new AbortController();
     this.controller = controller;
+    // The input hands the shared state to the client (an in-process agent may keep it): publish it.
+    this.thread.publish();
     const input: RunAgentInput = {
       threadId: this.threadId,
       runId: randomUUID(),

@@ -10,8 +10,8 @@ import {
   type ToolCallResultEvent,
   type ToolCallStartEvent,
 } from "@ag-ui/core";
-import { applyPatch, type Operation } from "fast-json-patch";
 import { fromWireMessage } from "./history";
+import { SharedPatcher } from "./json-patch";
 import type { AgentErrorInfo, ChatMessage, CustomEventRecord, OpenInterrupt, RunStatus, ToolCallView } from "./snapshot";
 import { readToolResult, type ToolOutcome } from "./tool-result";
 
@@ -35,6 +35,12 @@ export interface ThreadData {
  * id → index map and tool calls in one Map, both updated in place; an event replaces only the
  * entry it changes with a new object. Only MESSAGES_SNAPSHOT, `load` and starting a run walk the
  * whole thread.
+ *
+ * The frequent events (text and argument deltas) do not copy their entry each time: an entry
+ * made since the last `publish()` has not been seen by any reader, so a delta grows it in place.
+ * After `publish()` the next delta copies the entry once and grows the copy. A reader that takes
+ * entries only after calling `publish()` (AgentState does, when it builds a snapshot) therefore
+ * never sees an entry change under it, and a stream of deltas between two reads costs one copy.
  */
 export class ThreadModel {
   runId: string | undefined;
@@ -52,6 +58,11 @@ export class ThreadModel {
   private readonly unsettledCalls = new Set<string>();
   /** Messages still streaming. */
   private readonly streamingMessages = new Set<string>();
+  /** The message and the tool call that deltas grew since the last `publish()`: no reader holds them yet. */
+  private unpublishedMessage: Mutable<ChatMessage> | undefined;
+  private unpublishedCall: Mutable<ToolCallView> | undefined;
+  /** STATE_DELTA copies only the containers on its paths, and only once between two reads. */
+  private readonly statePatcher = new SharedPatcher();
 
   constructor(
     state: unknown,
@@ -100,12 +111,8 @@ export class ThreadModel {
       case EventType.TOOL_CALL_START:
         this.onToolCallStart(event);
         return true;
-      case EventType.TOOL_CALL_ARGS: {
-        const call = this.toolCalls.get(event.toolCallId);
-        if (!call) return false;
-        this.toolCalls.set(call.id, { ...call, argsText: call.argsText + event.delta });
-        return true;
-      }
+      case EventType.TOOL_CALL_ARGS:
+        return this.appendArgs(event.toolCallId, event.delta);
       case EventType.TOOL_CALL_END: {
         const call = this.toolCalls.get(event.toolCallId);
         if (!call) return false;
@@ -141,6 +148,16 @@ export class ThreadModel {
         console.debug("[agent-state] skipped an event it does not apply", { type: (event as { type: string }).type });
         return false;
     }
+  }
+
+  /**
+   * A reader is about to hold the current entries: from now on a delta copies its entry before
+   * changing it, so what the reader holds stays as it was.
+   */
+  publish(): void {
+    this.unpublishedMessage = undefined;
+    this.unpublishedCall = undefined;
+    this.statePatcher.publish();
   }
 
   /** A run starts from the client: the error clears and the run is running. */
@@ -250,9 +267,30 @@ export class ThreadModel {
   }
 
   private appendText(id: string, delta: string): boolean {
-    const message = this.message(id);
-    if (!message) return false;
-    this.putMessage({ ...message, content: typeof message.content === "string" ? message.content + delta : delta });
+    const index = this.positions.get(id);
+    if (index === undefined) return false;
+    const message = this.messages[index]!;
+    const content = typeof message.content === "string" ? message.content + delta : delta;
+    if (message === this.unpublishedMessage) {
+      this.unpublishedMessage.content = content;
+    } else {
+      const copy: Mutable<ChatMessage> = { ...message, content };
+      this.messages[index] = copy;
+      this.unpublishedMessage = copy;
+    }
+    return true;
+  }
+
+  private appendArgs(toolCallId: string, delta: string): boolean {
+    const call = this.toolCalls.get(toolCallId);
+    if (!call) return false;
+    if (call === this.unpublishedCall) {
+      this.unpublishedCall.argsText += delta;
+    } else {
+      const copy: Mutable<ToolCallView> = { ...call, argsText: call.argsText + delta };
+      this.toolCalls.set(toolCallId, copy);
+      this.unpublishedCall = copy;
+    }
     return true;
   }
 
@@ -290,7 +328,7 @@ export class ThreadModel {
 
   private onStateDelta(event: StateDeltaEvent): boolean {
     try {
-      this.sharedState = applyPatch(this.sharedState, event.delta as Operation[], true, false).newDocument;
+      this.sharedState = this.statePatcher.apply(this.sharedState, event.delta);
       return true;
     } catch (err) {
       console.warn("[agent-state] a STATE_DELTA did not apply; the shared state keeps its prior value", {
@@ -408,6 +446,9 @@ export class ThreadModel {
     this.streamingMessages.clear();
   }
 }
+
+/** An entry while only the model holds it. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 function parseArgs(text: string): { args?: unknown; argsError?: string } {
   if (text.trim() === "") return { args: {} };

@@ -279,4 +279,51 @@ describe("AgentState snapshots", () => {
     feed(s, ev.runFinished());
     expect(listener).not.toHaveBeenCalled();
   });
+
+  it("what a snapshot reached stays as it was while deltas keep streaming (text, arguments, state)", () => {
+    const s = store({ state: { log: [] } });
+    feed(s, ev.runStarted(), { type: EventType.TEXT_MESSAGE_START, messageId: "m1" } as BaseEvent);
+    feed(s, { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "Hel" } as BaseEvent);
+    feed(s, { type: EventType.TOOL_CALL_START, toolCallId: "c1", toolCallName: "search" } as BaseEvent);
+    feed(s, { type: EventType.TOOL_CALL_ARGS, toolCallId: "c1", delta: '{"q":' } as BaseEvent);
+    feed(s, { type: EventType.STATE_DELTA, delta: [{ op: "add", path: "/log/-", value: 1 }] } as BaseEvent);
+    const a = s.getSnapshot();
+    const [message] = a.messages;
+    const call = a.toolCalls.get("c1");
+    const state = a.state;
+    feed(
+      s,
+      { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "lo" } as BaseEvent,
+      { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "!" } as BaseEvent,
+      { type: EventType.TOOL_CALL_ARGS, toolCallId: "c1", delta: '"x"' } as BaseEvent,
+      { type: EventType.TOOL_CALL_ARGS, toolCallId: "c1", delta: "}" } as BaseEvent,
+      { type: EventType.STATE_DELTA, delta: [{ op: "add", path: "/log/-", value: 2 }] } as BaseEvent,
+      { type: EventType.STATE_DELTA, delta: [{ op: "add", path: "/log/-", value: 3 }] } as BaseEvent,
+    );
+    expect(message).toMatchObject({ content: "Hel" });
+    expect(call).toMatchObject({ argsText: '{"q":' });
+    expect(state).toEqual({ log: [1] });
+    const b = s.getSnapshot();
+    expect(b.messages[0]).toMatchObject({ content: "Hello!" });
+    expect(b.toolCalls.get("c1")).toMatchObject({ argsText: '{"q":"x"}' });
+    expect(b.state).toEqual({ log: [1, 2, 3] });
+  });
+
+  it("the state a run sends stays as it was while the run's deltas stream in", async () => {
+    const agent = scriptedAgent([
+      ev.runStarted(),
+      { type: EventType.STATE_DELTA, delta: [{ op: "add", path: "/log/-", value: 1 }] } as BaseEvent,
+      ev.runFinished(),
+    ]);
+    const sent: unknown[] = [];
+    const s = new AgentState({
+      agent: { run: (input, options) => (sent.push(input.state), agent.run(input, options)) },
+      threadId: "t1",
+      state: { log: [] },
+    });
+    feed(s, { type: EventType.STATE_DELTA, delta: [{ op: "add", path: "/log/-", value: 0 }] } as BaseEvent);
+    await s.send("go");
+    expect(sent).toEqual([{ log: [0] }]);
+    expect(s.getSnapshot().state).toEqual({ log: [0, 1] });
+  });
 });
