@@ -4,6 +4,7 @@ import { toGeminiFunctionDeclaration, type GeminiFunctionDeclaration } from "../
 import { ModelError, type ChatModel, type ModelChunk, type ModelRequest, type ToolDescriptor } from "../model";
 import { parseToolArguments, providerError, textOf, toolDefinitions } from "./common";
 import type { DriverOptions } from "./driver";
+import { inSmallPieces } from "./sse-chunks";
 import type { ToolSpec } from "../../tools/spec";
 
 /** Retries of a request that failed before its answer started. */
@@ -47,7 +48,8 @@ export class GeminiModel implements ChatModel {
         baseUrl: options.baseUrl ?? "https://generativelanguage.googleapis.com",
         timeout: REQUEST_TIMEOUT_MS,
         retryOptions: { attempts: 1 + retries, initialDelay: 0.5, maxDelay: 8 },
-        ...(options.fetch && { fetch: options.fetch }),
+        // Streamed answers in small pieces: the SDK scans a chunk once per event (`inSmallPieces`).
+        fetch: inSmallPieces(options.fetch ?? ((input, init) => fetch(input, init))),
       },
     });
   }
