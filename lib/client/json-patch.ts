@@ -10,8 +10,8 @@
 export class SharedPatcher {
   /** Containers made by this patcher since the last `publish()`. */
   private fresh = new Set<object>();
-  /** The containers the patch being applied may change in place. */
-  private mutable = this.fresh;
+  /** While a patch that may fail after writing runs: how to take back each in-place write, in order. */
+  private undo: (() => void)[] | undefined;
 
   /** A reader is about to hold the current document: containers made so far must not change again. */
   publish(): void {
@@ -24,17 +24,19 @@ export class SharedPatcher {
    */
   apply(document: unknown, operations: readonly unknown[]): unknown {
     const parsed = operations.map(readOperation);
-    // One operation checks its path before it writes anything, so it may change unpublished
-    // containers in place. A longer patch (or a move, which removes and then adds) may fail after
-    // an earlier step wrote: it changes in place only the containers it made itself.
-    const atomic = parsed.length === 1 && parsed[0]!.op !== "move";
-    this.mutable = atomic ? this.fresh : new Set();
+    // One operation checks its path before it writes anything. A longer patch (or a move, which
+    // removes and then adds) may fail after an earlier step wrote into an unpublished container:
+    // it keeps an undo list and takes those writes back.
+    const undo: (() => void)[] | undefined = parsed.length === 1 && parsed[0]!.op !== "move" ? undefined : [];
+    this.undo = undo;
     let doc = document;
     try {
       for (const operation of parsed) doc = this.applyOne(doc, operation);
-      if (!atomic) for (const made of this.mutable) this.fresh.add(made);
+    } catch (error) {
+      if (undo) for (let i = undo.length - 1; i >= 0; i--) undo[i]!();
+      throw error;
     } finally {
-      this.mutable = this.fresh;
+      this.undo = undefined;
     }
     return doc;
   }
@@ -92,38 +94,45 @@ export class SharedPatcher {
   private set(doc: unknown, path: readonly string[], value: unknown, mode: "add" | "replace" | "remove", depth = 0): unknown {
     const token = path[depth]!;
     const container = this.writable(doc, path);
-    if (depth < path.length - 1) {
-      if (Array.isArray(container)) {
-        const index = arrayIndex(token, container.length - 1, path);
-        container[index] = this.set(container[index], path, value, mode, depth + 1);
+    if (Array.isArray(container)) {
+      const last = depth === path.length - 1;
+      if (last && mode === "add") {
+        const index = token === "-" ? container.length : arrayIndex(token, container.length, path);
+        container.splice(index, 0, value);
+        this.undo?.push(() => container.splice(index, 1));
       } else {
-        container[token] = this.set(ownValue(container, token, path), path, value, mode, depth + 1);
+        const index = arrayIndex(token, container.length - 1, path);
+        const old = container[index];
+        if (last && mode === "remove") {
+          container.splice(index, 1);
+          this.undo?.push(() => container.splice(index, 0, old));
+        } else {
+          container[index] = last ? value : this.set(old, path, value, mode, depth + 1);
+          this.undo?.push(() => (container[index] = old));
+        }
       }
       return container;
     }
-    if (Array.isArray(container)) {
-      if (mode === "add") {
-        const index = token === "-" ? container.length : arrayIndex(token, container.length, path);
-        container.splice(index, 0, value);
-      } else if (mode === "replace") {
-        container[arrayIndex(token, container.length - 1, path)] = value;
-      } else {
-        container.splice(arrayIndex(token, container.length - 1, path), 1);
-      }
+    const had = Object.hasOwn(container, token);
+    const old = container[token];
+    if (depth < path.length - 1) {
+      if (!had) throw new JsonPatchError(`${pointer(path)} does not exist`);
+      container[token] = this.set(old, path, value, mode, depth + 1);
     } else if (mode === "remove") {
       delete container[token];
     } else {
       container[token] = value;
     }
+    this.undo?.push(() => (had ? (container[token] = old) : delete container[token]));
     return container;
   }
 
   /** The container itself when this patcher made it since the last publish, else a shallow copy of it (then fresh). */
   private writable(node: unknown, path: readonly string[]): unknown[] | Record<string, unknown> {
     if (!Array.isArray(node) && !isObject(node)) throw new JsonPatchError(`${pointer(path)}: its parent is not an object or array`);
-    if (this.mutable.has(node)) return node;
+    if (this.fresh.has(node)) return node;
     const copy = Array.isArray(node) ? node.slice() : { ...node };
-    this.mutable.add(copy);
+    this.fresh.add(copy);
     return copy;
   }
 }
@@ -178,11 +187,6 @@ function pointer(path: readonly string[]): string {
 function arrayIndex(token: string, max: number, path: readonly string[]): number {
   if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) > max) throw new JsonPatchError(`${pointer(path)} does not exist`);
   return Number(token);
-}
-
-function ownValue(node: Record<string, unknown>, token: string, path: readonly string[]): unknown {
-  if (!Object.hasOwn(node, token)) throw new JsonPatchError(`${pointer(path)} does not exist`);
-  return node[token];
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
