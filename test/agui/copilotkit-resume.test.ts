@@ -149,7 +149,7 @@ describe("a resume sent CopilotKit's way (same run id, its own tool message)", (
     expect(answers).toHaveLength(1);
     expect(answers[0]).toMatchObject({ toolCallId: interrupt.toolCallId });
     expect(answers[0]!.content).not.toBe(JSON.stringify({ status: "cancelled" }));
-    expect(JSON.parse(answers[0]!.content)).toMatchObject({ ok: false });
+    expect(JSON.parse(String(answers[0]!.content))).toMatchObject({ ok: false });
   });
 
   it("a reused id without a resume, with one naming no open interrupt, or from another caller, is still refused", async () => {

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { headers } from "next/headers";
 import { ScopeNotice } from "@/components/common/scope-notice";
 import { EmbedView } from "@/components/embed/embed-view";
@@ -25,7 +26,11 @@ export default async function EmbedPage() {
         <p className="mt-1 text-sm text-slate-600">
           Put a console agent into your own app. Each agent has an AG-UI endpoint; a client posts a <code>RunAgentInput</code> to it with a
           bearer token and reads the run as server-sent events. Create a token, then copy a snippet: it is filled in with the endpoint and
-          the token.
+          the token. To see CopilotKit&apos;s own chat talk to an agent here, open the{" "}
+          <Link href="/embed/copilotkit" className="underline">
+            live CopilotKit page
+          </Link>
+          .
         </p>
       </div>
       <EmbedView agents={agents} canCreateTokens={caller.scopes.includes("admin")} usingPublicUrl={Boolean(services.config.PUBLIC_URL)} />
