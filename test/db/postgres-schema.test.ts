@@ -9,8 +9,12 @@ import { describe, expect, it } from "vitest";
 import * as lite from "@/lib/db/schema";
 import * as pg from "@/lib/db/schema.pg";
 
-const liteTables = Object.entries(lite).filter((entry): entry is [string, SQLiteTable] => is(entry[1], SQLiteTable));
-const pgTables = new Map(Object.entries(pg).filter((entry): entry is [string, PgTable] => is(entry[1], PgTable)));
+const liteTables = (Object.entries(lite) as Array<[string, unknown]>).filter((entry): entry is [string, SQLiteTable] =>
+  is(entry[1], SQLiteTable),
+);
+const pgTables = new Map(
+  (Object.entries(pg) as Array<[string, unknown]>).filter((entry): entry is [string, PgTable] => is(entry[1], PgTable)),
+);
 
 /** A column that holds milliseconds: a time since the epoch (`*_at`, `lease_until`) or a duration (`*_ms`). */
 const holdsMilliseconds = (name: string) => /_at$|_ms$|^lease_until$/.test(name);
