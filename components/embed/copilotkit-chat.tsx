@@ -1,8 +1,10 @@
 "use client";
 
-// Imported only through copilotkit-panel.tsx's dynamic import: everything CopilotKit brings (its
-// styles too, which "@copilotkit/react-core/v2" imports itself) stays out of the other pages.
+// Imported only through copilotkit-panel.tsx's dynamic import: everything CopilotKit brings, its
+// styles too, stays out of the other pages. The stylesheet is imported by name: the build drops
+// the `import "./index.css"` inside CopilotKit's own module (measured: no CSS was emitted for it).
 import { CopilotChat, CopilotKitProvider, HttpAgent, useInterrupt, useRenderTool } from "@copilotkit/react-core/v2";
+import "@copilotkit/react-core/v2/styles.css";
 import { useState } from "react";
 
 export interface CopilotKitChatProps {
