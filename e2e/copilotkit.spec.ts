@@ -1,4 +1,4 @@
-import { expect, test, type ConsoleMessage } from "@playwright/test";
+import { expect, test, type ConsoleMessage, type Page } from "@playwright/test";
 import { CopilotKitPage } from "./pages/copilotkit-page";
 
 // CopilotKit 1.74's chat, loaded only on /embed/copilotkit, talking to the console's AG-UI endpoint
@@ -8,7 +8,7 @@ import { CopilotKitPage } from "./pages/copilotkit-page";
 // refund once and keeps its own answer). The page must load under the console's CSP.
 
 /** Console messages that say a Content-Security-Policy stopped something, and page errors. */
-function watchProblems(page: import("@playwright/test").Page): string[] {
+function watchProblems(page: Page): string[] {
   const problems: string[] = [];
   page.on("console", (message: ConsoleMessage) => {
     if (/Content[- ]Security[- ]Policy|Refused to/i.test(message.text())) problems.push(message.text());
