@@ -1,13 +1,16 @@
-// `npm run bench [name...] [-- --json FILE]`: runs every bench file in this folder (or those named),
-// each in its own process, and prints its figures in one format, with their targets and PASS or
-// MISS. A bench file default-exports an async function returning its figures (BenchResult); add a
-// new one and it runs here. `--json FILE` also writes every figure to FILE, to compare runs. A
-// miss is reported, not an exit code: timings are not tests.
+// `npm run bench [name...] [-- --json FILE] [--compare OLD.json]`: runs every bench file in this
+// folder (or those named), each in its own process, and prints its figures in one format, with
+// their targets and PASS or MISS. A bench file default-exports an async function returning its
+// figures (BenchResult); add a new one and it runs here. `--json FILE` also writes every figure
+// (value, unit, target) to FILE; `--compare OLD.json` then prints each figure beside the one in
+// OLD.json with the change, marking what got worse. A miss is reported, not an exit code: timings
+// are not tests.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { type BenchFile, formatComparison } from "./support/compare";
 import { type Bench, type BenchResult, formatFigure, verdict } from "./support/measure";
 
 function benchFiles(dir: string): string[] {
@@ -57,11 +60,11 @@ function runInChild(name: string, resultFile: string): Promise<BenchResult[]> {
 
 async function main(): Promise<void> {
   const dir = __dirname;
-  const args = process.argv.slice(2);
-  const jsonAt = args.indexOf("--json");
-  const jsonFile = jsonAt === -1 ? undefined : args[jsonAt + 1];
-  if (jsonAt !== -1 && !jsonFile) throw new Error("--json needs a file name: npm run bench -- --json bench.json");
-  const wanted = args.filter((arg, i) => arg !== "--" && (jsonAt === -1 || (i !== jsonAt && i !== jsonAt + 1)));
+  const { wanted, options } = parseArgs(process.argv.slice(2));
+  const jsonFile = options.get("--json");
+  const compareFile = options.get("--compare");
+  // Read the old figures first: a wrong path should not cost a whole run.
+  const before = compareFile ? readBenchFile(compareFile) : undefined;
   const names = benchFiles(dir).filter((name) => wanted.length === 0 || wanted.includes(name));
   if (names.length === 0) {
     console.error(`No bench named ${wanted.join(", ")}; there are: ${benchFiles(dir).join(", ")}`);
@@ -94,10 +97,52 @@ async function main(): Promise<void> {
       ? `\n${misses.length} figure(s) missed their target: ${misses.map((f) => f.label.trim()).join("; ")}.`
       : `\nEvery figure with a target met it (${figures.filter((f) => f.target).length} targets).`,
   );
+  const now: BenchFile = { date: new Date().toISOString(), machine, benches };
   if (jsonFile) {
-    fs.writeFileSync(jsonFile, `${JSON.stringify({ date: new Date().toISOString(), machine, benches }, null, 2)}\n`);
+    fs.writeFileSync(jsonFile, `${JSON.stringify(now, null, 2)}\n`);
     console.log(`Figures written to ${jsonFile}.`);
   }
+  if (before && compareFile) {
+    console.log("");
+    for (const line of formatComparison(before, now, compareFile)) console.log(line);
+  }
+}
+
+const VALUE_FLAGS = new Set(["--json", "--compare"]);
+
+/** Bench names, and the flags that take a file name (each needs one). */
+function parseArgs(args: string[]): { wanted: string[]; options: Map<string, string> } {
+  const wanted: string[] = [];
+  const options = new Map<string, string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === "--") continue;
+    if (VALUE_FLAGS.has(arg)) {
+      const value = args[++i];
+      if (!value || value.startsWith("--")) throw new Error(`${arg} needs a file name: npm run bench -- ${arg} bench.json`);
+      options.set(arg, value);
+    } else if (arg.startsWith("--")) {
+      throw new Error(`Unknown option ${arg}; there are --json FILE and --compare OLD.json`);
+    } else {
+      wanted.push(arg);
+    }
+  }
+  return { wanted, options };
+}
+
+/** A file `--json` wrote; throws naming the file when it is missing or is not one. */
+function readBenchFile(file: string): BenchFile {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new Error(`--compare ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const benches = (parsed as { benches?: unknown } | null)?.benches;
+  if (typeof benches !== "object" || benches === null || Array.isArray(benches)) {
+    throw new Error(`--compare ${file}: not a file written by npm run bench -- --json (it has no "benches")`);
+  }
+  return parsed as BenchFile;
 }
 
 main().catch((error: unknown) => {
