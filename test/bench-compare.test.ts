@@ -36,13 +36,14 @@ describe("bench --compare", () => {
     );
     expect(formatComparison(before, now, "old.json")).toEqual([
       "Compared with old.json (2026-12-01T00:00:00.000Z, load 1.50); now 2026-12-02T00:00:00.000Z, load 1.50. Changes under 10% count as the same.",
-      "  client: 50,003 events                                                             60 ms  was          40 ms  +20 ms +50.0%  PASS→MISS  WORSE (lower is better)",
-      "  client: 50,003 events › per event                                               1.20 µs  was       0.800 µs  +0.400 µs +50.0%  WORSE (lower is better)",
-      "  client: through Next / adapter                                                   0.900x  was         0.800x  +0.100x +12.5%  PASS→PASS  better (higher is better)",
-      "  client: stream rate                                                    104,000 events/s  was 100,000 events/s  +4,000 events/s +4.0%  same (higher is better)",
-      "  client: tool calls                                                                1,000  was          1,000  ±0 +0.0%",
-      "  client: added figure                                                               7 MB  (new)",
-      "  client: removed figure                                                                —  was 3 ms  (gone)",
+      "== client",
+      "  50,003 events                                                           60 ms  was          40 ms  +20 ms +50.0%  PASS→MISS  WORSE (lower is better)",
+      "    per event                                                           1.20 µs  was       0.800 µs  +0.400 µs +50.0%  WORSE (lower is better)",
+      "  through Next / adapter                                                 0.900x  was         0.800x  +0.100x +12.5%  PASS→PASS  better (higher is better)",
+      "  stream rate                                                  104,000 events/s  was 100,000 events/s  +4,000 events/s +4.0%  same (higher is better)",
+      "  tool calls                                                              1,000  was          1,000  ±0 +0.0%",
+      "  added figure                                                             7 MB  (new)",
+      "  removed figure                                                              —  was 3 ms  (gone)",
       "2 figure(s) got worse: client: 50,003 events; client: 50,003 events › per event.",
     ]);
   });
@@ -59,7 +60,7 @@ describe("bench --compare", () => {
     const changes = compareRuns(before, now);
     expect(changes.map((c) => [c.label, c.verdict, c.delta, c.ratio])).toEqual([["run", "better", -50, -0.5]]);
     expect(formatChange(changes[0]!)).toBe(
-      "  client: run                                                                       50 ms  was         100 ms  −50 ms −50.0%  better (lower is better)",
+      "  run                                                                     50 ms  was         100 ms  −50 ms −50.0%  better (lower is better)",
     );
     expect(formatComparison(before, now, "old.json").at(-1)).toBe("No figure got worse.");
   });

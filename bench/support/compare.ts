@@ -29,6 +29,8 @@ export interface FigureChange {
   bench: string;
   /** The figure's label, a detail's prefixed with the label of the figure it belongs to. */
   label: string;
+  /** The label as the bench prints it (a detail indented under its figure). */
+  shown: string;
   now?: Figure;
   before?: Figure;
   /** now - before, and that as a share of before (undefined when before is 0). */
@@ -68,17 +70,17 @@ export function compareRuns(before: BenchFile, now: BenchFile): FigureChange[] {
     }
     // A bench that did not run this time (only some were named) is not "gone".
     if (!(bench in now.benches)) continue;
-    for (const { label, figure } of old.values()) changes.push({ bench, label, before: figure, verdict: "gone" });
+    for (const { label, figure } of old.values()) changes.push({ bench, label, shown: figure.label, before: figure, verdict: "gone" });
   }
   return changes;
 }
 
 function change(bench: string, label: string, now: Figure, before: Figure | undefined): FigureChange {
-  if (!before) return { bench, label, now, verdict: "new" };
+  if (!before) return { bench, label, shown: now.label, now, verdict: "new" };
   const direction = directionOf(now);
   const delta = now.value - before.value;
   const ratio = before.value === 0 ? undefined : delta / Math.abs(before.value);
-  const base = { bench, label, now, before, delta, ratio, direction };
+  const base = { bench, label, shown: now.label, now, before, delta, ratio, direction };
   if (verdict(before) === "PASS" && verdict(now) === "MISS") return { ...base, verdict: "worse" };
   if (!direction) return { ...base, verdict: "unknown" };
   if (ratio === undefined ? delta === 0 : Math.abs(ratio) < NOISE) return { ...base, verdict: "same" };
@@ -102,7 +104,7 @@ const MARK: Record<FigureChange["verdict"], string> = {
 /** One line per figure: label, value now, value before, the change (absolute and %), and the verdict with the figure's direction. */
 export function formatChange(change: FigureChange): string {
   const figure = change.now ?? change.before!;
-  const label = `  ${change.bench}: ${change.label}`.padEnd(72);
+  const label = `  ${change.shown.padEnd(60)}`;
   if (change.verdict === "new") return `${label} ${formatValue(figure.value, figure.unit).padStart(16)}  (new)`;
   if (change.verdict === "gone") return `${label} ${"—".padStart(16)}  was ${formatValue(figure.value, figure.unit)}  (gone)`;
   const now = change.now!;
@@ -116,14 +118,19 @@ export function formatChange(change: FigureChange): string {
   ).trimEnd();
 }
 
-/** The whole comparison: a header naming both runs, a line per figure, and a summary of the figures that got worse. */
+/** The whole comparison: a header naming both runs, each bench's figures under its name, and a summary of the figures that got worse. */
 export function formatComparison(before: BenchFile, now: BenchFile, beforeName: string): string[] {
   const changes = compareRuns(before, now);
   const worse = changes.filter((c) => c.verdict === "worse");
   const load = (file: BenchFile) => (file.machine?.loadAverage ? `, load ${file.machine.loadAverage[0]?.toFixed(2)}` : "");
+  const lines: string[] = [];
+  for (const [i, change] of changes.entries()) {
+    if (change.bench !== changes[i - 1]?.bench) lines.push(`== ${change.bench}`);
+    lines.push(formatChange(change));
+  }
   return [
     `Compared with ${beforeName} (${before.date}${load(before)}); now ${now.date}${load(now)}. Changes under ${NOISE * 100}% count as the same.`,
-    ...changes.map(formatChange),
+    ...lines,
     worse.length
       ? `${worse.length} figure(s) got worse: ${worse.map((c) => `${c.bench}: ${c.label}`).join("; ")}.`
       : "No figure got worse.",
