@@ -17,7 +17,7 @@ export interface Snippets {
   curl: string;
   /** A Node program (ESM, `@ag-ui/client`): chats, prints deltas and tool calls, approves interrupts. */
   node: string;
-  /** A React component on CopilotKit's v2 API (not installed in the console: text only). */
+  /** A React component on CopilotKit's v2 API (the console's /embed/copilotkit page runs the same one). */
   react: string;
 }
 
@@ -122,21 +122,26 @@ console.log(\`answer: \${agent.messages.findLast((m) => m.role === "assistant" &
 function reactSnippet({ url, agent, token }: SnippetTarget): string {
   const tokenExpression = token ? js(token) : `process.env.NEXT_PUBLIC_${TOKEN_VARIABLE}`;
   return `// A chat with the console's "${agent}" agent in a React app, on CopilotKit's v2 API.
-// Written for @copilotkit/react-core 1.74 with @ag-ui/client 1.0 (npm install @copilotkit/react-core @ag-ui/client);
-// not installed in the console, so not run by its tests. Known limits of 1.74:
-// - its own @ag-ui/client 0.0.59 rejects two legal AG-UI 1.0 endings (a cancelled run, pending
-//   frontend tool calls): pass it an HttpAgent from @ag-ui/client 1.0, as below (the cast is needed);
+// Written for @copilotkit/react-core 1.74 (npm install @copilotkit/react-core); the console's own
+// /embed/copilotkit page runs this component (there with no token: it is the console's origin).
+// What the console's endpoint does for CopilotKit 1.74:
+// - its HttpAgent (exported by @copilotkit/react-core/v2) is @ag-ui/client 0.0.59, older than AG-UI
+//   1.0: it sends no protocolVersion, so the endpoint answers in the form 0.0.59 accepts (a
+//   cancelled run arrives as RUN_ERROR); no second @ag-ui/client and no cast are needed;
+// - on Approve or Deny, CopilotKit adds its own tool message and resumes under the paused run's id:
+//   the endpoint runs that as a new run, runs the tool once, and keeps its own result.
+// Known limits of CopilotKit 1.74:
 // - agents__unsafe_dev_only is meant for development (the production prop, selfManagedAgents, is a
-//   licensed tier), and it adds about 550 KB gzipped to the page;
-// - on resolve it adds its own tool message and reuses the paused run's id for the resume run;
-//   an open interrupt lives in component state and is lost on reload;
+//   licensed tier), and CopilotKit adds about 600 KB gzipped: load it only where it is used;
+// - an open interrupt lives in component state and is lost on reload;
 // - a token in browser code is visible to its users: give this page a token with the agui scope only.
 "use client";
 
-import { HttpAgent } from "@ag-ui/client";
-import { CopilotChat, CopilotKitProvider, useInterrupt } from "@copilotkit/react-core/v2";
+import { CopilotChat, CopilotKitProvider, HttpAgent, useInterrupt } from "@copilotkit/react-core/v2";
+// Imported by name: some bundlers drop the stylesheet CopilotKit's module imports itself.
 import "@copilotkit/react-core/v2/styles.css";
 
+const AGENT = ${js(agent)};
 const agent = new HttpAgent({
   url: ${js(url)},
   headers: { authorization: \`Bearer \${${tokenExpression}}\` },
@@ -144,10 +149,9 @@ const agent = new HttpAgent({
 
 export function ConsoleChat() {
   return (
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- CopilotKit types its 0.0.59 AbstractAgent
-    <CopilotKitProvider agentId=${js(agent)} agents__unsafe_dev_only={{ ${js(agent)}: agent as any }}>
+    <CopilotKitProvider agentId={AGENT} agents__unsafe_dev_only={{ [AGENT]: agent }}>
       <Approval />
-      <CopilotChat agentId=${js(agent)} />
+      <CopilotChat agentId={AGENT} />
     </CopilotKitProvider>
   );
 }
@@ -155,15 +159,18 @@ export function ConsoleChat() {
 /** A call that waits for approval: approve or deny it; CopilotKit sends the resume run. */
 function Approval() {
   useInterrupt({
-    agentId: ${js(agent)},
-    render: ({ interrupt, resolve }) => (
-      <div role="group" aria-label="Approval">
-        <p>{interrupt.message ?? "A tool call waits for your approval"}</p>
-        <pre>{JSON.stringify(interrupt.metadata?.arguments, null, 2)}</pre>
-        <button onClick={() => resolve({ approved: true }, interrupt.id)}>Approve</button>
-        <button onClick={() => resolve({ approved: false, reason: "Denied in the app" }, interrupt.id)}>Deny</button>
-      </div>
-    ),
+    agentId: AGENT,
+    render: ({ interrupt, resolve }) =>
+      interrupt ? (
+        <div role="group" aria-label="Approval">
+          <p>{interrupt.message ?? "A tool call waits for your approval"}</p>
+          <pre>{JSON.stringify(interrupt.metadata?.arguments, null, 2)}</pre>
+          <button onClick={() => resolve({ approved: true }, interrupt.id)}>Approve</button>
+          <button onClick={() => resolve({ approved: false, reason: "Denied in the app" }, interrupt.id)}>Deny</button>
+        </div>
+      ) : (
+        <></>
+      ),
   });
   return null;
 }

@@ -116,7 +116,7 @@ describe("the snippets' text", () => {
     expect(odd.curl).toContain(`'http://h/api/agui/it'\\''s'`);
     expect(odd.curl).toContain(`'authorization: Bearer aguic_x'\\''y'`);
     expect(odd.node).toContain(`const url = "http://h/api/agui/it's";`);
-    expect(odd.react).toContain(`agentId="a\\"b"`);
+    expect(odd.react).toContain(`const AGENT = "a\\"b";`);
   });
 
   it("the React component names the CopilotKit version it targets and its known limits", () => {
