@@ -6,9 +6,8 @@
 import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres, type TestPostgresServer } from "./postgres-server";
+import type { TestPostgresServer } from "./postgres-server";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -27,7 +26,8 @@ export default async function setup(project: TestProject) {
   const ensureServer = () =>
     (server ??= (async () => {
       const external = process.env.DATABASE_URL?.trim();
-      if (!external) return startEmbeddedPostgres();
+      // Loaded here, not at the top: a run that never asks does not even load the package.
+      if (!external) return (await import("./postgres-server")).startEmbeddedPostgres();
       return { url: external, startMs: 0, stop: async () => {} };
     })());
 
@@ -56,6 +56,7 @@ function answer(response: http.ServerResponse, status: number, body: PostgresBro
 
 /** Drop the databases of this run that a test file did not drop (its worker died). */
 async function dropLeftovers(url: string, prefix: string): Promise<void> {
+  const { default: pg } = await import("pg");
   const admin = new pg.Client({ connectionString: url });
   admin.on("error", () => {});
   await admin.connect();
