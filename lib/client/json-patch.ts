@@ -173,10 +173,9 @@ function readOperation(raw: unknown, index: number): Operation {
 function parsePointer(text: string): string[] {
   if (text === "") return [];
   if (!text.startsWith("/")) throw new JsonPatchError(`${JSON.stringify(text).slice(0, 80)} is not a JSON pointer`);
-  return text
-    .slice(1)
-    .split("/")
-    .map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const tokens = text.slice(1).split("/");
+  if (!text.includes("~")) return tokens;
+  return tokens.map((token) => token.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 function pointer(path: readonly string[]): string {
@@ -185,8 +184,12 @@ function pointer(path: readonly string[]): string {
 
 /** An array index in 0..max, written without leading zeros. */
 function arrayIndex(token: string, max: number, path: readonly string[]): number {
-  if (!/^(0|[1-9][0-9]*)$/.test(token) || Number(token) > max) throw new JsonPatchError(`${pointer(path)} does not exist`);
-  return Number(token);
+  // Digits only, no leading zero: "01", "-0", "1e3" and " 1" name no element.
+  const index = Number(token);
+  if (!Number.isInteger(index) || index < 0 || index > max || String(index) !== token) {
+    throw new JsonPatchError(`${pointer(path)} does not exist`);
+  }
+  return index;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

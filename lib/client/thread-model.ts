@@ -41,12 +41,14 @@ export interface ThreadData {
  * After `publish()` the next delta copies the entry once and grows the copy. A reader that takes
  * entries only after calling `publish()` (AgentState does, when it builds a snapshot) therefore
  * never sees an entry change under it, and a stream of deltas between two reads costs one copy.
+ * Text deltas are collected and joined into the message once per read (or when anything else
+ * touches the messages): one flat string per read, not one string piece per delta to keep.
  */
 export class ThreadModel {
   runId: string | undefined;
   status: RunStatus = "idle";
   readonly openSteps: string[] = [];
-  messages: ChatMessage[] = [];
+  private list: ChatMessage[] = [];
   readonly toolCalls = new Map<string, ToolCallView>();
   sharedState: unknown;
   readonly customEvents: CustomEventRecord[] = [];
@@ -63,6 +65,8 @@ export class ThreadModel {
   private unpublishedCall: Mutable<ToolCallView> | undefined;
   /** STATE_DELTA copies only the containers on its paths, and only once between two reads. */
   private readonly statePatcher = new SharedPatcher();
+  /** Text deltas of one message not yet in its entry (`index` in the list). */
+  private pendingText: { id: string; index: number; parts: string[] } | undefined;
 
   constructor(
     state: unknown,
@@ -70,6 +74,12 @@ export class ThreadModel {
     private readonly now: () => number,
   ) {
     this.sharedState = state;
+  }
+
+  /** The conversation in order, with every text delta applied so far. */
+  get messages(): readonly ChatMessage[] {
+    this.flushText();
+    return this.list;
   }
 
   /** Apply one event; returns false for an event that changes nothing visible. */
@@ -155,6 +165,7 @@ export class ThreadModel {
    * changing it, so what the reader holds stays as it was.
    */
   publish(): void {
+    this.flushText();
     this.unpublishedMessage = undefined;
     this.unpublishedCall = undefined;
     this.statePatcher.publish();
@@ -193,12 +204,13 @@ export class ThreadModel {
 
   /** Appends a message (a user's, say) or replaces the one with its id. */
   putMessage(message: ChatMessage): void {
+    this.flushText();
     const index = this.positions.get(message.id);
     if (index === undefined) {
-      this.positions.set(message.id, this.messages.length);
-      this.messages.push(message);
+      this.positions.set(message.id, this.list.length);
+      this.list.push(message);
     } else {
-      this.messages[index] = message;
+      this.list[index] = message;
     }
   }
 
@@ -267,18 +279,34 @@ export class ThreadModel {
   }
 
   private appendText(id: string, delta: string): boolean {
+    const pending = this.pendingText;
+    if (pending?.id === id) {
+      pending.parts.push(delta);
+      return true;
+    }
     const index = this.positions.get(id);
     if (index === undefined) return false;
-    const message = this.messages[index]!;
-    const content = typeof message.content === "string" ? message.content + delta : delta;
+    this.flushText();
+    this.pendingText = { id, index, parts: [delta] };
+    return true;
+  }
+
+  /** Joins the pending text deltas into their message: in place while no reader holds it, else into a copy. */
+  private flushText(): void {
+    const pending = this.pendingText;
+    if (!pending) return;
+    this.pendingText = undefined;
+    const message = this.list[pending.index]!;
+    const text = pending.parts.length === 1 ? pending.parts[0]! : pending.parts.join("");
+    // A message whose content is parts (not text) is replaced by the streamed text.
+    const content = typeof message.content === "string" ? message.content + text : text;
     if (message === this.unpublishedMessage) {
       this.unpublishedMessage.content = content;
     } else {
       const copy: Mutable<ChatMessage> = { ...message, content };
-      this.messages[index] = copy;
+      this.list[pending.index] = copy;
       this.unpublishedMessage = copy;
     }
-    return true;
   }
 
   private appendArgs(toolCallId: string, delta: string): boolean {
@@ -384,12 +412,15 @@ export class ThreadModel {
 
   private message(id: string): ChatMessage | undefined {
     const index = this.positions.get(id);
-    return index === undefined ? undefined : this.messages[index];
+    if (index === undefined) return undefined;
+    this.flushText();
+    return this.list[index];
   }
 
   /** Installs a whole new message list (snapshot, hydration) and the tool calls it implies. */
   private replaceMessages(messages: ChatMessage[], wire: Message[]): void {
-    this.messages = messages;
+    this.flushText();
+    this.list = messages;
     this.positions = new Map(messages.map((message, index) => [message.id, index]));
     for (const message of wire) {
       if (message.role !== "assistant") continue;
