@@ -309,6 +309,30 @@ describe("AgentState snapshots", () => {
     expect(b.state).toEqual({ log: [1, 2, 3] });
   });
 
+  it("deltas of two messages streaming at once each land in their own message, in order", () => {
+    const s = store();
+    const delta = (messageId: string, text: string) => ({ type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: text }) as BaseEvent;
+    feed(
+      s,
+      ev.runStarted(),
+      { type: EventType.TEXT_MESSAGE_START, messageId: "a" } as BaseEvent,
+      { type: EventType.TEXT_MESSAGE_START, messageId: "b" } as BaseEvent,
+      delta("a", "1"),
+      delta("a", "2"),
+      delta("b", "x"),
+      delta("a", "3"),
+      delta("b", "y"),
+      delta("b", "z"),
+      delta("missing", "ignored"),
+      { type: EventType.TEXT_MESSAGE_END, messageId: "a" } as BaseEvent,
+      delta("b", "!"),
+    );
+    expect(s.getSnapshot().messages.map((m) => [m.id, m.content, m.streaming])).toEqual([
+      ["a", "123", false],
+      ["b", "xyz!", true],
+    ]);
+  });
+
   it("the state a run sends stays as it was while the run's deltas stream in", async () => {
     const agent = scriptedAgent([
       ev.runStarted(),
