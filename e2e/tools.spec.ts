@@ -256,3 +256,21 @@ test("the policy editor saves approval, timeout and targets, and the exports fol
     expect((await request.delete(`/api/sources/${sourceId}`)).status()).toBe(200);
   }
 });
+
+test("Try it checks the arguments as they are typed, under the pages' CSP", async ({ page }) => {
+  // The pages forbid eval, so a validator that compiles schemas could not run here: the form would
+  // quietly accept anything until the server refused it.
+  const toolPage = new ToolPage(page);
+  await toolPage.open("issue_refund");
+  const form = toolPage.tryForm("issue_refund");
+  await form.getByRole("button", { name: "Raw JSON" }).click();
+  const json = form.getByRole("textbox", { name: "Arguments as JSON" });
+  await json.fill('{"orderId": 5, "amount": -1, "extra": true}');
+  await expect(form).toContainText('/orderId Instance type "number" is invalid. Expected "string".');
+  await expect(form).toContainText("/extra is not allowed");
+  await expect(form).toContainText("/amount -1 is less than 0.");
+  await expect(form.getByRole("button", { name: "Run" })).toBeDisabled();
+  await json.fill('{"orderId": "1234", "amount": 20, "currency": "EUR"}');
+  await expect(form.getByRole("listitem")).toHaveCount(0);
+  await expect(form.getByRole("button", { name: "Run" })).toBeEnabled();
+});

@@ -69,9 +69,9 @@ const RULES: Rule[] = [
     forbidden: /^lib\/approvals(\/|$)/,
   },
   {
-    name: "lib/client runs in a browser: @ag-ui/*, react, fast-json-patch and itself only",
+    name: "lib/client runs in a browser: @ag-ui/*, react, fast-json-patch, @cfworker/json-schema and itself only",
     files: "lib/client/",
-    forbidden: /^(?!@ag-ui\/|react$|fast-json-patch$|lib\/client\/)/,
+    forbidden: /^(?!@ag-ui\/|react$|fast-json-patch$|@cfworker\/json-schema$|lib\/client\/)/,
   },
   {
     name: "storage stays behind lib/db: no SQL driver or query builder elsewhere",

@@ -1,26 +1,8 @@
 "use client";
 
-import Ajv2020 from "ajv/dist/2020";
 import { useMemo, useState } from "react";
+import { schemaProblems } from "@/lib/client/schema-problems";
 import { SchemaForm } from "./schema-form";
-
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
-
-/** Problems of `value` against `schema`, as "path message" lines (empty when valid). */
-export function schemaProblems(schema: Record<string, unknown>, value: unknown): string[] {
-  let validate;
-  try {
-    validate = ajv.compile(schema);
-  } catch {
-    return [];
-  }
-  if (validate(value)) return [];
-  return (validate.errors ?? []).map((e) => {
-    const params = e.params as Record<string, unknown>;
-    const where = e.keyword === "required" ? `${e.instancePath}/${String(params.missingProperty)}` : e.instancePath;
-    return `${where || "/"} ${e.keyword === "required" ? "is required" : e.message}`;
-  });
-}
 
 /**
  * Arguments for a tool: a form built from its input schema, or raw JSON, both checked against the
