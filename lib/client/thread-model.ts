@@ -85,6 +85,12 @@ export class ThreadModel {
   /** Apply one event; returns false for an event that changes nothing visible. */
   apply(event: AGUIEvent): boolean {
     switch (event.type) {
+      // The deltas first: they are most of a run's events, and a switch tries its cases in order.
+      case EventType.TEXT_MESSAGE_CONTENT:
+      case EventType.REASONING_MESSAGE_CONTENT:
+        return this.appendText(event.messageId, event.delta);
+      case EventType.TOOL_CALL_ARGS:
+        return this.appendArgs(event.toolCallId, event.delta);
       case EventType.RUN_STARTED:
         this.onRunStarted(event.runId);
         return true;
@@ -111,9 +117,6 @@ export class ThreadModel {
       case EventType.REASONING_MESSAGE_START:
         this.startMessage(event.messageId, "reasoning");
         return true;
-      case EventType.TEXT_MESSAGE_CONTENT:
-      case EventType.REASONING_MESSAGE_CONTENT:
-        return this.appendText(event.messageId, event.delta);
       case EventType.TEXT_MESSAGE_END:
       case EventType.REASONING_MESSAGE_END:
         this.endMessage(event.messageId);
@@ -121,8 +124,6 @@ export class ThreadModel {
       case EventType.TOOL_CALL_START:
         this.onToolCallStart(event);
         return true;
-      case EventType.TOOL_CALL_ARGS:
-        return this.appendArgs(event.toolCallId, event.delta);
       case EventType.TOOL_CALL_END: {
         const call = this.toolCalls.get(event.toolCallId);
         if (!call) return false;
