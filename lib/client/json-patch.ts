@@ -117,13 +117,13 @@ export class SharedPatcher {
     const old = container[token];
     if (depth < path.length - 1) {
       if (!had) throw new JsonPatchError(`${pointer(path)} does not exist`);
-      container[token] = this.set(old, path, value, mode, depth + 1);
+      setOwn(container, token, this.set(old, path, value, mode, depth + 1));
     } else if (mode === "remove") {
       delete container[token];
     } else {
-      container[token] = value;
+      setOwn(container, token, value);
     }
-    this.undo?.push(() => (had ? (container[token] = old) : delete container[token]));
+    this.undo?.push(() => (had ? setOwn(container, token, old) : delete container[token]));
     return container;
   }
 
@@ -190,6 +190,12 @@ function arrayIndex(token: string, max: number, path: readonly string[]): number
     throw new JsonPatchError(`${pointer(path)} does not exist`);
   }
   return index;
+}
+
+/** Sets an own data property: a key named `__proto__` is data in JSON, never the object's prototype. */
+function setOwn(container: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(container, key, { value, writable: true, enumerable: true, configurable: true });
+  else container[key] = value;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -42,6 +42,21 @@ describe("SharedPatcher applies RFC 6902 operations", () => {
   });
 });
 
+describe("SharedPatcher treats keys as data", () => {
+  it("a __proto__ key is an own property of the state, never its prototype, and pollutes nothing", () => {
+    const doc = patch({}, [
+      { op: "add", path: "/__proto__", value: { polluted: true } },
+      { op: "add", path: "/__proto__/inner", value: 1 },
+    ]) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(doc)).toBe(Object.prototype);
+    expect(Object.hasOwn(doc, "__proto__")).toBe(true);
+    expect(JSON.stringify(doc)).toBe('{"__proto__":{"polluted":true,"inner":1}}');
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(() => patch({}, [{ op: "add", path: "/constructor/prototype/polluted", value: 1 }])).toThrow("does not exist");
+    expect(() => patch({}, [{ op: "replace", path: "/toString", value: 1 }])).toThrow("/toString does not exist");
+  });
+});
+
 describe("SharedPatcher shares what a patch does not touch", () => {
   it("copies only the containers on the path; the document before stays as it was", () => {
     const doc = { steps: [{ status: "pending" }, { status: "pending" }], other: { big: [1, 2, 3] } };
