@@ -80,9 +80,11 @@ export interface AgentErrorInfo {
  * What `getSnapshot()` returns: a new object after every change, the same object otherwise.
  *
  * For O(1) work per event, `messages`, `toolCalls` and `customEvents` are live containers
- * updated in place; the entries inside them are never mutated, but replaced by a new object
- * when they change. So: re-render on a new snapshot (or `version`), memoise per entry by
- * identity, and do not key memos on the container itself.
+ * updated in place; the entries inside them are never mutated once a snapshot has been read, but
+ * replaced by a new object when they change. So: re-render on a new snapshot (or `version`),
+ * memoise per entry by identity, do not key memos on the container itself, and read entries
+ * through the latest `getSnapshot()` (an older snapshot's containers can show an entry that
+ * later deltas are still growing).
  */
 export interface AgentSnapshot {
   readonly version: number;
