@@ -9,7 +9,7 @@ import { WidgetPage } from "./pages/widget-page";
 // The script-tag widget on a plain HTML page of another app: the page is served from another
 // local origin (127.0.0.3, a port of its own, listed nowhere but on the embed token minted for
 // it), loads /embed/widget.js from the console, chats with the demo agent, sees the tool call,
-// approves it on the card and sees the final answer. The token and the tags come from the Embed
+// approves it on the card and sees the final answer, then denies a second one. The token and the tags come from the Embed
 // page's Widget tab, as a developer would copy them.
 
 let server: http.Server;
@@ -30,7 +30,7 @@ test.afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-test("the widget on another origin's page chats, shows the tool call and answers an approval", async ({ page }) => {
+test("the widget on another origin's page chats, shows the tool call, approves one refund and denies another", async ({ page }) => {
   const embed = new EmbedPage(page);
   await embed.open();
   await embed.chooseAgent("demo");
@@ -62,5 +62,16 @@ test("the widget on another origin's page chats, shows the tool call and answers
   await expect(widget.toolCall("issue_refund")).toHaveAttribute("data-status", "succeeded");
   await expect(widget.toolCall("issue_refund")).toContainText('"refundId"');
   await expect(widget.lastAnswer()).toContainText("issued: 20 EUR for order 1234");
+  await expect(card).toHaveCount(0);
+
+  // A second refund, denied on its card: the tool does not run and the agent says so.
+  await widget.send("refund order 5678 for 30 EUR");
+  await expect(card).toContainText('"orderId": "5678"');
+  await widget.deny("issue_refund");
+  const denied = widget.toolCall("issue_refund").last();
+  await expect(denied).toHaveAttribute("data-status", "denied");
+  await expect(denied).not.toContainText('"refundId"');
+  await expect(widget.lastAnswer()).toContainText("denied");
+  await expect(widget.toolCall("issue_refund").first()).toHaveAttribute("data-status", "succeeded");
   await expect(card).toHaveCount(0);
 });

@@ -25,6 +25,10 @@ export class WidgetPage {
     await this.interruptCard(tool).getByRole("button", { name: "Approve" }).click();
   }
 
+  async deny(tool: string): Promise<void> {
+    await this.interruptCard(tool).getByRole("button", { name: "Deny" }).click();
+  }
+
   /** The agent's last message in the conversation. */
   lastAnswer(): Locator {
     return this.chat().getByRole("log", { name: "Conversation" }).getByRole("article", { name: "Agent" }).last();
