@@ -48,6 +48,21 @@ describe("bench --compare", () => {
     ]);
   });
 
+  it("matches figures across reworded section titles, and a label printed twice by its occurrence", () => {
+    const section = (title: string, a: number, b: number): BenchFile["benches"][string] => [
+      { title, figures: [{ label: "run", value: a, unit: "ms" }] },
+      { title: `${title} again`, figures: [{ label: "run", value: b, unit: "ms" }] },
+    ];
+    const changes = compareRuns(
+      { date: "d1", benches: { client: section("old title", 10, 100) } },
+      { date: "d2", benches: { client: section("new title", 10, 50) } },
+    );
+    expect(changes.map((c) => [c.label, c.before?.value, c.now?.value, c.verdict])).toEqual([
+      ["run", 10, 10, "same"],
+      ["run", 100, 50, "better"],
+    ]);
+  });
+
   it("a lower-better figure that fell is better, and a bench not run this time is neither gone nor worse", () => {
     const before: BenchFile = {
       date: "d1",

@@ -41,7 +41,10 @@ export interface FigureChange {
   verdict: "worse" | "better" | "same" | "new" | "gone" | "unknown";
 }
 
-/** A key per figure that survives reordering: bench, section title, and the label (a detail's under its parent's). */
+/**
+ * A key per figure that survives reordering and reworded section titles: bench and label (a
+ * detail's under its parent's), with the occurrence number when one bench prints a label twice.
+ */
 function keyed(bench: string, results: BenchResult[]): Map<string, { label: string; figure: Figure }> {
   const out = new Map<string, { label: string; figure: Figure }>();
   for (const result of results) {
@@ -50,7 +53,9 @@ function keyed(bench: string, results: BenchResult[]): Map<string, { label: stri
       const detail = figure.label.startsWith(" ");
       if (!detail) parent = figure.label;
       const label = detail ? `${parent.trim()} › ${figure.label.trim()}` : figure.label.trim();
-      out.set(`${bench}\u0000${result.title}\u0000${label}`, { label, figure });
+      let key = `${bench}\u0000${label}`;
+      for (let n = 2; out.has(key); n++) key = `${bench}\u0000${label}\u0000${n}`;
+      out.set(key, { label, figure });
     }
   }
   return out;
