@@ -41,20 +41,18 @@ let next = 0;
 /** Fresh run ids, written as running runs of thread t1. */
 async function runningRuns(count: number, status: "running" | "finished" = "running"): Promise<string[]> {
   const ids = Array.from({ length: count }, () => `run_${++next}`);
-  await a.db
-    .insert(runs)
-    .values(
-      ids.map((id) => ({
-        id,
-        threadId: "t1",
-        agent: "demo",
-        principal: "local",
-        status,
-        startedAt: Date.now(),
-        createdAt: 1,
-        updatedAt: 1,
-      })),
-    );
+  await a.db.insert(runs).values(
+    ids.map((id) => ({
+      id,
+      threadId: "t1",
+      agent: "demo",
+      principal: "local",
+      status,
+      startedAt: Date.now(),
+      createdAt: 1,
+      updatedAt: 1,
+    })),
+  );
   return ids;
 }
 
@@ -202,5 +200,31 @@ describe("RunLeases", () => {
     await onB.release(run!);
     await onB.release(run!); // not held: nothing
     expect(await new AbandonedRuns(b.pool, { graceMs: 0 }).endAbandoned()).toEqual([run]);
+  });
+
+  it("the heartbeat gives up on a lease connection that stops answering, reconnects, and reports the leases it cannot take back", async (context) => {
+    const [run] = await runningRuns(1);
+    const lost: string[][] = [];
+    const onA = await leases({ heartbeatMs: 100, firstRetryMs: 10, onLost: (ids) => lost.push(ids) });
+    await onA.hold(run!);
+    const frozen = onA.leasePid!;
+    // Freeze the server process of that connection: it neither answers nor closes, as over a
+    // network that silently dropped it. Only possible when the test server runs on this machine.
+    try {
+      process.kill(frozen, "SIGSTOP");
+    } catch {
+      context.skip();
+    }
+    try {
+      for (let tries = 0; tries < 100 && lost.length === 0; tries++) await sleep(20);
+      // A new connection is up; the frozen session still holds the lease, so it is reported lost.
+      expect(onA.leasePid).toBeTypeOf("number");
+      expect(onA.leasePid).not.toBe(frozen);
+      expect(lost).toEqual([[run]]);
+      expect(onA.runIds()).toEqual([]);
+    } finally {
+      process.kill(frozen, "SIGCONT");
+      await b.pool.query("select pg_terminate_backend($1)", [frozen]);
+    }
   });
 });

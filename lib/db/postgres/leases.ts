@@ -137,11 +137,25 @@ export class RunLeases {
 
   private beat(): void {
     const client = this.client;
-    // A failure ends the connection, and its 'end' starts the reconnect.
-    client?.query("select 1").catch((error: unknown) => {
-      this.onError(error);
-      if (this.client === client) void client.end().catch(() => {});
+    if (!client) return;
+    // An answer that fails, or does not come within one period (a connection that silently went
+    // away), counts as a lost connection: drop it and connect again. The leases a dead-but-not-yet
+    // noticed session still holds cannot be taken back by the new one; they are reported through
+    // onLost, and the server frees them when it notices (its TCP keepalive).
+    const limit = this.options.heartbeatMs ?? 10_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`the lease connection did not answer within ${limit} ms`)), limit);
+      timer.unref();
     });
+    Promise.race([client.query("select 1"), timedOut])
+      .catch((error: unknown) => {
+        if (this.client !== client) return;
+        this.onError(error);
+        this.lost(client);
+        void client.end().catch(() => {});
+      })
+      .finally(() => clearTimeout(timer));
   }
 
   private async connect(): Promise<void> {
@@ -155,14 +169,22 @@ export class RunLeases {
     try {
       await client.connect();
       const { rows } = await client.query<{ pid: number }>("select pg_backend_pid() as pid");
-      const lost = await this.retake(client);
+      const covered = new Set(this.held);
+      const lost = await this.retake(client, [...covered]);
       if (this.closed) throw new Error("the run leases were closed while they connected");
       this.client = client;
       this.pid = rows[0]?.pid;
       this.failures = 0;
+      // Runs held while this connection was being made were only remembered: take theirs now.
+      const added = [...this.held].filter((id) => !covered.has(id));
+      if (added.length > 0) lost.push(...(await this.retake(client, added)));
       if (lost.length > 0) this.options.onLost?.(lost);
     } catch (error) {
       client.removeAllListeners("end");
+      if (this.client === client) {
+        this.client = undefined;
+        this.pid = undefined;
+      }
       await client.end().catch(() => {});
       throw error;
     }
@@ -172,8 +194,7 @@ export class RunLeases {
    * Take back the leases of the runs still held here; answer the runs that are no longer running
    * (another instance ended them while this one was away) or whose lease someone else has now.
    */
-  private async retake(client: pg.Client): Promise<string[]> {
-    const ids = [...this.held];
+  private async retake(client: pg.Client, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
     const { rows } = await client.query<{ id: string; locked: boolean }>(
       `select t.run_id as id, pg_try_advisory_lock(hashtextextended('run:' || t.run_id, 0)) as locked
