@@ -103,6 +103,12 @@ export class ApprovalRows {
         })
         .returning()
         .prepare(),
+      unansweredForThread: db
+        .select()
+        .from(approvals)
+        .where(and(eq(approvals.threadId, p("threadId")), eq(approvals.surface, p("surface")), isNull(approvals.answeredAt)))
+        .orderBy(asc(approvals.createdAt), asc(approvals.id))
+        .prepare(),
       countPending: db
         .select({ n: sql<number>`count(*)` })
         .from(approvals)
@@ -298,12 +304,8 @@ export class ApprovalRows {
 
   /** Rows of a thread on `surface` whose outcome has not reached the conversation, oldest first. */
   unansweredForThread(threadId: string, surface: string): ApprovalRow[] {
-    return this.db
-      .select()
-      .from(approvals)
-      .where(and(eq(approvals.threadId, threadId), eq(approvals.surface, surface), isNull(approvals.answeredAt)))
-      .orderBy(asc(approvals.createdAt), asc(approvals.id))
-      .all();
+    // Every AG-UI run asks this before it starts (are there answers to deliver?): compiled once.
+    return this.statements.unansweredForThread.all({ threadId, surface });
   }
 
   /** The audit trail of one approval, oldest first. */

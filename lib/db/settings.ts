@@ -2,6 +2,9 @@ import { and, asc, eq, gte, inArray, lt } from "drizzle-orm";
 import type { Db } from "./connection";
 import { settings } from "./schema";
 
+/** Key lists whose statements are kept (readers use a handful; others are compiled per call). */
+const MAX_KEY_LISTS = 32;
+
 /** One stored setting: its JSON value, who changed it last and when. */
 export interface StoredSetting {
   key: string;
@@ -16,6 +19,8 @@ export interface StoredSetting {
  * every time (a primary-key lookup), so a change applies to the next run without a restart.
  */
 export class SettingsStore {
+  private readonly byKeys = new Map<string, ReturnType<SettingsStore["prepareMany"]>>();
+
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
@@ -29,11 +34,22 @@ export class SettingsStore {
   /** The settings under `keys` that are set (with who set them), in no particular order. */
   many(keys: readonly string[]): StoredSetting[] {
     if (!keys.length) return [];
+    // Readers ask for the same few key lists on every run: each list's statement is compiled once.
+    const id = keys.join("\n");
+    let statement = this.byKeys.get(id);
+    if (!statement) {
+      statement = this.prepareMany(keys);
+      if (this.byKeys.size < MAX_KEY_LISTS) this.byKeys.set(id, statement);
+    }
+    return statement.all();
+  }
+
+  private prepareMany(keys: readonly string[]) {
     return this.db
       .select({ key: settings.key, value: settings.value, updatedBy: settings.updatedBy, updatedAt: settings.updatedAt })
       .from(settings)
       .where(inArray(settings.key, [...keys]))
-      .all();
+      .prepare();
   }
 
   /**
