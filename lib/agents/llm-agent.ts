@@ -3,7 +3,7 @@ import type { Agent, AgentInfo } from "./agent";
 import { agentFunction } from "./agent-function";
 import type { AgentRun } from "./agent-run";
 import type { AssistantSettings } from "./assistant-settings";
-import { ModelError, type ToolDescriptor } from "./model";
+import { ModelError, type ChatModel, type ToolDescriptor } from "./model";
 import { createModel, planLabel, planModel, type ModelEnvironment, type ModelPlan } from "./models/resolve";
 import { runToolLoop } from "./tool-loop";
 
@@ -51,9 +51,17 @@ const CAPABILITIES: AgentInfo["capabilities"] = { tools: true, clientTools: true
 export function llmAgent(options: LlmAgentOptions): Agent {
   const { name, env, outbound, owner } = options;
   const base: AgentInfo = { name, description: "", model: "", capabilities: CAPABILITIES };
+  // The driver of the last plan, kept while the plan stays the same: building an SDK client costs
+  // more than a short model turn's own work. A changed model, key or base URL gets a new one.
+  let last: { key: string; model: ChatModel } | undefined;
+  const modelFor = (plan: ModelPlan): ChatModel => {
+    const key = JSON.stringify([plan.api, plan.model, plan.apiKey, plan.baseUrl ?? ""]);
+    if (last?.key !== key) last = { key, model: createModel(plan, outbound) };
+    return last.model;
+  };
   const inner = agentFunction(base, async (run) => {
     const { settings, setup } = options.read();
-    const model = createModel(planModel(env, settings, owner), outbound);
+    const model = modelFor(planModel(env, settings, owner));
     await runToolLoop(run, {
       model,
       system: setup.systemPrompt || undefined,
