@@ -119,7 +119,7 @@ export class LocalChangeBus implements ChangeBus {
   }
 
   async publish(change: PublishedChange): Promise<void> {
-    if (this.closed) throw new InvalidChangeError("the change bus is closed");
+    if (this.closed) throw new Error("the change bus is closed");
     const copy = decodeChange(encodeChange(change))!;
     setImmediate(() => {
       if (!this.closed) this.listeners.emit(copy);
