@@ -84,8 +84,13 @@ describe("ending the runs of a dead instance", () => {
 
     const { rows } = await b.pool.query<{ ended: boolean }>("select pg_terminate_backend($1) as ended", [onA.leasePid]);
     expect(rows[0]!.ended).toBe(true);
-    await sleep(50); // the server lets go of the session's locks as the backend exits
-    expect((await sweeper.endAbandoned()).sort()).toEqual([r1, r2].sort());
+    // The server lets go of the session's locks as the backend exits, a moment later.
+    let ended: string[] = [];
+    for (let tries = 0; tries < 100 && ended.length === 0; tries++) {
+      ended = await sweeper.endAbandoned();
+      if (ended.length === 0) await sleep(20);
+    }
+    expect(ended.sort()).toEqual([r1, r2].sort());
 
     const after = await statusOf([r1!, r2!, mine!, mine2!, other!]);
     expect(after[r1!]).toMatchObject({ status: "cancelled", error: ABANDONED_RUN_ERROR });
@@ -94,9 +99,9 @@ describe("ending the runs of a dead instance", () => {
     expect(after[mine2!]!.status).toBe("running");
     expect(after[other!]!.status).toBe("finished");
     // Each ended run is announced, after the ending transaction commits.
-    await sleep(50);
-    const announced = heard.flatMap((change) => (change.kind === "run" ? [change.id] : []));
-    expect(announced.sort()).toEqual([r1, r2].sort());
+    const announced = () => heard.flatMap((change) => (change.kind === "run" ? [change.id] : []));
+    for (let tries = 0; tries < 100 && announced().length < 2; tries++) await sleep(20);
+    expect(announced().sort()).toEqual([r1, r2].sort());
     // A second sweep finds nothing left to do.
     expect(await sweeper.endAbandoned()).toEqual([]);
     await onB.release(mine!);
@@ -127,20 +132,24 @@ describe("ending the runs of a dead instance", () => {
 
   it("a lease connection that only blinked is back before the grace ends: nothing is ended", async () => {
     const [run] = await runningRuns(1);
-    const onA = await leases({ firstRetryMs: 20 });
+    // A reconnects 400 ms after the loss: time for a sweep to see the run unheld.
+    const onA = await leases({ firstRetryMs: 400 });
     await onA.hold(run!);
     const first = onA.leasePid;
     let clock = 0;
     const sweeper = new AbandonedRuns(b.pool, { graceMs: 1_000, now: () => clock });
     await b.pool.query("select pg_terminate_backend($1)", [first]);
-    await sleep(30);
     // Seen unheld, but not for long enough.
-    clock = 0;
-    expect(await sweeper.endAbandoned()).toEqual([]);
+    for (let tries = 0; tries < 50 && sweeper.suspected().length === 0; tries++) {
+      expect(await sweeper.endAbandoned()).toEqual([]);
+      if (sweeper.suspected().length === 0) await sleep(5);
+    }
+    expect(sweeper.suspected()).toEqual([run]);
     for (let tries = 0; tries < 100 && (onA.leasePid === undefined || onA.leasePid === first); tries++) await sleep(20);
     expect(onA.leasePid).not.toBe(first);
     clock = 5_000;
     expect(await sweeper.endAbandoned()).toEqual([]);
+    expect(sweeper.suspected()).toEqual([]);
     expect((await statusOf([run!]))[run!]!.status).toBe("running");
     expect(onA.runIds()).toEqual([run]);
     await onA.release(run!);

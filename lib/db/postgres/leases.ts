@@ -265,6 +265,11 @@ export class AbandonedRuns {
     this.now = options.now ?? (() => performance.now());
   }
 
+  /** The runs the last sweep saw without a lease but did not end yet (their grace is running). */
+  suspected(): string[] {
+    return [...this.suspects.keys()];
+  }
+
   /**
    * Mark ended (status 'cancelled', finished now by the database clock) every running run whose
    * lease nobody has held for graceMs, announce each one, and answer their ids.
