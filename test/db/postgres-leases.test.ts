@@ -184,6 +184,30 @@ describe("ending the runs of a dead instance", () => {
     await onA.release(keptRun!);
   });
 
+  it("an instance back after another took its run's lease is told it lost that run", async () => {
+    const [run] = await runningRuns(1);
+    const lost: string[][] = [];
+    const onA = await leases({ firstRetryMs: 300, onLost: (ids) => lost.push(ids) });
+    const onB = await leases();
+    await onA.hold(run!);
+    await b.pool.query("select pg_terminate_backend($1)", [onA.leasePid]);
+    // B takes the run over as soon as A's session is gone.
+    for (let tries = 0; tries < 50; tries++) {
+      const taken = await onB.hold(run!).then(
+        () => true,
+        () => false,
+      );
+      if (taken) break;
+      await sleep(10);
+    }
+    expect(onB.runIds()).toEqual([run]);
+    for (let tries = 0; tries < 100 && lost.length === 0; tries++) await sleep(20);
+    expect(lost).toEqual([[run]]);
+    expect(onA.runIds()).toEqual([]);
+    expect((await statusOf([run!]))[run!]!.status).toBe("running");
+    await onB.release(run!);
+  });
+
   it("two sweeps at once end each abandoned run once", async () => {
     const ids = await runningRuns(6);
     const [first, second] = await Promise.all([

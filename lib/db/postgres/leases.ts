@@ -8,9 +8,10 @@ import { notifyChange, type NotifyTarget } from "./notify";
 // dedicated connection (its "lease connection"). The lock is the lease: it lives exactly as long
 // as that connection, so when the instance dies (killed, out of memory, its host gone) the server
 // ends the session and every lease of that instance disappears with it. Another instance finds
-// the abandoned runs as the running runs whose lock nobody holds, which it reads from pg_locks
-// without taking the locks itself, and marks those runs ended. Runs of live instances are never
-// touched, which a blanket `update runs … where status = 'running'` would do on a shared database.
+// the abandoned runs as the running runs whose lock nobody holds: it reads the candidates from
+// pg_locks (without disturbing anyone), then ends each one only if it can take that run's lock
+// itself for the ending transaction. Runs of live instances are never touched, which a blanket
+// `update runs … where status = 'running'` would do on a shared database.
 //
 // The key of a run's lock is hashtextextended('run:' || id, 0), computed by the server in both
 // places (holding and sweeping), so every instance agrees on it. hashtext's values may change
@@ -24,14 +25,15 @@ import { notifyChange, type NotifyTarget } from "./notify";
 // takes its leases back. Between the loss and the retake, others may see those runs as abandoned;
 // `graceMs` below is how long a run must stay unheld before a sweep ends it.
 
-const LOCK_KEY = "hashtextextended('run:' || $1::text, 0)";
-/** True when some session of this database holds the lease of the run whose id is `id_expr`. */
+/** The advisory lock key of the run whose id is the SQL expression `idExpr`. */
+const lockKey = (idExpr: string) => `hashtextextended('run:' || ${idExpr}, 0)`;
+/** True when some session of this database holds the lease of the run whose id is the SQL expression `idExpr`. */
 const leaseHeld = (idExpr: string) => `exists (
   select 1 from pg_locks l
    where l.locktype = 'advisory' and l.granted and l.objsubid = 1
      and l.database = (select oid from pg_database where datname = current_database())
-     and l.classid::bigint = (hashtextextended('run:' || ${idExpr}, 0) >> 32) & 4294967295
-     and l.objid::bigint = hashtextextended('run:' || ${idExpr}, 0) & 4294967295)`;
+     and l.classid::bigint = (${lockKey(idExpr)} >> 32) & 4294967295
+     and l.objid::bigint = ${lockKey(idExpr)} & 4294967295)`;
 const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
 
 /** Raised by RunLeases.hold when another session already holds the run's lease. */
@@ -104,7 +106,7 @@ export class RunLeases {
     const client = this.client;
     if (!client) return;
     try {
-      const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${LOCK_KEY}) as locked`, [runId]);
+      const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${lockKey("$1::text")}) as locked`, [runId]);
       if (rows[0]?.locked !== true) {
         this.held.delete(runId);
         throw new RunLeaseTakenError(`run ${runId} is held by another console instance`);
@@ -120,7 +122,7 @@ export class RunLeases {
   /** Give up the lease of `runId` (the run ended here). Releasing a run not held does nothing. */
   async release(runId: string): Promise<void> {
     if (!this.held.delete(runId)) return;
-    await this.client?.query(`select pg_advisory_unlock(${LOCK_KEY})`, [runId]).catch((error: unknown) => this.onError(error));
+    await this.client?.query(`select pg_advisory_unlock(${lockKey("$1::text")})`, [runId]).catch((error: unknown) => this.onError(error));
   }
 
   /** Close the lease connection, which gives up every lease. */
@@ -191,18 +193,26 @@ export class RunLeases {
   }
 
   /**
-   * Take back the leases of the runs still held here; answer the runs that are no longer running
-   * (another instance ended them while this one was away) or whose lease someone else has now.
+   * Take back the leases of the runs still held here; answer the runs whose lease someone else has
+   * now (a sweep ending them holds it until it commits) or that are no longer running (another
+   * instance ended them while this one was away). The status is read after the lock is taken, in a
+   * statement of its own: a sweep that ended the run has committed by then, so its change is seen.
+   * A run with no row yet (held before it was written) is kept.
    */
   private async retake(client: pg.Client, ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];
     const { rows } = await client.query<{ id: string; locked: boolean }>(
-      `select t.run_id as id, pg_try_advisory_lock(hashtextextended('run:' || t.run_id, 0)) as locked
-         from unnest($1::text[]) as t(run_id)
-        where exists (select 1 from runs where runs.id = t.run_id and runs.status = 'running')`,
+      `select t.run_id as id, pg_try_advisory_lock(${lockKey("t.run_id")}) as locked
+         from unnest($1::text[]) as t(run_id)`,
       [ids],
     );
-    const kept = new Set(rows.filter((row) => row.locked).map((row) => row.id));
+    const locked = rows.filter((row) => row.locked).map((row) => row.id);
+    const { rows: ended } = await client.query<{ id: string }>("select id from runs where id = any($1::text[]) and status <> 'running'", [
+      locked,
+    ]);
+    const endedIds = new Set(ended.map((row) => row.id));
+    for (const id of endedIds) await client.query(`select pg_advisory_unlock(${lockKey("$1::text")})`, [id]);
+    const kept = new Set(locked.filter((id) => !endedIds.has(id)));
     const lost = ids.filter((id) => !kept.has(id));
     for (const id of lost) this.held.delete(id);
     return lost;
@@ -290,10 +300,13 @@ export class AbandonedRuns {
     const client = await this.pool.connect();
     try {
       await client.query("begin");
-      // Checked again here, row by row: an instance may have taken a lease back since the read.
+      // The read above only picks candidates. Here the sweep takes each run's lease itself, for
+      // this transaction: a run whose owner took its lease back since is skipped, and an owner
+      // coming back now cannot take the lease until this commits, then reads the run as ended.
       const { rows: ended } = await client.query<{ id: string }>(
         `update runs set status = 'cancelled', error = $2, finished_at = ${NOW_MS}, updated_at = ${NOW_MS}
-          where id = any($1::text[]) and status = 'running' and not ${leaseHeld("runs.id")}
+          where id = any($1::text[]) and status = 'running'
+            and pg_try_advisory_xact_lock(${lockKey("runs.id")})
           returning id`,
         [due, ABANDONED_RUN_ERROR],
       );
