@@ -17,6 +17,12 @@ export type ChangeListener = (change: Change) => void;
 /**
  * The port the rest of the console uses to announce and hear changes, whatever the database: one
  * process on SQLite, several instances on one PostgreSQL.
+ *
+ * A change must never be heard before the write it announces is visible. Code above lib/db
+ * publishes after its store call returned (the write committed). A store that writes on
+ * PostgreSQL may instead announce inside its own transaction with notifyChange(tx, …) from
+ * ./postgres/notify, which PostgreSQL delivers at commit and drops on rollback; on SQLite the
+ * store publishes after its synchronous transaction.
  */
 export interface ChangeBus {
   /** Announce a change to every subscriber (of every instance, where there are several). */
