@@ -307,7 +307,8 @@ describe("listing", () => {
     expect(names(registry.list({ text: "pets" }))).toEqual(["list_pets"]);
     expect(names(registry.list({ text: "pet" }))).toEqual(["delete_pet", "list_pets"]);
     expect(names(registry.list({ text: "100%" }))).toEqual(["list_pets"]);
-    expect(names(registry.list({ text: "%" }))).toEqual(["list_pets"]);
+    // A word with no letter or digit searches nothing: alone, it is the plain list.
+    expect(names(registry.list({ text: "%" }))).toHaveLength(5);
     expect(names(registry.list({ text: "_" }))).toEqual(["create_ticket", "delete_pet", "get_weather", "list_pets", "search_docs"]);
     expect(names(registry.list({ text: "   " }))).toHaveLength(5);
   });

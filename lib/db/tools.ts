@@ -1,8 +1,8 @@
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "./connection";
 import { afterAscending, pageSize, toPage, type Page } from "./paging";
 import { tools, toolEvents } from "./schema";
-import { anyColumnContains, searchWords } from "./search";
+import { sqliteToolMatches, toolSearchTerms } from "./tool-search";
 
 export type ToolRow = typeof tools.$inferSelect;
 export type ToolEventRow = typeof toolEvents.$inferInsert;
@@ -19,7 +19,10 @@ export interface ToolRowFilter {
   /** Only tools that ask for approval (true) or that never do (false), as operators set them. */
   needsApproval?: boolean;
   enabled?: boolean;
-  /** Words that must all appear in the name, title, description or tags (case-insensitive). */
+  /**
+   * Words that must each start a word of the name, title, description or tags (case-insensitive;
+   * `create_comm` finds the parts of `create_comment`). See lib/db/tool-search.ts.
+   */
   text?: string;
   cursor?: string;
   /** Page size, 1 to 1000 (default 100). */
@@ -118,25 +121,52 @@ export class ToolRows {
     return this.statements.deleteBySource.run({ sourceId }).changes;
   }
 
-  /** A page of rows in name order, filtered, with the count of every row the filter matches. */
+  /**
+   * A page of rows in name order, filtered, with the count of every row the filter matches. A
+   * search whose text is exactly a tool's name lists that tool first, on the first page only.
+   * Throws InvalidCursor.
+   */
   page(filter: ToolRowFilter): Page<ToolRow> & { total: number } {
     const limit = pageSize(filter.limit, 100, 1000);
+    const terms = toolSearchTerms(filter.text);
+    const matches = sqliteToolMatches(terms);
     const where = conditions(filter);
-    const total =
-      this.db
-        .select({ n: sql<number>`count(*)` })
-        .from(tools)
-        .where(and(...where))
-        .get()?.n ?? 0;
+    if (matches) where.push(sql`${tools}.rowid in (${matches})`);
+    const total = this.count(where, filter, matches);
+
+    // The exact name, when searched for, leads the first page and is left out of every page's name order.
+    const exactName = matches ? filter.text!.trim() : undefined;
+    const exact =
+      exactName && !filter.cursor
+        ? this.db
+            .select()
+            .from(tools)
+            .where(and(...where, eq(tools.name, exactName)))
+            .get()
+        : undefined;
     const after = afterAscending(filter.cursor, tools.name);
     const rows = this.db
       .select()
       .from(tools)
-      .where(and(...where, after))
+      .where(and(...where, after, exactName ? ne(tools.name, exactName) : undefined))
       .orderBy(asc(tools.name))
       .limit(limit + 1)
       .all();
-    return { ...toPage(rows, limit, (row) => [row.name]), total };
+    // A page holding only the exact name continues from the start of the name order (it skips that name).
+    return { ...toPage(exact ? [exact, ...rows] : rows, limit, (row) => [row === exact ? "" : row.name]), total };
+  }
+
+  /** How many rows `where` matches; a search with no other filter is counted in the index alone. */
+  private count(where: SQL[], filter: ToolRowFilter, matches: SQL | undefined): number {
+    const onlyText = matches && where.length === 1 && !filter.cursor;
+    const counted = onlyText
+      ? this.db.get<{ n: number }>(sql`select count(*) as n from (${matches})`)
+      : this.db
+          .select({ n: sql<number>`count(*)` })
+          .from(tools)
+          .where(and(...where))
+          .get();
+    return counted?.n ?? 0;
   }
 }
 
@@ -152,8 +182,5 @@ function conditions(filter: ToolRowFilter): SQL[] {
     const asks = sql`(${tools.approval} in ('always', 'once_per_thread') or (${tools.approval} = 'default' and ${tools.confirm} = 1))`;
     where.push(filter.needsApproval ? asks : sql`not ${asks}`);
   }
-  // SQLite's LIKE already ignores ASCII case: calling lower() on four columns per row doubled the scan time.
-  for (const word of searchWords(filter.text))
-    where.push(anyColumnContains([tools.name, tools.title, tools.description, tools.tags], word));
   return where;
 }
