@@ -8,5 +8,5 @@
 -- whole and with a space before each capital, as in SQLite. The query in lib/db/tool-search.ts
 -- repeats this expression exactly: PostgreSQL uses the index only for the same expression.
 CREATE INDEX "tools_search_idx" ON "tools" USING gin (
-  to_tsvector('simple'::regconfig, translate(name || ' ' || regexp_replace(name, '([A-Z])', ' \1', 'g') || ' ' || title || ' ' || description || ' ' || tags::text, '._-/@:', '      '))
+  to_tsvector('simple'::regconfig, translate(CASE WHEN name ~ '[A-Z]' THEN name || ' ' || regexp_replace(name, '([A-Z])', ' \1', 'g') ELSE name END || ' ' || title || ' ' || description || ' ' || tags::text, '._-/@:', '      '))
 );

@@ -70,5 +70,5 @@ export function sqliteToolMatches(terms: string[][]): SQL | undefined {
 export function pgToolMatches(terms: string[][]): SQL | undefined {
   const query = tsQueryExpression(terms);
   if (query === undefined) return undefined;
-  return sql`to_tsvector('simple'::regconfig, translate(name || ' ' || regexp_replace(name, '([A-Z])', ' \\1', 'g') || ' ' || title || ' ' || description || ' ' || tags::text, '._-/@:', '      ')) @@ to_tsquery('simple'::regconfig, ${query})`;
+  return sql`to_tsvector('simple'::regconfig, translate(CASE WHEN name ~ '[A-Z]' THEN name || ' ' || regexp_replace(name, '([A-Z])', ' \\1', 'g') ELSE name END || ' ' || title || ' ' || description || ' ' || tags::text, '._-/@:', '      ')) @@ to_tsquery('simple'::regconfig, ${query})`;
 }

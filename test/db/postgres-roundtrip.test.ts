@@ -215,6 +215,8 @@ describe("a row through every PostgreSQL table", () => {
         indexes: [
           ...config.indexes.map((index) => index.config.name!),
           ...config.columns.filter((column) => column.isUnique).map((column) => column.uniqueName!),
+          // Hand-written in drizzle-pg/0001_tools_search.sql (an expression index drizzle does not model).
+          ...(config.name === "tools" ? ["tools_search_idx"] : []),
         ].sort(),
       };
       expect(actual(config.name), config.name).toEqual(declared);
