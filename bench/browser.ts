@@ -26,7 +26,7 @@ export default async function benchBrowser(): Promise<BenchResult> {
   const dbFile = path.join(dir, "bench.db");
   const services = createServices(loadConfig({ CONSOLE_DB: dbFile, LOG_LEVEL: "silent" }));
   const threadId = seedThread(services, 1000, 500);
-  seedApprovals(services, 10_000);
+  await seedApprovals(services, 10_000);
   const api = consoleApi(services).approvals;
   const listMs: number[] = [];
   for (let i = 0; i < 25; i++) {
@@ -136,18 +136,24 @@ function seedThread(services: ReturnType<typeof createServices>, messageCount: n
   return threadId;
 }
 
-function seedApprovals(services: ReturnType<typeof createServices>, count: number): void {
+async function seedApprovals(services: ReturnType<typeof createServices>, count: number): Promise<void> {
+  // On SQLite each request writes its row within the call (before its first await), so one outer
+  // transaction still holds all 10,000 writes; the promises are awaited once it has committed.
+  const requested: Array<Promise<unknown>> = [];
   const write = services.database.sqlite.transaction(() => {
     for (let i = 0; i < count; i++)
-      services.approvals.request({
-        principal: "bench",
-        scope: "bench",
-        callId: `c${i}`,
-        tool: "issue_refund",
-        args: { orderId: `${i}`, amount: (i % 90) + 1 },
-        surface: i % 3 ? "agui" : "mcp",
-        threadId: `t${i % 50}`,
-      });
+      requested.push(
+        services.approvals.request({
+          principal: "bench",
+          scope: "bench",
+          callId: `c${i}`,
+          tool: "issue_refund",
+          args: { orderId: `${i}`, amount: (i % 90) + 1 },
+          surface: i % 3 ? "agui" : "mcp",
+          threadId: `t${i % 50}`,
+        }),
+      );
   });
   write();
+  await Promise.all(requested);
 }

@@ -53,11 +53,11 @@ export default async function executorBench(): Promise<BenchResult> {
     const tool = "noop";
     const argsDigest = jsonDigest(args);
     const approvalLife = median(
-      await sampleMicros(CALLS, (i) => {
+      await sampleMicros(CALLS, async (i) => {
         const binding = { scope: "bench", callId: `c${i}`, tool, argsDigest };
-        const approval = store.request({ principal: "bench", ...binding, args, surface: "script" });
-        store.decide(approval.id, { approved: true, decidedBy: "bench" });
-        store.consume(approval.id, binding);
+        const approval = await store.request({ principal: "bench", ...binding, args, surface: "script" });
+        await store.decide(approval.id, { approved: true, decidedBy: "bench" });
+        await store.consume(approval.id, binding);
       }),
     );
 

@@ -113,11 +113,18 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   const abandoned = runs.closeAbandoned();
   if (abandoned) logger.info("runs left running by a previous process recorded as cancelled", { count: abandoned });
   // Approved calls a previous process started and never finished: their outcome is unknown, not denied.
-  const interrupted = approvals.settleInterrupted();
-  if (interrupted.length)
-    logger.warn("approved calls cut off by a previous stop recorded with their outcome (unknown when none was recorded)", {
-      approvals: interrupted.map((a) => a.id),
-    });
+  // On SQLite the rows are settled within this call (the rows' transaction is synchronous and runs
+  // before the first await), so nothing below can run a call first; only the log line comes later.
+  // A start-up on PostgreSQL must await it before serving.
+  void approvals.settleInterrupted().then(
+    (interrupted) => {
+      if (interrupted.length)
+        logger.warn("approved calls cut off by a previous stop recorded with their outcome (unknown when none was recorded)", {
+          approvals: interrupted.map((a) => a.id),
+        });
+    },
+    (error: unknown) => logger.error("could not settle the approvals of calls cut off by a previous stop", { error }),
+  );
   const streamDelayMs = config.AGENT_STREAM_DELAY_MS;
   const settings = new SettingsStore(database.db);
   const agentStates = new AgentStates(database.db);
@@ -137,11 +144,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   const bridge = new AguiBridge({ executor, approvals, grants, runs, logger });
   // Approvals past their time become expired (their interrupts cancel-only) without anyone asking.
   const sweep = setInterval(() => {
-    try {
-      approvals.expireDue();
-    } catch (error) {
-      logger.error("approval expiry sweep failed", { error });
-    }
+    approvals.expireDue().catch((error: unknown) => logger.error("approval expiry sweep failed", { error }));
   }, config.APPROVAL_SWEEP_SECONDS * 1000);
   sweep.unref();
   const sessions = new SessionStore(database.db, tokens, config.ADMIN_TOKEN);

@@ -89,10 +89,10 @@ describe("demo tools", () => {
     const pending = await services.executor.call("issue_refund", { orderId: "1234", amount: 20 }, { callId: "c1", ctx });
     const approvalId = approvalIdOf(pending);
     expect(pending).toMatchObject({ pending: { approvalId: expect.stringMatching(/^apr_/) } });
-    services.approvals.decide(approvalId, { approved: true, decidedBy: "operator" });
+    await services.approvals.decide(approvalId, { approved: true, decidedBy: "operator" });
     const done = await services.executor.call("issue_refund", { orderId: "1234", amount: 20 }, { callId: "c1", ctx });
     expect(done).toMatchObject({ ok: true, value: { orderId: "1234", amount: 20, currency: "EUR", status: "issued" } });
-    const approval = services.approvals.get(approvalId)!;
+    const approval = (await services.approvals.get(approvalId))!;
     expect(approval.status).toBe("consumed");
     expect(approval.result).toEqual(done);
     expect(approval.ranAt).toBeTypeOf("number");

@@ -155,7 +155,7 @@ describe("error kinds", () => {
       expiresAt: expect.any(Number),
       message: "refund wants to run with these arguments. Approve?",
     });
-    const approval = approvals.get(pending.approvalId)!;
+    const approval = (await approvals.get(pending.approvalId))!;
     expect(approval).toMatchObject({
       status: "pending",
       tool: "refund",
@@ -167,7 +167,7 @@ describe("error kinds", () => {
     });
     const again = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
     expect(again.approvalId).toBe(pending.approvalId);
-    expect(approvals.countPending()).toBe(1);
+    expect(await approvals.countPending()).toBe(1);
     expect(calls).toHaveLength(0);
   });
 
@@ -175,7 +175,7 @@ describe("error kinds", () => {
     const { executor, approvals, tool } = setup();
     const calls = tool("refund", { policy: { confirm: true } });
     const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
-    approvals.decide(pending.approvalId, { approved: false, reason: "Too large", decidedBy: "bob" });
+    await approvals.decide(pending.approvalId, { approved: false, reason: "Too large", decidedBy: "bob" });
     expect(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).toEqual({
       ok: false,
       error: { kind: "denied", message: "The call to refund was denied: Too large", reason: "Too large" },
@@ -189,8 +189,8 @@ describe("error kinds", () => {
     const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
     advance(60_001);
     expect(errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).kind).toBe("approval_expired");
-    expect(approvals.get(pending.approvalId)?.status).toBe("expired");
-    expect(approvals.events(pending.approvalId).map((e) => e.type)).toEqual(["requested", "expired"]);
+    expect((await approvals.get(pending.approvalId))?.status).toBe("expired");
+    expect((await approvals.events(pending.approvalId)).map((e) => e.type)).toEqual(["requested", "expired"]);
     expect(calls).toHaveLength(0);
   });
 
@@ -198,7 +198,7 @@ describe("error kinds", () => {
     const { executor, approvals, tool } = setup();
     const calls = tool("refund", { policy: { confirm: true } });
     const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
-    approvals.cancel(pending.approvalId, "operator");
+    await approvals.cancel(pending.approvalId, "operator");
     expect(errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).kind).toBe("cancelled");
     expect(calls).toHaveLength(0);
   });
@@ -237,7 +237,7 @@ describe("error kinds", () => {
     });
     // Approved, started, then cut by its run's stop: the approval keeps the cancelled outcome.
     const pending = pendingOf(await executor.call("slow_refund", { q: "order-1" }, { callId: "c1", ctx }));
-    approvals.decide(pending.approvalId, { approved: true, decidedBy: "bob" });
+    await approvals.decide(pending.approvalId, { approved: true, decidedBy: "bob" });
     const controller = new AbortController();
     const first = executor.call("slow_refund", { q: "order-1" }, { callId: "c1", ctx: { ...ctx, signal: controller.signal } });
     await running;
@@ -247,9 +247,9 @@ describe("error kinds", () => {
 
     // Approved and consumed, with no outcome recorded (what a crash mid-call leaves).
     const other = pendingOf(await executor.call("slow_refund", { q: "order-2" }, { callId: "c2", ctx }));
-    approvals.decide(other.approvalId, { approved: true, decidedBy: "bob" });
-    const approval = approvals.get(other.approvalId)!;
-    approvals.consume(approval.id, {
+    await approvals.decide(other.approvalId, { approved: true, decidedBy: "bob" });
+    const approval = (await approvals.get(other.approvalId))!;
+    await approvals.consume(approval.id, {
       scope: approval.scope,
       callId: approval.callId,
       tool: approval.tool,
@@ -347,7 +347,7 @@ describe("error kinds", () => {
   });
 });
 
-describe("retries", () => {
+describe("retries", async () => {
   it("a RetryableError is tried retries + 1 times, then failed", async () => {
     const { executor, tool } = setup();
     const calls = tool("flaky", {
@@ -444,7 +444,7 @@ describe("the call record", () => {
     expect([lookups.length, refunds.length, tickets.length]).toEqual([1, 0, 1]);
     expect(countRows(handle, "call_results")).toBe(2);
 
-    approvals.decide(pendingOf(first[1]!).approvalId, { approved: true, decidedBy: "bob" });
+    await approvals.decide(pendingOf(first[1]!).approvalId, { approved: true, decidedBy: "bob" });
     const second = await executor.callMany(batch, { ctx });
     expect(second.map(summary)).toEqual(["ok", "ok", "ok"]);
     expect(second[0]).toEqual(first[0]);
@@ -456,7 +456,7 @@ describe("the call record", () => {
     expect(third).toEqual(second);
     expect([lookups.length, refunds.length, tickets.length]).toEqual([1, 1, 1]);
     expect(events.slice(-3).every((e) => e.replayed)).toBe(true);
-    expect(approvals.get(pendingOf(first[1]!).approvalId)).toMatchObject({ status: "consumed", result: second[1] });
+    expect(await approvals.get(pendingOf(first[1]!).approvalId)).toMatchObject({ status: "consumed", result: second[1] });
   });
 
   it("keys the record by principal, scope, call id, tool and arguments", async () => {
@@ -615,7 +615,7 @@ describe("the run context", () => {
       toolName: "lookup",
       attempt: 1,
     });
-    expect(approvals.get(pendingOf(pending!).approvalId)).toMatchObject({
+    expect(await approvals.get(pendingOf(pending!).approvalId)).toMatchObject({
       runId: "run-9",
       threadId: "thread-9",
       principal: "token:ci",
@@ -650,7 +650,7 @@ describe("edited arguments", () => {
     const { executor, approvals, tool } = setup();
     const calls = tool("refund", { policy: { confirm: true } });
     const pending = pendingOf(await executor.call("refund", { q: "500" }, { callId: "c1", ctx }));
-    approvals.decide(pending.approvalId, { approved: true, editedArgs: { q: "50" }, decidedBy: "bob" });
+    await approvals.decide(pending.approvalId, { approved: true, editedArgs: { q: "50" }, decidedBy: "bob" });
     expect(await executor.call("refund", { q: "500" }, { callId: "c1", ctx })).toEqual({ ok: true, value: { echo: "50" } });
     expect(calls.map((c) => c.args)).toEqual([{ q: "50" }]);
     expect(await executor.call("refund", { q: "500" }, { callId: "c1", ctx })).toEqual({ ok: true, value: { echo: "50" } });
@@ -661,7 +661,7 @@ describe("edited arguments", () => {
     const { executor, approvals, tool, registry } = setup();
     tool("refund", { policy: { confirm: true } });
     const pending = pendingOf(await executor.call("refund", { q: "" }, { callId: "c1", ctx }));
-    approvals.decide(pending.approvalId, { approved: true, editedArgs: { q: "far too long" }, decidedBy: "bob" });
+    await approvals.decide(pending.approvalId, { approved: true, editedArgs: { q: "far too long" }, decidedBy: "bob" });
     // The tool is re-imported with a stricter schema between the decision and the run.
     registry.remove("refund");
     const calls = tool("refund", {

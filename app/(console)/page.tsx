@@ -3,11 +3,11 @@ import { getServices } from "@/lib/services";
 
 export const dynamic = "force-dynamic";
 
-export default function OverviewPage() {
+export default async function OverviewPage() {
   const services = getServices();
   const tools = services.registry.all();
   const enabled = tools.filter((t) => t.enabled).length;
-  const pending = services.approvals.countPending();
+  const pending = await services.approvals.countPending();
   const cards = [
     { label: "Tools", value: tools.length, detail: `${enabled} enabled`, href: "/tools" },
     {

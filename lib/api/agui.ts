@@ -42,7 +42,7 @@ export function aguiApi(
       throw new DomainError("forbidden", `This token is for the agent "${caller.agent}" only`);
     const raw = await readJson(request, services.config.AGUI_MAX_BODY_BYTES);
     const input = parseRunInput(raw);
-    const opened = bridge.open(agent, input, caller);
+    const opened = await bridge.open(agent, input, caller);
 
     const controller = new AbortController();
     const stop = () => controller.abort(new Error("client disconnected"));

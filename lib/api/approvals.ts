@@ -50,48 +50,51 @@ export function approvalsApi(services: Services, protect: Protect) {
 
   const list = protect("approvals", async (request) => {
     const { q, ...filter } = readQuery(request, ListQuery);
-    const page = approvals.list({ ...filter, text: q });
-    return json({ items: page.items.map(view), nextCursor: page.nextCursor, pending: approvals.countPending() } satisfies ApprovalPage);
+    const [page, pending] = await Promise.all([approvals.list({ ...filter, text: q }), approvals.countPending()]);
+    return json({ items: page.items.map(view), nextCursor: page.nextCursor, pending } satisfies ApprovalPage);
   });
 
   const get = protect("approvals", async (request, _caller, context) => {
     const id = await routeParam(context, "id");
-    const approval = approvals.get(id);
+    const approval = await approvals.get(id);
     if (!approval) throw new ApprovalNotFound(id);
-    return json({ approval: view(approval), events: approvals.events(approval.id) } satisfies ApprovalDetail);
+    return json({ approval: view(approval), events: await approvals.events(approval.id) } satisfies ApprovalDetail);
   });
 
   const decide = protect("approvals", async (request, caller, context) => {
     const id = await routeParam(context, "id");
     const decision = await readJsonBody(request, DecisionPayload, DECISION_MAX_BYTES);
-    const approval = decideApproval({ approvals, grants, registry }, id, { ...decision, decidedBy: caller.id });
+    const approval = await decideApproval({ approvals, grants, registry }, id, { ...decision, decidedBy: caller.id });
     return json({ approval: view(approval) });
   });
 
   const decideMany = protect("approvals", async (request, caller) => {
     const { ids, ...decision } = await readJsonBody(request, BulkDecision, DECISION_MAX_BYTES);
-    const results = [...new Set(ids)].map((id): BulkDecisionAnswer["results"][number] => {
+    // One after another, in the order given, as before the store was async.
+    const results: BulkDecisionAnswer["results"] = [];
+    for (const id of new Set(ids)) {
       try {
-        return { id, ok: true, status: decideApproval({ approvals, grants, registry }, id, { ...decision, decidedBy: caller.id }).status };
+        const approval = await decideApproval({ approvals, grants, registry }, id, { ...decision, decidedBy: caller.id });
+        results.push({ id, ok: true, status: approval.status });
       } catch (error) {
         // One refused decision does not stop the others; each says why it was refused.
         if (!isDomainError(error)) throw error;
-        return { id, ok: false, error: { code: error.kind, message: error.message } };
+        results.push({ id, ok: false, error: { code: error.kind, message: error.message } });
       }
-    });
+    }
     return json({ results } satisfies BulkDecisionAnswer);
   });
 
   // Every open stream hears the same change: build its frame (and count what is pending) once.
-  const frames = new WeakMap<ApprovalChange, string>();
-  const frameOf = (change: ApprovalChange): string => {
+  const frames = new WeakMap<ApprovalChange, Promise<string>>();
+  const frameOf = (change: ApprovalChange): Promise<string> => {
     let frame = frames.get(change);
     if (!frame) {
-      frame = jsonFrame({
-        type: change.type,
-        approval: view(change.approval),
-        pending: approvals.countPending(),
-      } satisfies ApprovalEventMessage);
+      frame = approvals
+        .countPending()
+        .then((pending) => jsonFrame({ type: change.type, approval: view(change.approval), pending } satisfies ApprovalEventMessage));
+      // Each stream awaits it in turn; this keeps a failure from counting as unhandled meanwhile.
+      frame.catch(() => {});
       frames.set(change, frame);
     }
     return frame;
@@ -101,10 +104,18 @@ export function approvalsApi(services: Services, protect: Protect) {
   const events = protect("approvals", async (request) => {
     const { threadId } = readQuery(request, EventsQuery);
     const queue = new EventQueue<string>();
-    queue.push(jsonFrame({ type: "hello", pending: approvals.countPending() } satisfies ApprovalEventMessage));
+    // Frames are built asynchronously (the pending count is a query) but pushed in the order the
+    // changes happened: each waits for the one before it, and "hello" comes first. Subscribing
+    // before the count is read means no change between the two is missed.
+    let tail: Promise<void> = Promise.resolve();
+    const send = (frame: Promise<string>) => {
+      // A failed count ends this stream with the error rather than leaving it silent.
+      tail = tail.then(async () => queue.push(await frame)).catch((error: unknown) => queue.fail(error));
+    };
+    send(approvals.countPending().then((pending) => jsonFrame({ type: "hello", pending } satisfies ApprovalEventMessage)));
     const unsubscribe = approvals.onChange((change) => {
       if (threadId && change.approval.threadId !== threadId) return;
-      queue.push(frameOf(change));
+      send(frameOf(change));
     });
     const stop = () => {
       unsubscribe();

@@ -425,7 +425,7 @@ export function sourcesApi(
     const id = await routeParam(context, "id");
     const source = sources.get(id);
     const tools = removeSource(deps, id);
-    if (source?.kind === "agui") forgetAguiSource(aguiDeps, source, caller.id);
+    if (source?.kind === "agui") await forgetAguiSource(aguiDeps, source, caller.id);
     logger.info("source removed over REST", { source: id, tools, by: caller.id });
     return json({ removed: id, tools });
   });

@@ -24,10 +24,15 @@ export interface ThreadView {
 }
 
 /** The thread with this id as `caller` may see it (theirs, or any for an operator); undefined otherwise. */
-export function loadThreadView(deps: ThreadDeps, id: string, caller: Principal): ThreadView | undefined {
+export async function loadThreadView(deps: ThreadDeps, id: string, caller: Principal): Promise<ThreadView | undefined> {
   const thread = deps.runs.getThread(id);
   if (!thread || !mayActFor(caller, thread.principal)) return undefined;
   const lastRun = deps.runs.listRuns({ threadId: id, limit: 1 }).items[0];
+  const [unanswered, remote] = await Promise.all([
+    deps.approvals.unansweredForThread(id),
+    // A remote agent's own interrupts, as it sent them, with the inbox's decisions (lib/integrations/agui-remote).
+    openRemoteInterrupts(deps.approvals, id, lastRun?.status === "interrupted" ? lastRun.outcome : undefined),
+  ]);
   return {
     thread: {
       id: thread.id,
@@ -39,11 +44,7 @@ export function loadThreadView(deps: ThreadDeps, id: string, caller: Principal):
     },
     messages: thread.messages as Message[],
     state: thread.state ?? {},
-    interrupts: [
-      ...deps.approvals.unansweredForThread(id).map((a) => interruptFor(a, deps.registry.get(a.tool))),
-      // A remote agent's own interrupts, as it sent them, with the inbox's decisions (lib/integrations/agui-remote).
-      ...openRemoteInterrupts(deps.approvals, id, lastRun?.status === "interrupted" ? lastRun.outcome : undefined),
-    ],
+    interrupts: [...unanswered.map((a) => interruptFor(a, deps.registry.get(a.tool))), ...remote],
     lastRun: lastRun ? { id: lastRun.id, status: lastRun.status, outcome: lastRun.outcome } : null,
   };
 }
@@ -67,7 +68,7 @@ export function threadsApi(services: ThreadDeps, protect: Protect) {
 
   const getThread = protect("agui", async (_request, caller, context) => {
     const id = await routeParam(context, "id");
-    const view = loadThreadView(services, id, caller);
+    const view = await loadThreadView(services, id, caller);
     if (!view) throw new DomainError("thread_not_found", `No thread with id "${id}"`);
     return json(view);
   });

@@ -18,9 +18,9 @@ export interface DecisionInput extends Decision {
  * and when it approves a call of a tool asked "once per thread", remember the grant for its thread.
  * Throws what ApprovalStore.decide throws.
  */
-export function decideApproval(deps: DecideDeps, id: string, decision: DecisionInput): Approval {
+export async function decideApproval(deps: DecideDeps, id: string, decision: DecisionInput): Promise<Approval> {
   const { rememberForThread, ...rest } = decision;
-  const approval = deps.approvals.decide(id, rest);
+  const approval = await deps.approvals.decide(id, rest);
   const tool = deps.registry.get(approval.tool);
   if (approval.status === "approved" && approval.threadId && tool && tool.approval === "once_per_thread" && rememberForThread !== false) {
     deps.grants.grant({

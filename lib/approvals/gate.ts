@@ -26,15 +26,17 @@ export class ApprovalGate implements ApprovalPort {
     private readonly grants?: GrantStore,
   ) {}
 
-  check({ tool, args, argsDigest, callId, ctx }: ApprovalCheck): ApprovalVerdict {
+  async check({ tool, args, argsDigest, callId, ctx }: ApprovalCheck): Promise<ApprovalVerdict> {
     if (!requiresApproval(tool)) return { status: "approved" };
     // "Once per thread": a grant made in this thread for this very definition lets the call run.
     if (tool.approval === "once_per_thread" && ctx.threadId && this.grants?.activeFor(tool.name, ctx.threadId, tool.digest))
       return { status: "approved" };
     const binding = { scope: ctx.scope, callId, tool: tool.name, argsDigest };
+    // request() is idempotent on the call (insert once by key), so two callers that both miss here
+    // still share one approval.
     let approval =
-      this.store.findFor(ctx.principal, binding) ??
-      this.store.request({
+      (await this.store.findFor(ctx.principal, binding)) ??
+      (await this.store.request({
         principal: ctx.principal,
         ...binding,
         args,
@@ -42,10 +44,10 @@ export class ApprovalGate implements ApprovalPort {
         threadId: ctx.threadId,
         surface: ctx.surface,
         message: `${tool.title} wants to run with these arguments. Approve?`,
-      });
+      }));
     if (approval.status === "pending" && approval.expiresAt <= this.now()) {
-      this.store.expireDue();
-      approval = this.store.get(approval.id) ?? approval;
+      await this.store.expireDue();
+      approval = (await this.store.get(approval.id)) ?? approval;
     }
     switch (approval.status) {
       case "pending":
@@ -57,12 +59,12 @@ export class ApprovalGate implements ApprovalPort {
         };
       case "approved":
         try {
-          const used = this.store.consume(approval.id, binding);
+          const used = await this.store.consume(approval.id, binding);
           return { status: "approved", approvalId: used.id, ...(used.editedArgs && { args: used.editedArgs }) };
         } catch (error) {
           if (!(error instanceof ApprovalNotUsable)) throw error;
           // Used by another caller between our read and our consume: answered as a used approval.
-          const now = this.store.get(approval.id);
+          const now = await this.store.get(approval.id);
           if (now?.status === "consumed") return { status: "used", approvalId: now.id, ...(now.result && { result: now.result }) };
           return { status: "denied", approvalId: approval.id, reason: `the approval cannot be used: it is ${now?.status ?? "gone"}` };
         }
@@ -79,7 +81,7 @@ export class ApprovalGate implements ApprovalPort {
     }
   }
 
-  recordOutcome(approvalId: string, result: unknown): void {
-    this.store.recordOutcome(approvalId, result);
+  recordOutcome(approvalId: string, result: unknown): Promise<void> {
+    return this.store.recordOutcome(approvalId, result);
   }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { ApprovalRows, type ApprovalEventRow, type ApprovalRow, type ApprovalRowFilter } from "../db/approvals";
+import { ApprovalRows, type ApprovalEventRow, type ApprovalRow, type ApprovalRowFilter, type ApprovalRowStore } from "../db/approvals";
 import type { Db } from "../db/connection";
 import type { Page } from "../db/paging";
 import type { ApprovalStatus } from "../db/schema";
@@ -67,30 +67,32 @@ const MAX_REASON = 2000;
 
 /**
  * Approvals with an append-only audit trail. Every change of status follows TRANSITIONS and is one
- * guarded UPDATE inside an immediate transaction, so of two concurrent decisions exactly one wins.
- * Listeners hear each change after it committed.
+ * guarded UPDATE (it applies only from the statuses the transition starts from) in one transaction
+ * with its event, so of two concurrent decisions exactly one wins, whatever ran between a caller's
+ * read and its write. Listeners hear each change after it committed.
  */
 export class ApprovalStore {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private readonly listeners = new Set<(change: ApprovalChange) => void>();
-  private readonly rows: ApprovalRows;
+  private readonly rows: ApprovalRowStore;
 
+  /** Over a SQLite database (its ApprovalRows), or over any implementation of the rows. */
   constructor(
-    db: Db,
+    rows: Db | ApprovalRowStore,
     private readonly options: ApprovalStoreOptions = {},
   ) {
     this.ttlMs = options.ttlMs ?? DEFAULT_APPROVAL_TTL_MS;
     this.now = options.now ?? Date.now;
-    this.rows = new ApprovalRows(db);
+    this.rows = isRowStore(rows) ? rows : new ApprovalRows(rows);
   }
 
   /** Ask for a decision on a call; the same principal, scope, call, tool and arguments give the same approval. */
-  request(input: ApprovalRequest): Approval {
+  async request(input: ApprovalRequest): Promise<Approval> {
     const argsDigest = input.argsDigest ?? jsonDigest(input.args);
     const key = approvalKey({ principal: input.principal, scope: input.scope, callId: input.callId, tool: input.tool, argsDigest });
     const now = this.now();
-    const { row, created } = this.rows.insertOnce(
+    const { row, created } = await this.rows.insertOnce(
       {
         id: `apr_${randomBytes(12).toString("base64url")}`,
         key,
@@ -113,21 +115,21 @@ export class ApprovalStore {
     return row;
   }
 
-  get(id: string): Approval | undefined {
+  get(id: string): Promise<Approval | undefined> {
     return this.rows.byId(id);
   }
 
   /** The approval asked for this exact call, if any. */
-  findFor(principal: string, binding: CallBinding): Approval | undefined {
+  findFor(principal: string, binding: CallBinding): Promise<Approval | undefined> {
     return this.rows.byKey(approvalKey({ principal, ...binding }));
   }
 
   /** Newest first, filtered, a page at a time. Throws InvalidCursor. */
-  list(filter: ApprovalFilter = {}): ApprovalPage {
+  list(filter: ApprovalFilter = {}): Promise<ApprovalPage> {
     return this.rows.page(filter);
   }
 
-  countPending(): number {
+  countPending(): Promise<number> {
     return this.rows.countPending(this.now());
   }
 
@@ -135,11 +137,13 @@ export class ApprovalStore {
    * Record a person's decision. Throws ApprovalNotFound, ApprovalExpired, ApprovalAlreadyDecided
    * (a second decision), or ApprovalDecisionInvalid (edited arguments the tool's schema refuses).
    */
-  decide(id: string, decision: Decision): Approval {
+  async decide(id: string, decision: Decision): Promise<Approval> {
     const reason = decision.reason?.trim() || undefined;
     if (reason && reason.length > MAX_REASON) throw new ApprovalDecisionInvalid(`The reason is longer than ${MAX_REASON} characters`);
     if (!decision.decidedBy) throw new ApprovalDecisionInvalid("A decision needs the name of who decides");
-    const current = this.get(id);
+    // This read only names the tool to check edited arguments against (a row's tool never changes);
+    // whether the decision applies is settled by the guarded update below, not by this read.
+    const current = await this.get(id);
     if (!current) throw new ApprovalNotFound(id);
     if (decision.editedArgs !== undefined) {
       if (!decision.approved) throw new ApprovalDecisionInvalid("Edited arguments go with an approval, not a denial");
@@ -151,7 +155,7 @@ export class ApprovalStore {
       if (issues.length) throw new ApprovalDecisionInvalid(`The edited arguments do not match ${current.tool}'s schema`, issues);
     }
     const now = this.now();
-    const outcome = this.apply(id, "decide", decision.decidedBy, {
+    const outcome = await this.apply(id, "decide", decision.decidedBy, {
       notExpired: now,
       set: {
         status: decision.approved ? "approved" : "denied",
@@ -164,7 +168,7 @@ export class ApprovalStore {
     });
     if (outcome.changed) return outcome.row;
     if (outcome.row.status === "pending") {
-      this.expireDue();
+      await this.expireDue();
       throw new ApprovalExpired(id);
     }
     if (outcome.row.status === "expired") throw new ApprovalExpired(id);
@@ -172,8 +176,8 @@ export class ApprovalStore {
   }
 
   /** Withdraw an approval nobody used yet (pending or approved). Throws ApprovalNotFound or ApprovalAlreadyDecided. */
-  cancel(id: string, by: string, reason?: string): Approval {
-    const outcome = this.apply(id, "cancel", by, {
+  async cancel(id: string, by: string, reason?: string): Promise<Approval> {
+    const outcome = await this.apply(id, "cancel", by, {
       set: { status: "cancelled", reason: reason ?? null },
       data: reason ? { reason } : undefined,
     });
@@ -185,8 +189,8 @@ export class ApprovalStore {
    * Use an approved approval for the call it was asked for, once. Throws ApprovalNotUsable when it
    * is not approved, was used already, or is bound to another call.
    */
-  consume(id: string, binding: CallBinding, by = "executor"): Approval {
-    const outcome = this.apply(id, "consume", by, { match: binding, set: { status: "consumed", consumedAt: this.now() } });
+  async consume(id: string, binding: CallBinding, by = "executor"): Promise<Approval> {
+    const outcome = await this.apply(id, "consume", by, { match: binding, set: { status: "consumed", consumedAt: this.now() } });
     if (outcome.changed) return outcome.row;
     const current = outcome.row;
     const bound =
@@ -201,9 +205,9 @@ export class ApprovalStore {
   }
 
   /** Keep the outcome of the call an approval allowed. */
-  recordOutcome(id: string, result: unknown): void {
-    this.rows.recordOutcome(id, isJsonObject(result) ? result : { value: result }, this.now());
-    const approval = this.get(id);
+  async recordOutcome(id: string, result: unknown): Promise<void> {
+    await this.rows.recordOutcome(id, isJsonObject(result) ? result : { value: result }, this.now());
+    const approval = await this.get(id);
     if (approval) this.emit({ type: "ran", approval });
   }
 
@@ -211,13 +215,13 @@ export class ApprovalStore {
    * Approvals asked in a thread whose outcome has not yet reached that conversation, oldest
    * first: the thread's open interrupts.
    */
-  unansweredForThread(threadId: string, surface = "agui"): Approval[] {
+  unansweredForThread(threadId: string, surface = "agui"): Promise<Approval[]> {
     return this.rows.unansweredForThread(threadId, surface);
   }
 
   /** Note that the outcome of this approval reached its conversation (once; later calls change nothing). */
-  markAnswered(id: string, runId: string, by: string): void {
-    const changed = this.rows.markAnswered(id, runId, by, this.now());
+  async markAnswered(id: string, runId: string, by: string): Promise<void> {
+    const changed = await this.rows.markAnswered(id, runId, by, this.now());
     if (changed) this.emit({ type: "answered", approval: changed });
   }
 
@@ -227,21 +231,24 @@ export class ApprovalStore {
    * never as denied and never run again. Returns the approvals changed. Call it before anything
    * runs: in a live process a consumed approval without an outcome may belong to a running call.
    */
-  settleInterrupted(): Approval[] {
-    const settled = this.rows.settleInterrupted(this.now(), (row) => failure(new ToolOutcomeUnknown(row.tool)) as Record<string, unknown>);
+  async settleInterrupted(): Promise<Approval[]> {
+    const settled = await this.rows.settleInterrupted(
+      this.now(),
+      (row) => failure(new ToolOutcomeUnknown(row.tool)) as Record<string, unknown>,
+    );
     for (const approval of settled) this.emit({ type: "ran", approval });
     return settled;
   }
 
   /** Expire every pending approval past its time; returns those it expired. */
-  expireDue(): Approval[] {
-    const expired = this.rows.expireDue(this.now(), TRANSITIONS.expire.from);
+  async expireDue(): Promise<Approval[]> {
+    const expired = await this.rows.expireDue(this.now(), TRANSITIONS.expire.from);
     for (const approval of expired) this.emit({ type: "expired", approval });
     return expired;
   }
 
   /** The audit trail of one approval, oldest first. */
-  events(id: string): ApprovalEvent[] {
+  events(id: string): Promise<ApprovalEvent[]> {
     return this.rows.events(id);
   }
 
@@ -252,16 +259,16 @@ export class ApprovalStore {
   }
 
   /** Run one transition of TRANSITIONS. Throws ApprovalNotFound; a refused transition returns the row as it is. */
-  private apply(
+  private async apply(
     id: string,
     transition: keyof typeof TRANSITIONS,
     actor: string,
     step: { set: Partial<Approval>; notExpired?: number; match?: CallBinding; data?: Record<string, unknown> },
-  ): { changed: boolean; row: Approval } {
+  ): Promise<{ changed: boolean; row: Approval }> {
     const { from, to, event } = TRANSITIONS[transition];
     // The table is the rule: a transition never writes a status it does not lead to.
     if (!(to as readonly string[]).includes(step.set.status ?? "")) throw new Error(`${transition} cannot lead to ${step.set.status}`);
-    const outcome = this.rows.change(
+    const outcome = await this.rows.change(
       id,
       { from, notExpired: step.notExpired, match: step.match, set: step.set },
       { type: event, actor, data: step.data },
@@ -281,6 +288,10 @@ export class ApprovalStore {
       }
     }
   }
+}
+
+function isRowStore(value: Db | ApprovalRowStore): value is ApprovalRowStore {
+  return typeof (value as Partial<ApprovalRowStore>).insertOnce === "function";
 }
 
 /** The idempotency key of an approval request. */

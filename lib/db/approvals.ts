@@ -59,12 +59,46 @@ export type NewApproval = Omit<
 
 const p = (name: string) => sql.placeholder(name);
 
+/** What a guarded change did: the changed row, or the row as it is when the guard refused (undefined: no such id). */
+export type ChangeOutcome = { changed: true; row: ApprovalRow } | { changed: false; row: ApprovalRow | undefined };
+
 /**
- * The approvals table and its append-only audit trail (approval_events). Every write is one
- * immediate transaction with its event row; the frequent statements are compiled once (building
- * them per call cost most of a decision).
+ * What the approval store needs from its rows, whatever the database: every write is atomic with
+ * its audit event, and every status change is guarded by the status it starts from, so two
+ * concurrent callers never both win. SQLite (ApprovalRows) and PostgreSQL implement it.
  */
-export class ApprovalRows {
+export interface ApprovalRowStore {
+  byId(id: string): Promise<ApprovalRow | undefined>;
+  byKey(key: string): Promise<ApprovalRow | undefined>;
+  /** The row with this key, or a new pending one with its "requested" event. `created` says which. */
+  insertOnce(row: NewApproval, now: number, event: ApprovalEventInput): Promise<{ row: ApprovalRow; created: boolean }>;
+  /** Apply `change` with its event, atomically; a refused change returns the row as it is. */
+  change(id: string, change: GuardedChange, event: ApprovalEventInput, now: number): Promise<ChangeOutcome>;
+  /** Every row in one of `from` past its time becomes expired, with an "expired" event each. Returns them. */
+  expireDue(now: number, from: readonly ApprovalStatus[]): Promise<ApprovalRow[]>;
+  /** Keep the outcome of the call the approval allowed, with a "ran" event. */
+  recordOutcome(id: string, result: Record<string, unknown>, now: number): Promise<void>;
+  /** At start-up: give consumed approvals with no outcome the recorded result or `unknown(row)`. */
+  settleInterrupted(now: number, unknown: (row: ApprovalRow) => Record<string, unknown>): Promise<ApprovalRow[]>;
+  /** Mark the outcome as delivered to its conversation (once). Returns the row when it changed. */
+  markAnswered(id: string, runId: string, by: string, now: number): Promise<ApprovalRow | undefined>;
+  /** Newest first, filtered, a page at a time. Rejects with InvalidCursor. */
+  page(filter: ApprovalRowFilter): Promise<Page<ApprovalRow>>;
+  countPending(now: number): Promise<number>;
+  /** Rows of a thread on `surface` whose outcome has not reached the conversation, oldest first. */
+  unansweredForThread(threadId: string, surface: string): Promise<ApprovalRow[]>;
+  /** The audit trail of one approval, oldest first. */
+  events(id: string): Promise<ApprovalEventRow[]>;
+}
+
+/**
+ * The approvals table and its append-only audit trail (approval_events) on SQLite. Every write is
+ * one immediate transaction with its event row; the frequent statements are compiled once (building
+ * them per call cost most of a decision). The methods are async to share ApprovalRowStore with
+ * PostgreSQL, but each body stays synchronous: a better-sqlite3 transaction must never await
+ * (given an async callback it throws, then runs the statements outside any transaction).
+ */
+export class ApprovalRows implements ApprovalRowStore {
   private readonly statements;
   private readonly guarded = new Map<string, ReturnType<typeof prepareGuardedUpdate>>();
 
@@ -122,16 +156,16 @@ export class ApprovalRows {
     };
   }
 
-  byId(id: string): ApprovalRow | undefined {
+  async byId(id: string): Promise<ApprovalRow | undefined> {
     return this.statements.byId.get({ id });
   }
 
-  byKey(key: string): ApprovalRow | undefined {
+  async byKey(key: string): Promise<ApprovalRow | undefined> {
     return this.statements.byKey.get({ key });
   }
 
   /** The row with this key, or a new pending one with its "requested" event. `created` says which. */
-  insertOnce(row: NewApproval, now: number, event: ApprovalEventInput): { row: ApprovalRow; created: boolean } {
+  async insertOnce(row: NewApproval, now: number, event: ApprovalEventInput): Promise<{ row: ApprovalRow; created: boolean }> {
     return this.db.transaction(
       () => {
         // Prepared statements run on the same connection, so inside this transaction.
@@ -149,12 +183,7 @@ export class ApprovalRows {
    * Apply `change` with its event in one transaction. Returns the changed row, or the row as it
    * is when the guard refused the change; undefined when no row has this id.
    */
-  change(
-    id: string,
-    change: GuardedChange,
-    event: ApprovalEventInput,
-    now: number,
-  ): { changed: true; row: ApprovalRow } | { changed: false; row: ApprovalRow | undefined } {
+  async change(id: string, change: GuardedChange, event: ApprovalEventInput, now: number): Promise<ChangeOutcome> {
     // Null values are left out of the parameters: a JSON column would store a placeholder's null as 'null'.
     const set = Object.fromEntries(Object.entries(change.set).filter(([, value]) => value !== undefined && value !== null));
     const cleared = Object.keys(change.set).filter((column) => change.set[column as keyof ApprovalRow] === null);
@@ -190,7 +219,7 @@ export class ApprovalRows {
   }
 
   /** Every row in one of `from` past its time becomes expired, with an "expired" event each. Returns them. */
-  expireDue(now: number, from: readonly ApprovalStatus[]): ApprovalRow[] {
+  async expireDue(now: number, from: readonly ApprovalStatus[]): Promise<ApprovalRow[]> {
     return this.db.transaction(
       (tx) => {
         const rows = tx
@@ -210,7 +239,7 @@ export class ApprovalRows {
   }
 
   /** Keep the outcome of the call the approval allowed, with a "ran" event. */
-  recordOutcome(id: string, result: Record<string, unknown>, now: number): void {
+  async recordOutcome(id: string, result: Record<string, unknown>, now: number): Promise<void> {
     this.db.transaction((tx) => {
       tx.update(approvals).set({ result, ranAt: now, updatedAt: now }).where(eq(approvals.id, id)).run();
       tx.insert(approvalEvents)
@@ -226,7 +255,7 @@ export class ApprovalRows {
    * writes), else `unknown(row)`; `ranAt` is set only for a recorded result. Returns the rows changed.
    * Only for start-up: in a live process such an approval may belong to a call still running.
    */
-  settleInterrupted(now: number, unknown: (row: ApprovalRow) => Record<string, unknown>): ApprovalRow[] {
+  async settleInterrupted(now: number, unknown: (row: ApprovalRow) => Record<string, unknown>): Promise<ApprovalRow[]> {
     return this.db.transaction(
       (tx) => {
         const cut = tx
@@ -259,7 +288,7 @@ export class ApprovalRows {
   }
 
   /** Mark the approval's outcome as delivered to its conversation (once), with an "answered" event. Returns the row when it changed. */
-  markAnswered(id: string, runId: string, by: string, now: number): ApprovalRow | undefined {
+  async markAnswered(id: string, runId: string, by: string, now: number): Promise<ApprovalRow | undefined> {
     return this.db.transaction((tx) => {
       const row = tx
         .update(approvals)
@@ -276,7 +305,7 @@ export class ApprovalRows {
   }
 
   /** Newest first, filtered, a page at a time. Throws InvalidCursor. */
-  page(filter: ApprovalRowFilter): Page<ApprovalRow> {
+  async page(filter: ApprovalRowFilter): Promise<Page<ApprovalRow>> {
     const limit = pageSize(filter.limit, 50, 500);
     const where: Array<SQL | undefined> = [];
     const statuses = filter.status === undefined ? [] : Array.isArray(filter.status) ? filter.status : [filter.status];
@@ -298,18 +327,18 @@ export class ApprovalRows {
     return toPage(rows, limit, (row) => [row.createdAt, row.id]);
   }
 
-  countPending(now: number): number {
+  async countPending(now: number): Promise<number> {
     return this.statements.countPending.get({ now })?.n ?? 0;
   }
 
   /** Rows of a thread on `surface` whose outcome has not reached the conversation, oldest first. */
-  unansweredForThread(threadId: string, surface: string): ApprovalRow[] {
+  async unansweredForThread(threadId: string, surface: string): Promise<ApprovalRow[]> {
     // Every AG-UI run asks this before it starts (are there answers to deliver?): compiled once.
     return this.statements.unansweredForThread.all({ threadId, surface });
   }
 
   /** The audit trail of one approval, oldest first. */
-  events(id: string): ApprovalEventRow[] {
+  async events(id: string): Promise<ApprovalEventRow[]> {
     return this.db.select().from(approvalEvents).where(eq(approvalEvents.approvalId, id)).orderBy(asc(approvalEvents.id)).all();
   }
 

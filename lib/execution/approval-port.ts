@@ -29,13 +29,13 @@ export type ApprovalVerdict =
  * knows nothing of how decisions are stored or made.
  */
 export interface ApprovalPort {
-  check(request: ApprovalCheck): ApprovalVerdict;
+  check(request: ApprovalCheck): Promise<ApprovalVerdict>;
   /** Keep the outcome of a call an approval allowed (when it ran and what it returned). */
-  recordOutcome(approvalId: string, result: unknown): void;
+  recordOutcome(approvalId: string, result: unknown): Promise<void>;
 }
 
 /** A port that lets every call run: for tests and tools that never need a person. */
 export const allowAll: ApprovalPort = {
-  check: () => ({ status: "approved" }),
-  recordOutcome: () => {},
+  check: async () => ({ status: "approved" }),
+  recordOutcome: async () => {},
 };

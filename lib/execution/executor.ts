@@ -150,7 +150,7 @@ export class Executor {
     ctx: RunContext,
     started: number,
   ): Promise<CallOutcome> {
-    const verdict = this.approvals.check({ tool, args, argsDigest: key.argsDigest, callId: key.callId, ctx });
+    const verdict = await this.approvals.check({ tool, args, argsDigest: key.argsDigest, callId: key.callId, ctx });
     switch (verdict.status) {
       case "pending":
         return this.finish(
@@ -183,7 +183,7 @@ export class Executor {
       if (issues.length) {
         // The approval is used up, and the call did not run: its record must say so (not "unknown").
         const refused = failure(new ToolArgsInvalid(tool.name, issues));
-        if (verdict.approvalId) this.approvals.recordOutcome(verdict.approvalId, refused);
+        if (verdict.approvalId) await this.approvals.recordOutcome(verdict.approvalId, refused);
         return this.finish(tool.name, key.callId, ctx, refused, started, false);
       }
       runArgs = verdict.args;
@@ -191,7 +191,7 @@ export class Executor {
     const result = await this.run(tool, runArgs, key.callId, ctx);
     const durationMs = performance.now() - started;
     if (result.ok || COMPLETED.has(result.error.kind)) this.record?.put(key, result, durationMs, runArgs);
-    if (verdict.approvalId) this.approvals.recordOutcome(verdict.approvalId, result);
+    if (verdict.approvalId) await this.approvals.recordOutcome(verdict.approvalId, result);
     return this.finish(tool.name, key.callId, ctx, result, started, false);
   }
 

@@ -31,7 +31,7 @@ const failure = (outcome: CallOutcome) => {
   if (isPending(outcome) || outcome.ok) throw new Error(`the call did not fail: ${JSON.stringify(outcome)}`);
   return outcome.error;
 };
-const pendingRemote = () => remote.services.approvals.list({ status: "pending" }).items;
+const pendingRemote = async () => (await remote.services.approvals.list({ status: "pending" })).items;
 
 describe("one console imports another's registry over A2A", () => {
   it("imports one typed tool per exported tool, with the remote's argument schemas", async () => {
@@ -63,12 +63,14 @@ describe("one console imports another's registry over A2A", () => {
     expect(waiting.message).toContain("Nothing was approved here");
     // Nothing waits or was decided on this side; the remote has one pending approval for the call.
     expect(countRows(local.database, "approvals")).toBe(0);
-    const [approval] = pendingRemote().filter((a) => a.tool === "issue_refund" && (a.args as { orderId: string }).orderId === args.orderId);
+    const [approval] = (await pendingRemote()).filter(
+      (a) => a.tool === "issue_refund" && (a.args as { orderId: string }).orderId === args.orderId,
+    );
     expect(approval).toBeDefined();
 
     // Before anyone decides, calling again still waits, on the same remote task (no second approval).
     expect(failure(await local.executor.call("remote_issue_refund", args)).message).toContain("needs more input");
-    expect(pendingRemote().filter((a) => (a.args as { orderId: string }).orderId === args.orderId)).toHaveLength(1);
+    expect((await pendingRemote()).filter((a) => (a.args as { orderId: string }).orderId === args.orderId)).toHaveLength(1);
 
     expect((await remote.decide(approval!.id, { approved: true })).status).toBe(200);
     expect(ok(await local.executor.call("remote_issue_refund", args))).toMatchObject({ orderId: args.orderId, status: "issued" });
@@ -80,13 +82,13 @@ describe("one console imports another's registry over A2A", () => {
   it("a call the remote operator denies ends as a ToolError saying the agent rejected it", async () => {
     const args = { orderId: String(6000 + Math.floor(Math.random() * 1000)), amount: 3 };
     failure(await local.executor.call("remote_issue_refund", args));
-    const approval = pendingRemote().find((a) => (a.args as { orderId: string }).orderId === args.orderId)!;
+    const approval = (await pendingRemote()).find((a) => (a.args as { orderId: string }).orderId === args.orderId)!;
     await remote.decide(approval.id, { approved: false });
     const denied = failure(await local.executor.call("remote_issue_refund", args));
     expect(denied).toMatchObject({ kind: "tool_error" });
     expect(denied.message).toMatch(/^The remote agent rejected the call/);
     // The task is over: the next identical call is a new request, waiting for a new approval.
     failure(await local.executor.call("remote_issue_refund", args));
-    expect(pendingRemote().filter((a) => (a.args as { orderId: string }).orderId === args.orderId)).toHaveLength(1);
+    expect((await pendingRemote()).filter((a) => (a.args as { orderId: string }).orderId === args.orderId)).toHaveLength(1);
   });
 });

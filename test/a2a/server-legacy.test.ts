@@ -35,7 +35,7 @@ describe("A2A server: an @a2a-js/sdk 0.3.14 client (the v0.3 wire)", () => {
       data: { approvals: Array<{ approval_id: string }> };
     };
     const approvalId = named.data.approvals[0]!.approval_id;
-    expect(a2a.services.approvals.get(approvalId)).toMatchObject({ status: "pending", surface: "a2a" });
+    expect(await a2a.services.approvals.get(approvalId)).toMatchObject({ status: "pending", surface: "a2a" });
 
     expect((await a2a.decide(approvalId, { approved: true })).status).toBe(200);
     const resumed = (await client.sendMessage(

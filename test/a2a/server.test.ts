@@ -121,7 +121,7 @@ describe("A2A server: the agent card", () => {
   });
 });
 
-describe("A2A server: calls with the 1.3 client", () => {
+describe("A2A server: calls with the 1.3 client", async () => {
   it("SendMessage runs a {tool, arguments} data part through the executor and completes with the result", async () => {
     const task = await asTask(client.sendMessage(call("calculate", { expression: "6*7" })));
     expect(task.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
@@ -187,7 +187,7 @@ describe("A2A server: approvals", () => {
     expect(waiting.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const named = approvalOf(waiting);
     expect(named.approval_url).toBe(`${a2a.base}/approvals?approval=${named.approval_id}`);
-    expect(a2a.services.approvals.get(named.approval_id)).toMatchObject({
+    expect(await a2a.services.approvals.get(named.approval_id)).toMatchObject({
       status: "pending",
       surface: "a2a",
       principal: "local",
@@ -218,7 +218,7 @@ describe("A2A server: approvals", () => {
     const waiting = await asTask(client.sendMessage(send([{ text: `refund order ${orderId} for 20 EUR` }])));
     expect(waiting.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const named = approvalOf(waiting);
-    expect(a2a.services.approvals.get(named.approval_id)).toMatchObject({ status: "pending", surface: "a2a", tool: "issue_refund" });
+    expect(await a2a.services.approvals.get(named.approval_id)).toMatchObject({ status: "pending", surface: "a2a", tool: "issue_refund" });
 
     expect((await a2a.decide(named.approval_id, { approved: true })).status).toBe(200);
     const done = await asTask(client.sendMessage(onTask(waiting)));
@@ -243,7 +243,7 @@ describe("A2A server: approvals", () => {
     const waiting = await asTask(client.sendMessage(call("issue_refund", refund())));
     const cancelled = await client.cancelTask({ tenant: "", id: waiting.id, metadata: undefined });
     expect(cancelled.status!.state).toBe(TaskState.TASK_STATE_CANCELED);
-    expect(a2a.services.approvals.get(approvalOf(waiting).approval_id)?.status).toBe("cancelled");
+    expect((await a2a.services.approvals.get(approvalOf(waiting).approval_id))?.status).toBe("cancelled");
   });
 
   it("an A2A client's own answer counts only when client approval is on, once, and for the task's own approval", async () => {
@@ -252,7 +252,7 @@ describe("A2A server: approvals", () => {
     const { approval_id } = approvalOf(waiting);
     const refused = await asTask(client.sendMessage(onTask(waiting, [{ data: { approval_id, approved: true } }])));
     expect(refused.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(a2a.services.approvals.get(approval_id)?.status).toBe("pending");
+    expect((await a2a.services.approvals.get(approval_id))?.status).toBe("pending");
 
     const trusting = await startA2AServer({ a2a: { clientApproval: true } });
     try {
@@ -264,12 +264,12 @@ describe("A2A server: approvals", () => {
         trusted.sendMessage(onTask(own, [{ data: { approval_id: approvalOf(other).approval_id, approved: true } }])),
       );
       expect(wrong.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-      expect(trusting.services.approvals.get(approvalOf(other).approval_id)?.status).toBe("pending");
+      expect((await trusting.services.approvals.get(approvalOf(other).approval_id))?.status).toBe("pending");
       const approved = await asTask(
         trusted.sendMessage(onTask(own, [{ data: { approval_id: approvalOf(own).approval_id, approved: true } }])),
       );
       expect(approved.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(trusting.services.approvals.get(approvalOf(own).approval_id)).toMatchObject({
+      expect(await trusting.services.approvals.get(approvalOf(own).approval_id)).toMatchObject({
         status: "consumed",
         decidedBy: "a2a-client:local",
       });
@@ -279,7 +279,7 @@ describe("A2A server: approvals", () => {
   });
 });
 
-describe("A2A server: tasks in SQLite, scoped by principal", () => {
+describe("A2A server: tasks in SQLite, scoped by principal", async () => {
   it("a task waiting for approval survives a restart: another console over the same file resumes it after approval", async () => {
     const token = a2a.services.tokens.create(`restart-${randomUUID()}`, ["a2a"]).token;
     const before = await a2a.connect({ token });

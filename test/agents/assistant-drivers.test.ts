@@ -168,7 +168,7 @@ describe.each(DRIVERS)("the assistant over $name", ({ wire, env, keyVariable }) 
     expect(model.requests.length - requestsAtPause).toBe(1);
     const answered = sent().messages.filter((m): m is ToolMessage => m.role === "tool");
     expect(String(answered.at(-1)!.content)).toContain('"status":"issued"');
-    expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "consumed" });
+    expect(await server.services.approvals.get(interrupt.id)).toMatchObject({ status: "consumed" });
   });
 
   it("a provider error ends the run with RUN_ERROR saying who refused what, and which variable to check", async () => {

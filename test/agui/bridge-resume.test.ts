@@ -55,7 +55,7 @@ const bare: Agent = {
       ctx: { runId: input.runId, threadId: input.threadId, principal: ctx.principal.id, scope: `agui:${input.threadId}`, surface: "agui" },
     });
     if (!isPending(outcome)) throw new Error("expected the refund to wait for approval");
-    const approval = services.approvals.get(outcome.pending.approvalId)!;
+    const approval = (await services.approvals.get(outcome.pending.approvalId))!;
     yield {
       type: EventType.RUN_FINISHED,
       threadId: input.threadId,
@@ -101,13 +101,13 @@ describe("the bridge answers the console's interrupts for any agent", () => {
     expect(second.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: "success" } });
     // The agent saw the answer in its messages, and was not handed the resume it cannot act on.
     expect(seen.at(-1)!.find((m) => m.role === "tool")).toMatchObject({ toolCallId: interrupt.toolCallId });
-    expect(services.approvals.get(interrupt.id)).toMatchObject({ status: "consumed", answeredRunId: runId });
+    expect(await services.approvals.get(interrupt.id)).toMatchObject({ status: "consumed", answeredRunId: runId });
 
     // A replayed resume is answered from the record: the refund does not run again.
     const replay = await post({ threadId, runId: `r-${randomUUID()}`, messages: [userMessage("refund order 77")], resume });
     const result = replay.find((e) => e.type === EventType.TOOL_CALL_RESULT);
     expect(result).toMatchObject({ content: (second[1] as { content: string }).content });
-    expect(services.approvals.events(interrupt.id).filter((e) => e.type === "ran")).toHaveLength(1);
+    expect((await services.approvals.events(interrupt.id)).filter((e) => e.type === "ran")).toHaveLength(1);
   });
 
   it("while an interrupt stays open the agent is not run: the bridge ends the run with it again", async () => {

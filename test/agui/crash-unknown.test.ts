@@ -22,10 +22,10 @@ async function crashWhileCallRuns(file: string, whatWasRecorded: "nothing" | "ca
     expect(outcomeOf(paused).type).toBe("interrupt");
     const [interrupt] = client.pendingInterrupts;
     const { approvals } = before.services;
-    approvals.decide(interrupt!.id, { approved: true, decidedBy: "local" });
-    const approval = approvals.get(interrupt!.id)!;
+    await approvals.decide(interrupt!.id, { approved: true, decidedBy: "local" });
+    const approval = (await approvals.get(interrupt!.id))!;
     const binding = { scope: approval.scope, callId: approval.callId, tool: approval.tool, argsDigest: approval.argsDigest };
-    approvals.consume(approval.id, binding);
+    await approvals.consume(approval.id, binding);
     if (whatWasRecorded === "call result")
       before.services.callHistory.put(
         { principal: approval.principal, ...binding },
@@ -60,9 +60,9 @@ describe("a call cut by a crash", () => {
       const { server, calls } = await restart(file);
       try {
         // The inbox: the approval says its outcome is unknown (it was consumed; nothing was recorded).
-        const approval = server.services.approvals.get(crashed.interrupt.id)!;
+        const approval = (await server.services.approvals.get(crashed.interrupt.id))!;
         expect(approval).toMatchObject({ status: "consumed", ranAt: null, result: { ok: false, error: { kind: "outcome_unknown" } } });
-        expect(server.services.approvals.events(approval.id).at(-1)).toMatchObject({ type: "ran", actor: "system" });
+        expect((await server.services.approvals.events(approval.id)).at(-1)).toMatchObject({ type: "ran", actor: "system" });
 
         // The client comes back after the restart and sends its answer again.
         const client = new RecordingAgent(server.url, { threadId: crashed.threadId, initialMessages: crashed.messages });
@@ -115,7 +115,7 @@ describe("a call cut by a crash", () => {
       const crashed = await crashWhileCallRuns(file, "call result");
       const { server, calls } = await restart(file);
       try {
-        expect(server.services.approvals.get(crashed.interrupt.id)).toMatchObject({
+        expect(await server.services.approvals.get(crashed.interrupt.id)).toMatchObject({
           status: "consumed",
           result: { ok: true, value: { refundId: "RF-BEFORE-CRASH" } },
           ranAt: expect.any(Number),

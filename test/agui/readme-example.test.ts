@@ -35,7 +35,7 @@ it("examples/agui-approve.mjs chats, receives the interrupt, approves it and get
   expect(stdout).toMatch(/interrupt apr_\S+: Issue refund wants to run.* issue_refund \{ orderId: '1234', amount: 20, currency: 'EUR' \}/);
   expect(stdout).toContain('tool result: {"ok":true,"value":{"refundId":"RF-');
   expect(stdout).toMatch(/answer: Refund RF-[0-9A-F]+ issued: 20 EUR for order 1234\./);
-  const approvals = server.services.approvals.list({ tool: "issue_refund" }).items;
+  const approvals = (await server.services.approvals.list({ tool: "issue_refund" })).items;
   expect(approvals[0]).toMatchObject({ status: "consumed", decidedBy: "local" });
 });
 

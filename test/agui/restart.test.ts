@@ -56,7 +56,7 @@ describe("a restart between the pause and the resume", () => {
           };
         });
         expect(server.services.runs.getRun(paused.runId)).toMatchObject({ status: "interrupted" });
-        expect(server.services.approvals.get(interrupt!.id)).toMatchObject({ status: "pending", threadId: paused.threadId });
+        expect(await server.services.approvals.get(interrupt!.id)).toMatchObject({ status: "pending", threadId: paused.threadId });
 
         const client = new RecordingAgent(server.url, { threadId: paused.threadId, initialMessages: paused.messages });
         client.pendingInterrupts = paused.interrupts;
@@ -70,7 +70,10 @@ describe("a restart between the pause and the resume", () => {
         expect(result?.toolCallId).toBe(interrupt!.toolCallId);
         expect(JSON.parse(result!.content as string)).toMatchObject({ ok: true, value: { refundId: "RF-AFTER-RESTART" } });
         expect(lastText(resumed)).toBe("Refund RF-AFTER-RESTART issued: 15 EUR for order 4321.");
-        expect(server.services.approvals.get(interrupt!.id)).toMatchObject({ status: "consumed", answeredRunId: resumed.input.runId });
+        expect(await server.services.approvals.get(interrupt!.id)).toMatchObject({
+          status: "consumed",
+          answeredRunId: resumed.input.runId,
+        });
       } finally {
         await server.close();
       }

@@ -98,7 +98,7 @@ describe("resume: idempotency", () => {
       expect(ignoredEntries(again)).toEqual([{ interruptId: interrupt.id, reason: "this interrupt was answered already" }]);
       expect(lastText(again)).toBe(lastText(resumed));
     }
-    expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "consumed", answeredRunId: resumed.input.runId });
+    expect(await server.services.approvals.get(interrupt.id)).toMatchObject({ status: "consumed", answeredRunId: resumed.input.runId });
   });
 });
 
@@ -115,7 +115,7 @@ describe("resume: who may answer, where and when", () => {
       { token: bob },
     );
     expect(response.status).toBe(403);
-    expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "pending", answeredAt: null });
+    expect(await server.services.approvals.get(interrupt.id)).toMatchObject({ status: "pending", answeredAt: null });
   });
 
   it("an operator (a token with the approvals scope) may answer another caller's interrupt", async () => {
@@ -133,7 +133,7 @@ describe("resume: who may answer, where and when", () => {
     expect(ignoredEntries(run)).toEqual([]);
     expect(refunds).toBe(before);
     expect(lastText(run)).toBe("I did not run issue_refund: the call was denied (reason: not today).");
-    expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "denied", decidedBy: `token:${operatorName}` });
+    expect(await server.services.approvals.get(interrupt.id)).toMatchObject({ status: "denied", decidedBy: `token:${operatorName}` });
   });
 
   it("a foreign principal on a shared thread: the entry is ignored with a warning event and the interrupt stays open", async () => {
@@ -146,7 +146,7 @@ describe("resume: who may answer, where and when", () => {
     expectValidRun(await observeRun(bobClient));
     const operator = new RecordingAgent(server.url, { threadId, initialMessages: bobClient.messages });
     const { interrupt } = await pause(operator);
-    expect(server.services.approvals.get(interrupt.id)?.principal).toBe("local");
+    expect((await server.services.approvals.get(interrupt.id))?.principal).toBe("local");
 
     const before = refunds;
     bobClient.setMessages(operator.messages);
@@ -161,7 +161,7 @@ describe("resume: who may answer, where and when", () => {
     expect(interruptIds(attempt)).toEqual([interrupt.id]);
     expect(eventsOf(attempt, EventType.TEXT_MESSAGE_START)).toEqual([]);
     expect(eventsOf(attempt, EventType.TOOL_CALL_RESULT)).toEqual([]);
-    expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "pending", decidedBy: null });
+    expect(await server.services.approvals.get(interrupt.id)).toMatchObject({ status: "pending", decidedBy: null });
 
     // Its owner still can.
     const done = await observeRun(operator, {
@@ -185,7 +185,7 @@ describe("resume: who may answer, where and when", () => {
     expect(outcomeOf(run)).toEqual({ type: "success" });
     expect(lastText(run)).toMatch(/^In Oslo it is /);
     expect(eventsOf(run, EventType.TOOL_CALL_RESULT).map((r) => r.toolCallId)).not.toContain(interrupt.toolCallId);
-    expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "pending", answeredAt: null });
+    expect(await server.services.approvals.get(interrupt.id)).toMatchObject({ status: "pending", answeredAt: null });
   });
 
   it("an interrupt left uncovered stays open: the model is not called and the run ends with the interrupt again", async () => {
@@ -208,14 +208,14 @@ describe("resume: who may answer, where and when", () => {
     ).toEqual([]);
     expect(forgetful.pendingInterrupts.map((i) => i.id)).toEqual([interrupt.id]);
     expect(server.services.runs.getRun(again.input.runId)).toMatchObject({ status: "interrupted" });
-    expect(server.services.approvals.get(interrupt.id)?.status).toBe("pending");
+    expect((await server.services.approvals.get(interrupt.id))?.status).toBe("pending");
     expect(run.input.threadId).toBe(again.input.threadId);
   });
 
   it("an operator's stored decision is the one applied, whatever the resume payload says", async () => {
     const denied = new RecordingAgent(server.url);
     const { interrupt: first } = await pause(denied);
-    server.services.approvals.decide(first.id, { approved: false, reason: "refunds are frozen today", decidedBy: "token:ops" });
+    await server.services.approvals.decide(first.id, { approved: false, reason: "refunds are frozen today", decidedBy: "token:ops" });
     const before = refunds;
     const run = await observeRun(denied, {
       resume: buildResumeArray(denied.pendingInterrupts, { [first.id]: { status: "resolved", payload: { approved: true } } }),
@@ -223,11 +223,11 @@ describe("resume: who may answer, where and when", () => {
     expectValidRun(run);
     expect(refunds).toBe(before);
     expect(lastText(run)).toBe("I did not run issue_refund: the call was denied (reason: refunds are frozen today).");
-    expect(server.services.approvals.get(first.id)).toMatchObject({ status: "denied", decidedBy: "token:ops" });
+    expect(await server.services.approvals.get(first.id)).toMatchObject({ status: "denied", decidedBy: "token:ops" });
 
     const approved = new RecordingAgent(server.url);
     const { interrupt: second } = await pause(approved, "refund order 88 for 40 EUR");
-    server.services.approvals.decide(second.id, {
+    await server.services.approvals.decide(second.id, {
       approved: true,
       editedArgs: { orderId: "88", amount: 30, currency: "EUR" },
       decidedBy: "token:ops",
@@ -240,7 +240,7 @@ describe("resume: who may answer, where and when", () => {
     expectValidRun(run2);
     expect(refunds - before).toBe(1);
     expect(lastText(run2)).toMatch(/issued: 30 EUR for order 88\.$/);
-    expect(server.services.approvals.get(second.id)).toMatchObject({ status: "consumed", decidedBy: "token:ops", reason: null });
+    expect(await server.services.approvals.get(second.id)).toMatchObject({ status: "consumed", decidedBy: "token:ops", reason: null });
   });
 });
 
@@ -283,7 +283,7 @@ describe("resume: expiry", () => {
       outcome: { type: "interrupt", interrupts: [expect.objectContaining({ id: interrupt.id })] },
     });
     expect(ran).toBe(0);
-    expect(short.services.approvals.get(interrupt.id)?.status).toBe("expired");
+    expect((await short.services.approvals.get(interrupt.id))?.status).toBe("expired");
 
     const cancelled = await observeRun(client, {
       resume: buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "cancelled" } }),
@@ -293,6 +293,6 @@ describe("resume: expiry", () => {
     expect(ran).toBe(0);
     expect(eventsOf(cancelled, EventType.TOOL_CALL_RESULT).map((r) => r.toolCallId)).toEqual([interrupt.toolCallId]);
     expect(lastText(cancelled)).toBe("Nobody approved the issue_refund call in time, so it did not run.");
-    expect(short.services.approvals.unansweredForThread(client.threadId)).toEqual([]);
+    expect(await short.services.approvals.unansweredForThread(client.threadId)).toEqual([]);
   });
 });

@@ -33,7 +33,7 @@ function inputWith(fields: Partial<RunAgentInput>): RunAgentInput {
 }
 
 async function runThrough(agent: Agent, input: RunAgentInput): Promise<AGUIEvent[]> {
-  const run = services.bridge.open(agent, input, LOCAL_PRINCIPAL);
+  const run = await services.bridge.open(agent, input, LOCAL_PRINCIPAL);
   let raw = "";
   for await (const chunk of run.stream(new AbortController().signal)) raw += chunk;
   return parseFrames(raw);

@@ -223,7 +223,7 @@ describe("statuses before the stream, over real HTTP", () => {
     expect(interrupt?.metadata).toMatchObject({ principal: "token:ci-bot" });
     expect(exposed.services.runs.getRun(run.input.runId)).toMatchObject({ principal: "token:ci-bot", status: "interrupted" });
     expect(exposed.services.runs.getThread(client.threadId)).toMatchObject({ principal: "token:ci-bot" });
-    expect(exposed.services.approvals.get(interrupt!.id)).toMatchObject({ principal: "token:ci-bot", status: "pending" });
+    expect(await exposed.services.approvals.get(interrupt!.id)).toMatchObject({ principal: "token:ci-bot", status: "pending" });
     expect(exposed.services.tokens.list().find((t) => t.name === "ci-bot")?.lastUsedAt).toEqual(expect.any(Number));
   });
 });

@@ -125,7 +125,7 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     });
     expect(new Date(interrupt.expiresAt!).toISOString()).toBe(interrupt.expiresAt);
     expect(run.events.at(-3)?.type).toBe(EventType.STATE_SNAPSHOT);
-    const approval = server.services.approvals.get(interrupt.id)!;
+    const approval = (await server.services.approvals.get(interrupt.id))!;
     expect(approval).toMatchObject({ status: "pending", callId: call.toolCallId, threadId: client.threadId, principal: "local" });
 
     const before = refunds.length;
@@ -141,7 +141,7 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     expect(JSON.parse(results[0]!.content as string)).toMatchObject({ ok: true, value: { orderId: "1234", amount: 20, status: "issued" } });
     expect(lastText(resumed)).toMatch(/^Refund RF-\d+ issued: 20 EUR for order 1234\.$/);
     expect(client.pendingInterrupts).toEqual([]);
-    expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "consumed", answeredRunId: resumed.input.runId });
+    expect(await server.services.approvals.get(interrupt.id)).toMatchObject({ status: "consumed", answeredRunId: resumed.input.runId });
   });
 
   it("deny with a reason: nothing runs and the answer gives the reason", async () => {
@@ -159,7 +159,7 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     expect(result?.toolCallId).toBe(interrupt.toolCallId);
     expect(JSON.parse(result!.content as string)).toMatchObject({ ok: false, error: { kind: "denied" } });
     expect(lastText(resumed)).toBe("I did not run issue_refund: the call was denied (reason: the customer already got a voucher).");
-    expect(server.services.approvals.get(interrupt.id)).toMatchObject({
+    expect(await server.services.approvals.get(interrupt.id)).toMatchObject({
       status: "denied",
       reason: "the customer already got a voucher",
       decidedBy: "local",
@@ -181,7 +181,7 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     const [result] = eventsOf(resumed, EventType.TOOL_CALL_RESULT);
     expect(JSON.parse(result!.content as string)).toMatchObject({ ok: true, value: { orderId: "1234", amount: 5, currency: "USD" } });
     expect(lastText(resumed)).toMatch(/issued: 5 USD for order 1234\.$/);
-    const approval = server.services.approvals.get(interrupt.id)!;
+    const approval = (await server.services.approvals.get(interrupt.id))!;
     expect(approval).toMatchObject({ status: "consumed", editedArgs, args: { orderId: "1234", amount: 20, currency: "EUR" } });
     expect(approval.result).toMatchObject({ ok: true, value: { amount: 5, currency: "USD" } });
   });
@@ -200,7 +200,7 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     expect(ignored).toEqual([expect.objectContaining({ value: { interruptId: interrupt.id, reason: expect.stringContaining("amount") } })]);
     const outcome = outcomeOf(resumed);
     expect(outcome.type === "interrupt" && outcome.interrupts.map((i) => i.id)).toEqual([interrupt.id]);
-    expect(server.services.approvals.get(interrupt.id)?.status).toBe("pending");
+    expect((await server.services.approvals.get(interrupt.id))?.status).toBe("pending");
   });
 
   it("cancel: the call never runs and the agent is told it was cancelled", async () => {
@@ -216,7 +216,7 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     expect(result?.toolCallId).toBe(interrupt.toolCallId);
     expect(JSON.parse(result!.content as string)).toMatchObject({ ok: false, error: { kind: "cancelled" } });
     expect(lastText(resumed)).toBe("The issue_refund call was cancelled, so nothing happened.");
-    expect(server.services.approvals.get(interrupt.id)).toMatchObject({ status: "cancelled", ranAt: null });
+    expect(await server.services.approvals.get(interrupt.id)).toMatchObject({ status: "cancelled", ranAt: null });
   });
 
   it("a client-owned tool: the call streams with no result, success lists it pending; the next run's tool message answers it", async () => {

@@ -89,7 +89,7 @@ describe("the @ag-ui/client HttpAgent program", () => {
     expect(stdout).toContain('[tool result] {"ok":true,"value":{"refundId":"RF-');
     expect(stdout).toMatch(/answer: Refund RF-[0-9A-F]+ issued: 20 EUR for order 1234\./);
     // The approval was the token's own, answered through the resume, and the refund ran once.
-    const approvals = server.services.approvals.list({ tool: "issue_refund" }).items;
+    const approvals = (await server.services.approvals.list({ tool: "issue_refund" })).items;
     expect(approvals).toHaveLength(1);
     expect(approvals[0]).toMatchObject({ status: "consumed", principal: "token:embed-test", decidedBy: "token:embed-test" });
     expect(SAMPLE_MESSAGE).toBe("refund order 1234 for 20 EUR");

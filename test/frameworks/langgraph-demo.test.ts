@@ -148,7 +148,7 @@ describe("the LangGraph demo graph (ChatOpenAI against the scripted Chat Complet
       }),
     ]);
     const approvalId = outcome.interrupts[0]!.id;
-    expect(server.services.approvals.get(approvalId)?.status).toBe("pending");
+    expect((await server.services.approvals.get(approvalId))?.status).toBe("pending");
 
     model.script({ text: "Refund issued." });
     const resumed = await observeRun(client, { resume: [{ interruptId: approvalId, status: "resolved", payload: { approved: true } }] });
@@ -168,7 +168,7 @@ describe("the LangGraph demo graph (ChatOpenAI against the scripted Chat Complet
       ok: true,
       value: { refundId: JSON.parse(String(results[0]!.content)).value.refundId },
     });
-    expect(server.services.approvals.get(approvalId)?.status).not.toBe("pending");
+    expect((await server.services.approvals.get(approvalId))?.status).not.toBe("pending");
   });
 
   it("a model error ends the run with RUN_ERROR naming the provider's status and message", async () => {

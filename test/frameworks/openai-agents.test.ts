@@ -182,7 +182,7 @@ describe("an OpenAI Agents SDK agent behind the AG-UI endpoint", () => {
       metadata: { toolName: "issue_refund", arguments: { orderId: "1234", amount: 20 } },
     });
     expect(call!.parentMessageId).toBe(eventsOf(paused, EventType.TEXT_MESSAGE_START)[0]!.messageId);
-    expect(server.services.approvals.get(interrupt!.id)).toMatchObject({
+    expect(await server.services.approvals.get(interrupt!.id)).toMatchObject({
       status: "pending",
       surface: "agui",
       callId: call!.toolCallId,
@@ -219,7 +219,7 @@ describe("an OpenAI Agents SDK agent behind the AG-UI endpoint", () => {
     expect(refunds).toHaveLength(1);
     const replayed = replay.filter((e) => e.type === EventType.TOOL_CALL_RESULT);
     expect(replayed.map((e) => (e as { content: string }).content)).toEqual([results[0]!.content]);
-    expect(server.services.approvals.events(interrupt!.id).filter((e) => e.type === "ran")).toHaveLength(1);
+    expect((await server.services.approvals.events(interrupt!.id)).filter((e) => e.type === "ran")).toHaveLength(1);
   });
 
   it("a denial gives the model the rejection, and nothing runs", async () => {
@@ -287,7 +287,7 @@ describe("an OpenAI Agents SDK agent behind the AG-UI endpoint", () => {
   });
 });
 
-describe("over Chat Completions (an OpenAI-compatible server)", () => {
+describe("over Chat Completions (an OpenAI-compatible server)", async () => {
   let chat: ScriptedModelServer;
   beforeAll(async () => {
     chat = await ScriptedModelServer.start({ formats: [openAIChatWire] });

@@ -68,7 +68,7 @@ describe("approvals REST", () => {
     const bad = await api.decide(post({ approved: true, editedArgs: { orderId: "x", amount: -5 } }), ctx(other));
     expect(bad.status).toBe(422);
     expect(((await bad.json()) as { error: { issues: unknown[] } }).error.issues.length).toBeGreaterThan(0);
-    expect(services.approvals.get(other)?.status).toBe("pending");
+    expect((await services.approvals.get(other))?.status).toBe("pending");
     expect((await api.decide(post({ approved: "yes" }), ctx(other))).status).toBe(422);
     const notJson = new Request("http://127.0.0.1:3000/x", {
       method: "POST",
@@ -83,7 +83,7 @@ describe("approvals REST", () => {
     services.database.sqlite.prepare("update approvals set expires_at = ? where id = ?").run(Date.now() - 1000, id);
     const response = await api.decide(post({ approved: true }), ctx(id));
     expect(response.status).toBe(410);
-    expect(services.approvals.get(id)?.status).toBe("expired");
+    expect((await services.approvals.get(id))?.status).toBe("expired");
   });
 
   it("refuses callers who are not operators: 401 without a token off loopback, 403 for a token without the approvals scope", async () => {
@@ -114,7 +114,7 @@ describe("approvals REST", () => {
           });
         const statuses = (await Promise.all([send(true), send(false)])).map((r) => r.status).sort();
         expect(statuses).toEqual([200, 409]);
-        expect(services.approvals.events(id).filter((e) => e.type === "decided")).toHaveLength(1);
+        expect((await services.approvals.events(id)).filter((e) => e.type === "decided")).toHaveLength(1);
       }
     } finally {
       server.closeAllConnections();
@@ -125,7 +125,7 @@ describe("approvals REST", () => {
   it("decides several at once and reports each", async () => {
     const a = await pendingRefund();
     const b = await pendingRefund();
-    services.approvals.decide(b, { approved: false, decidedBy: "someone" });
+    await services.approvals.decide(b, { approved: false, decidedBy: "someone" });
     const response = await api.decideMany(
       new Request("http://127.0.0.1:3000/api/approvals/decisions", {
         method: "POST",
@@ -186,7 +186,7 @@ describe("approvals REST", () => {
     await readUntil('"type":"hello"');
     const id = await pendingRefund();
     await readUntil(`"type":"requested","approval":{"id":"${id}"`);
-    services.approvals.decide(id, { approved: true, decidedBy: "op" });
+    await services.approvals.decide(id, { approved: true, decidedBy: "op" });
     await readUntil(`"type":"decided","approval":{"id":"${id}"`);
     controller.abort();
     await reader.cancel();
@@ -235,11 +235,11 @@ describe("expiry sweep", () => {
     services.database.sqlite.prepare("update approvals set expires_at = ? where id = ?").run(Date.now() - 1, id);
     const seen: string[] = [];
     const off = services.approvals.onChange((c) => seen.push(`${c.type}:${c.approval.id}`));
-    const expired = services.approvals.expireDue();
+    const expired = await services.approvals.expireDue();
     off();
     expect(expired.map((a) => a.id)).toContain(id);
     expect(seen).toContain(`expired:${id}`);
-    expect(services.approvals.events(id).map((e) => [e.type, e.actor])).toContainEqual(["expired", "system"]);
+    expect((await services.approvals.events(id)).map((e) => [e.type, e.actor])).toContainEqual(["expired", "system"]);
   });
 
   it("runs by itself on the configured interval", async () => {
@@ -252,8 +252,8 @@ describe("expiry sweep", () => {
       );
       const id = approvalIdOf(result);
       const deadline = Date.now() + 5000;
-      while (swept.approvals.get(id)?.status === "pending" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(swept.approvals.get(id)?.status).toBe("expired");
+      while ((await swept.approvals.get(id))?.status === "pending" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect((await swept.approvals.get(id))?.status).toBe("expired");
     } finally {
       swept.close();
     }

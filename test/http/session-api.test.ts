@@ -121,7 +121,7 @@ describe("signing in off loopback", () => {
   });
 });
 
-describe("the local operator on loopback", () => {
+describe("the local operator on loopback", async () => {
   let services: Services;
   let api: ReturnType<typeof consoleApi>;
   beforeAll(() => {

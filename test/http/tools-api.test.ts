@@ -282,7 +282,7 @@ describe("POST and GET /api/tools/[name]/calls", () => {
     expect(again.result.pending.approvalId).toBe(pending.result.pending.approvalId);
     expect(ticketRuns).toBe(0);
 
-    services.approvals.decide(pending.result.pending.approvalId, { approved: true, decidedBy: "local" });
+    await services.approvals.decide(pending.result.pending.approvalId, { approved: true, decidedBy: "local" });
     const ran = await body(await calls.run(request(), params({ name: "open_door" })));
     expect(ran.result).toEqual({ ok: true, value: { opened: "front", run: 1 } });
     const replayed = await body(await calls.run(request(), params({ name: "open_door" })));

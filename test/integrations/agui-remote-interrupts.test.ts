@@ -12,24 +12,24 @@ const scope = { sourceId: "src1", agentName: "remote:peer", threadId: "t1", runI
 const interrupt = (id: string): Interrupt => ({ id, reason: "tool_approval", message: "Refund?", metadata: { toolName: "issue_refund" } });
 
 describe("a remote agent's interrupts in the inbox", () => {
-  it("records at most MAX_RECORDED_INTERRUPTS of one run, however many the remote sends", () => {
+  it("records at most MAX_RECORDED_INTERRUPTS of one run, however many the remote sends", async () => {
     services = testServices();
     const many = Array.from({ length: 500 }, (_, i) => interrupt(`i${i}`));
-    const recorded = recordRemoteInterrupts(services, scope, many);
+    const recorded = await recordRemoteInterrupts(services, scope, many);
     expect(recorded).toHaveLength(MAX_RECORDED_INTERRUPTS);
-    expect(services.approvals.list({ status: "pending" }).items).toHaveLength(MAX_RECORDED_INTERRUPTS);
+    expect((await services.approvals.list({ status: "pending" })).items).toHaveLength(MAX_RECORDED_INTERRUPTS);
   });
 
   it("forwards an expired one as cancelled, whatever answer the client sends later", async () => {
     services = testServices();
-    const [approval] = recordRemoteInterrupts(services, scope, [
+    const [approval] = await recordRemoteInterrupts(services, scope, [
       { ...interrupt("late"), expiresAt: new Date(Date.now() + 1000).toISOString() },
     ]);
     // The shortest time a remote interrupt waits is one second.
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    services.approvals.expireDue();
-    expect(services.approvals.get(approval!.id)?.status).toBe("expired");
-    const [forwarded] = forwardResume(services, { ...scope, runId: "r2" }, [
+    await services.approvals.expireDue();
+    expect((await services.approvals.get(approval!.id))?.status).toBe("expired");
+    const [forwarded] = await forwardResume(services, { ...scope, runId: "r2" }, [
       { interruptId: "late", status: "resolved", payload: { approved: true } },
     ]);
     expect(forwarded!.entry).toEqual({ interruptId: "late", status: "cancelled" });

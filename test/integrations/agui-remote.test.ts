@@ -56,8 +56,8 @@ const closedPort = async (): Promise<number> => {
   await new Promise((resolve) => server.close(resolve));
   return port;
 };
-const remoteApprovals = (threadId: string) => remote.services.approvals.list({ threadId }).items;
-const localApprovals = (threadId: string) => local.services.approvals.list({ threadId, surface: REMOTE_SURFACE }).items;
+const remoteApprovals = async (threadId: string) => (await remote.services.approvals.list({ threadId })).items;
+const localApprovals = async (threadId: string) => (await local.services.approvals.list({ threadId, surface: REMOTE_SURFACE })).items;
 
 beforeAll(async () => {
   remote = await startAguiServer();
@@ -175,7 +175,7 @@ describe("chatting with the remote agent through the console", () => {
     expect(recorded.map((e) => e.type)).toEqual(run.events.map((e) => e.type));
     expect(local.services.runs.getRun(run.input.runId)).toMatchObject({ agent: AGENT, status: "finished" });
     expect(remote.services.runs.getRun(run.input.runId)).toMatchObject({ agent: "demo", principal: "token:peer", status: "finished" });
-    expect(loadThreadView(local.services, run.input.threadId, LOCAL_PRINCIPAL)?.messages.length).toBeGreaterThan(2);
+    expect((await loadThreadView(local.services, run.input.threadId, LOCAL_PRINCIPAL))?.messages.length).toBeGreaterThan(2);
   });
 
   it("pauses for the remote's approval, lists it in the local inbox, takes the inbox's decision to the remote on resume", async () => {
@@ -188,7 +188,7 @@ describe("chatting with the remote agent through the console", () => {
     if (outcome.type !== "interrupt") throw new Error(`expected an interrupt, got ${outcome.type}`);
     const [interrupt] = outcome.interrupts as [Interrupt];
     // The remote's interrupt, unchanged: its id is the remote console's approval.
-    const [waiting] = remoteApprovals(threadId);
+    const [waiting] = await remoteApprovals(threadId);
     expect(waiting).toMatchObject({ status: "pending", tool: "issue_refund", principal: "token:peer" });
     expect(interrupt).toMatchObject({
       id: waiting!.id,
@@ -197,7 +197,7 @@ describe("chatting with the remote agent through the console", () => {
     });
 
     // The local inbox lists it: who asked here, which agent, the arguments.
-    const [inbox] = localApprovals(threadId);
+    const [inbox] = await localApprovals(threadId);
     expect(inbox).toMatchObject({
       status: "pending",
       surface: REMOTE_SURFACE,
@@ -211,7 +211,7 @@ describe("chatting with the remote agent through the console", () => {
     const listed = await answer(await api().approvals.list(send("GET", `/api/approvals?surface=${REMOTE_SURFACE}&status=pending`)));
     expect(listed.body.items?.map((a) => a.id)).toContain(inbox!.id);
     // A reload shows the remote interrupt open.
-    expect(loadThreadView(local.services, threadId, LOCAL_PRINCIPAL)?.interrupts).toEqual([
+    expect((await loadThreadView(local.services, threadId, LOCAL_PRINCIPAL))?.interrupts).toEqual([
       expect.objectContaining({ id: interrupt.id, metadata: expect.objectContaining({ status: "pending" }) }),
     ]);
 
@@ -222,7 +222,7 @@ describe("chatting with the remote agent through the console", () => {
     );
     expect(decided.status).toBe(200);
     // A chat reloaded now sees the decision on the interrupt (and resumes by itself).
-    expect(loadThreadView(local.services, threadId, LOCAL_PRINCIPAL)?.interrupts[0]?.metadata).toMatchObject({
+    expect((await loadThreadView(local.services, threadId, LOCAL_PRINCIPAL))?.interrupts[0]?.metadata).toMatchObject({
       status: "approved",
       decidedBy: "local",
     });
@@ -235,18 +235,18 @@ describe("chatting with the remote agent through the console", () => {
     expect(result?.toolCallId).toBe(interrupt.toolCallId);
     expect(JSON.parse(String(result!.content))).toMatchObject({ ok: true, value: { orderId: "1234", status: "issued" } });
     expect(lastText(resumed)).toMatch(/Refund .* issued/);
-    expect(remote.services.approvals.get(waiting!.id)).toMatchObject({ status: "consumed", decidedBy: "token:peer" });
+    expect(await remote.services.approvals.get(waiting!.id)).toMatchObject({ status: "consumed", decidedBy: "token:peer" });
     expect(countRows(remote.services.database, "call_results", "tool = 'issue_refund' and json_extract(args, '$.orderId') = '1234'")).toBe(
       1,
     );
 
     // Locally: used up and answered, shown open no more; both runs recorded.
-    expect(local.services.approvals.get(inbox!.id)).toMatchObject({
+    expect(await local.services.approvals.get(inbox!.id)).toMatchObject({
       status: "consumed",
       decidedBy: "local",
       answeredRunId: resumed.input.runId,
     });
-    expect(loadThreadView(local.services, threadId, LOCAL_PRINCIPAL)?.interrupts).toEqual([]);
+    expect((await loadThreadView(local.services, threadId, LOCAL_PRINCIPAL))?.interrupts).toEqual([]);
     expect(local.services.runs.getRun(paused.input.runId)?.status).toBe("interrupted");
     expect(local.services.runs.getRun(resumed.input.runId)?.status).toBe("finished");
     expect(local.services.runs.events(resumed.input.runId).some((e) => e.type === EventType.TOOL_CALL_RESULT)).toBe(true);
@@ -259,7 +259,7 @@ describe("chatting with the remote agent through the console", () => {
     const outcome = outcomeOf(paused);
     if (outcome.type !== "interrupt") throw new Error("expected an interrupt");
     const [interrupt] = outcome.interrupts as [Interrupt];
-    const [inbox] = localApprovals(agent.threadId);
+    const [inbox] = await localApprovals(agent.threadId);
     await api().approvals.decide(
       send("POST", `/api/approvals/${inbox!.id}/decision`, { approved: false, reason: "not this one" }),
       params({ id: inbox!.id }),
@@ -268,7 +268,7 @@ describe("chatting with the remote agent through the console", () => {
     expectValidRun(resumed);
     const [result] = eventsOf(resumed, EventType.TOOL_CALL_RESULT);
     expect(JSON.parse(String(result!.content))).toMatchObject({ ok: false, error: { kind: "denied" } });
-    expect(remote.services.approvals.get(interrupt.id)).toMatchObject({ status: "denied", reason: "not this one" });
+    expect(await remote.services.approvals.get(interrupt.id)).toMatchObject({ status: "denied", reason: "not this one" });
     expect(countRows(remote.services.database, "call_results", "tool = 'issue_refund' and json_extract(args, '$.orderId') = '77'")).toBe(0);
   });
 
@@ -282,13 +282,13 @@ describe("chatting with the remote agent through the console", () => {
       resume: [{ interruptId: interrupt.id, status: "resolved", payload: { approved: false, reason: "wrong order" } }],
     });
     expectValidRun(resumed);
-    const [inbox] = localApprovals(agent.threadId);
+    const [inbox] = await localApprovals(agent.threadId);
     expect(inbox).toMatchObject({ status: "denied", decidedBy: "local", reason: "wrong order", answeredRunId: resumed.input.runId });
-    expect(remote.services.approvals.get(interrupt.id)).toMatchObject({ status: "denied", reason: "wrong order" });
+    expect(await remote.services.approvals.get(interrupt.id)).toMatchObject({ status: "denied", reason: "wrong order" });
   });
 });
 
-describe("the remote agent's source", () => {
+describe("the remote agent's source", async () => {
   it("is restored with its agent when the console starts again over the same database", () => {
     const again = testServices({ CONSOLE_DB: local.services.config.CONSOLE_DB });
     try {
@@ -302,12 +302,12 @@ describe("the remote agent's source", () => {
     const agent = chat();
     agent.addMessage(userMessage("refund order 99 for 7 EUR"));
     expect(outcomeOf(await observeRun(agent)).type).toBe("interrupt");
-    const [pending] = localApprovals(agent.threadId);
+    const [pending] = await localApprovals(agent.threadId);
     const source = local.services.sources.list().find((s) => s.kind === "agui")!;
     const removed = await api().sources.remove(send("DELETE", `/api/sources/${source.id}`), params({ id: source.id }));
     expect(removed.status).toBe(200);
     expect(local.services.agents.get(AGENT)).toBeUndefined();
-    expect(local.services.approvals.get(pending!.id)).toMatchObject({
+    expect(await local.services.approvals.get(pending!.id)).toMatchObject({
       status: "cancelled",
       reason: "the remote agent's source was removed",
     });

@@ -781,7 +781,7 @@ describe("Gemini", () => {
     const calls = [{ name: "create_ticket", args: { title: "Broken printer" } }];
     const error = await runFunctionCalls(calls, executor, ctx).catch((e: unknown) => e);
     expect(error).toMatchObject({ name: "ApprovalPending" });
-    services.approvals.decide((error as { approvalId: string }).approvalId, { approved: true, decidedBy: "operator" });
+    await services.approvals.decide((error as { approvalId: string }).approvalId, { approved: true, decidedBy: "operator" });
     const [first] = await runFunctionCalls(calls, executor, ctx);
     const [second] = await runFunctionCalls(calls, executor, ctx);
     expect(first!.functionResponse.response.output).toMatchObject({ title: "Broken printer", status: "open" });

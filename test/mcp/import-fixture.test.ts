@@ -71,7 +71,7 @@ describe("an import of the fixture server", () => {
     const outcome = await services.executor.call("fx_wipe", { target: "db" }, { callId: "c-wipe", ctx });
     expect(isPending(outcome)).toBe(true);
     const approvalId = isPending(outcome) ? outcome.pending.approvalId : "";
-    services.approvals.decide(approvalId, { approved: true, decidedBy: "operator" });
+    await services.approvals.decide(approvalId, { approved: true, decidedBy: "operator" });
     expect(valueOf(await services.executor.call("fx_wipe", { target: "db" }, { callId: "c-wipe", ctx }))).toBe("wiped db");
   });
 

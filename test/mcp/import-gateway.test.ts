@@ -50,7 +50,7 @@ describe("imported tools served over the console's MCP endpoint", () => {
     expect(waiting.isError).toBe(true);
     const meta = waiting._meta as Record<string, string>;
     const approvalId = meta["agui-console/approval_id"]!;
-    expect(gateway.services.approvals.get(approvalId)).toMatchObject({ status: "pending", surface: "mcp", tool: "gw_wipe" });
+    expect(await gateway.services.approvals.get(approvalId)).toMatchObject({ status: "pending", surface: "mcp", tool: "gw_wipe" });
     expect((await gateway.decide(approvalId, { approved: true })).status).toBe(200);
     const again = (await client.callTool({
       name: "gw_wipe",

@@ -33,7 +33,7 @@ describe("approvals over MCP: a client without tasks or URL elicitation", () => 
     expect(meta["agui-console/approval_url"]).toBe(`${mcp.base}/approvals?approval=${approvalId}`);
     expect((waiting.content as Array<{ text: string }>)[0]!.text).toContain(approvalId);
     // The inbox sees the call, asked over MCP by the local principal.
-    expect(mcp.services.approvals.get(approvalId)).toMatchObject({ status: "pending", surface: "mcp", principal: "local" });
+    expect(await mcp.services.approvals.get(approvalId)).toMatchObject({ status: "pending", surface: "mcp", principal: "local" });
 
     const callKey = meta["agui-console/call_id"]!;
     const again = () => client.callTool({ name: "issue_refund", arguments: args, _meta: { "agui-console/call_id": callKey } });
@@ -90,7 +90,7 @@ describe("approvals over MCP: a client that declared URL elicitation", () => {
     const [elicitation] = (error as UrlElicitationRequiredError).elicitations;
     const approvalId = elicitation!.elicitationId;
     expect(elicitation).toMatchObject({ mode: "url", url: `${mcp.base}/approvals?approval=${approvalId}` });
-    expect(mcp.services.approvals.get(approvalId)?.surface).toBe("mcp");
+    expect((await mcp.services.approvals.get(approvalId))?.surface).toBe("mcp");
 
     await mcp.decide(approvalId, { approved: true });
     const first = await call();
@@ -112,7 +112,7 @@ describe("approvals over MCP: a client that asks for a task", () => {
     })) {
       if (message.type === "taskCreated") {
         seen.push(`created:${message.task.status}`);
-        const [approval] = mcp.services.approvals.list({ status: ["pending"], surface: "mcp", tool: "issue_refund" }).items;
+        const [approval] = (await mcp.services.approvals.list({ status: ["pending"], surface: "mcp", tool: "issue_refund" })).items;
         expect(approval?.args).toEqual(args);
         // The operator decides a moment later, through the REST API.
         setTimeout(() => void mcp.decide(approval!.id, { approved: true }), 200);
@@ -149,9 +149,9 @@ describe("approvals over MCP: a client that asks for a task", () => {
       expect(await stranger.experimental.tasks.getTask(taskId).catch((e: unknown) => (e as McpError).code)).toBe(-32602);
       expect((await stranger.experimental.tasks.listTasks()).tasks).toEqual([]);
 
-      const approvalId = restarted.services.approvals
-        .list({ status: ["pending"], surface: "mcp", tool: "issue_refund" })
-        .items.find((a) => (a.args as { orderId: string }).orderId === args.orderId)!.id;
+      const approvalId = (
+        await restarted.services.approvals.list({ status: ["pending"], surface: "mcp", tool: "issue_refund" })
+      ).items.find((a) => (a.args as { orderId: string }).orderId === args.orderId)!.id;
       expect((await restarted.decide(approvalId, { approved: true })).status).toBe(200);
       const task = await again.experimental.tasks.getTask(taskId);
       expect(task.status).toBe("completed");
@@ -175,11 +175,11 @@ describe("approvals over MCP: a client that asks for a task", () => {
       { method: "tools/call", params: { name: "issue_refund", arguments: args, task: {} } },
       CreateTaskResultSchema,
     );
-    const approval = mcp.services.approvals
-      .list({ status: ["pending"], surface: "mcp", tool: "issue_refund" })
-      .items.find((a) => (a.args as { orderId: string }).orderId === args.orderId)!;
+    const approval = (await mcp.services.approvals.list({ status: ["pending"], surface: "mcp", tool: "issue_refund" })).items.find(
+      (a) => (a.args as { orderId: string }).orderId === args.orderId,
+    )!;
     expect((await client.experimental.tasks.cancelTask(task.taskId)).status).toBe("cancelled");
-    expect(mcp.services.approvals.get(approval.id)?.status).toBe("cancelled");
+    expect((await mcp.services.approvals.get(approval.id))?.status).toBe("cancelled");
     const cancelledAgain = await client.experimental.tasks.cancelTask(task.taskId).catch((e: unknown) => (e as McpError).code);
     expect(cancelledAgain).toBe(-32602);
     expect(refundsRun(args.orderId)).toBe(0);

@@ -30,20 +30,22 @@ parentPort!.on("message", (message: DecideRequest | "close") => {
     parentPort!.close();
     return;
   }
-  const { round, approvalId, approved, decidedBy } = message;
+  const { round } = message;
   Atomics.add(slots, round * 2, 1);
   Atomics.notify(slots, round * 2);
   // Block until the main thread lets every contender go at once.
   Atomics.wait(slots, round * 2 + 1, 0, 10_000);
-  let answer: DecideAnswer;
+  void decide(message).then((answer) => parentPort!.postMessage(answer));
+});
+
+async function decide({ round, approvalId, approved, decidedBy }: DecideRequest): Promise<DecideAnswer> {
   try {
-    const approval = store.decide(approvalId, { approved, decidedBy, reason: approved ? undefined : "no" });
-    answer = { round, decidedBy, ok: true, status: approval.status };
+    const approval = await store.decide(approvalId, { approved, decidedBy, reason: approved ? undefined : "no" });
+    return { round, decidedBy, ok: true, status: approval.status };
   } catch (error) {
     const e = error as Error;
-    answer = { round, decidedBy, ok: false, error: { name: e.name, message: e.message } };
+    return { round, decidedBy, ok: false, error: { name: e.name, message: e.message } };
   }
-  parentPort!.postMessage(answer);
-});
+}
 
 parentPort!.postMessage("ready");

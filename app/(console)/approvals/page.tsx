@@ -13,9 +13,9 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
   if (!caller.scopes.includes("approvals"))
     return <ScopeNotice title="Approvals" scope="approvals" what="Reading and deciding approvals" />;
   const services = getServices();
-  const initial = services.approvals.list({ status: "pending", limit: 50 }).items.map((a) => approvalView(a, services.registry));
+  const initial = (await services.approvals.list({ status: "pending", limit: 50 })).items.map((a) => approvalView(a, services.registry));
   const linked = linkedApproval((await searchParams).approval);
-  const found = linked === undefined ? undefined : services.approvals.get(linked);
+  const found = linked === undefined ? undefined : await services.approvals.get(linked);
   const focus = linked === undefined ? undefined : { id: linked, ...(found ? { approval: approvalView(found, services.registry) } : {}) };
   const tools = services.registry.all().map((t) => ({ name: t.name, title: t.title, inputSchema: t.inputSchema }));
   return (

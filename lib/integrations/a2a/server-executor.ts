@@ -134,7 +134,7 @@ export class ConsoleAgentExecutor implements AgentExecutor {
     const parked = this.deps.tasks.parked(principal, turn.taskId);
     if (!parked) return turn.finish(TaskState.TASK_STATE_FAILED, "The call this task waited on is gone");
     if (request.kind === "answer") {
-      const refusal = this.answer(principal, parked, request);
+      const refusal = await this.answer(principal, parked, request);
       if (refusal) return this.park(turn, baseUrl, parked, refusal);
     }
     turn.status(TaskState.TASK_STATE_WORKING);
@@ -154,7 +154,7 @@ export class ConsoleAgentExecutor implements AgentExecutor {
     for (const { callId, result } of results) {
       if (!conversation.hasAnswer(callId)) conversation.addToolMessage(toolResultMessage(callId, result));
     }
-    for (const call of parked.calls) this.deps.approvals.markAnswered(call.approvalId, turn.taskId, principal);
+    for (const call of parked.calls) await this.deps.approvals.markAnswered(call.approvalId, turn.taskId, principal);
     await this.converse(turn, principal, baseUrl, conversation.messages);
   }
 
@@ -162,10 +162,14 @@ export class ConsoleAgentExecutor implements AgentExecutor {
    * A client's answer to the approval its task waits on (client approval on): one use, bound to the
    * task's parked call (its run, task, tool and argument digest). Returns why it was refused, if it was.
    */
-  private answer(principal: string, parked: A2AParkedCall, request: Extract<A2ARequest, { kind: "answer" }>): string | undefined {
+  private async answer(
+    principal: string,
+    parked: A2AParkedCall,
+    request: Extract<A2ARequest, { kind: "answer" }>,
+  ): Promise<string | undefined> {
     if (!this.deps.clientApproval) return "This console lets only its operators decide approvals; wait for one, then send any message";
     const call = parked.calls.find((c) => c.approvalId === request.approvalId);
-    const approval = call && this.deps.approvals.get(call.approvalId);
+    const approval = call && (await this.deps.approvals.get(call.approvalId));
     if (
       !call ||
       !approval ||
@@ -178,7 +182,7 @@ export class ConsoleAgentExecutor implements AgentExecutor {
       return `Approval ${request.approvalId} is not the one this task waits on`;
     if (approval.status !== "pending") return undefined;
     try {
-      this.deps.approvals.decide(approval.id, {
+      await this.deps.approvals.decide(approval.id, {
         approved: request.approved,
         ...(request.reason && { reason: request.reason }),
         decidedBy: `a2a-client:${principal}`,
@@ -197,18 +201,19 @@ export class ConsoleAgentExecutor implements AgentExecutor {
   }
 
   /** Park the call and leave the task input-required, with a message naming each approval and its page. */
-  private park(turn: Turn, baseUrl: string, parked: A2AParkedCall, note?: string): void {
+  private async park(turn: Turn, baseUrl: string, parked: A2AParkedCall, note?: string): Promise<void> {
     this.deps.tasks.park(turn.taskId, parked);
-    const waiting = parked.calls.map((call) => {
-      const approval = this.deps.approvals.get(call.approvalId);
-      return {
+    const waiting: Array<{ approval_id: string; approval_url: string; tool: string; arguments: unknown; expires_at?: string }> = [];
+    for (const call of parked.calls) {
+      const approval = await this.deps.approvals.get(call.approvalId);
+      waiting.push({
         approval_id: call.approvalId,
         approval_url: approvalLink(baseUrl, call.approvalId),
         tool: call.tool,
         arguments: call.args,
         ...(approval && { expires_at: new Date(approval.expiresAt).toISOString() }),
-      };
-    });
+      });
+    }
     const text =
       (note ? `${note}. ` : "") +
       waiting
@@ -294,21 +299,19 @@ export class ConsoleAgentExecutor implements AgentExecutor {
         metadata: undefined,
         extensions: [],
       });
-    const calls = waiting.flatMap((id) => {
-      const approval = this.deps.approvals.get(id);
-      return approval
-        ? [
-            {
-              tool: approval.tool,
-              args: approval.args,
-              scope: approval.scope,
-              callId: approval.callId,
-              runId: approval.runId ?? turn.taskId,
-              approvalId: id,
-            },
-          ]
-        : [];
-    });
+    const calls: A2AParkedCall["calls"] = [];
+    for (const id of waiting) {
+      const approval = await this.deps.approvals.get(id);
+      if (approval)
+        calls.push({
+          tool: approval.tool,
+          args: approval.args,
+          scope: approval.scope,
+          callId: approval.callId,
+          runId: approval.runId ?? turn.taskId,
+          approvalId: id,
+        });
+    }
     if (calls.length)
       return this.park(turn, baseUrl, {
         kind: "chat",

@@ -233,11 +233,15 @@ export class A2ATasks implements TaskStore {
       this.logger.error("could not write A2A tasks", { error, tasks: writes.map((w) => w.id) });
     }
     for (const id of resting) this.live.delete(id);
-    for (const { resolve, reject } of waiting) {
-      if (failure === undefined) resolve();
-      else reject(failure);
-    }
-    for (const { parked, principal } of withdrawals) this.withdraw(parked, principal);
+    const settle = () => {
+      for (const { resolve, reject } of waiting) {
+        if (failure === undefined) resolve();
+        else reject(failure);
+      }
+    };
+    // A cancel's save resolves once the approvals it withdraws are cancelled (withdraw never rejects).
+    if (withdrawals.length) void Promise.all(withdrawals.map(({ parked, principal }) => this.withdraw(parked, principal))).then(settle);
+    else settle();
   }
 
   private rowOf(task: Task, principal: string, state: number, now: number, parked?: A2AParkedCall | null): A2ATaskWrite {
@@ -273,10 +277,10 @@ export class A2ATasks implements TaskStore {
   }
 
   /** Cancel the approvals a cancelled task waited on; one decided meanwhile is left as it is. */
-  private withdraw(parked: A2AParkedCall, principal: string): void {
+  private async withdraw(parked: A2AParkedCall, principal: string): Promise<void> {
     for (const call of parked.calls) {
       try {
-        this.approvals.cancel(call.approvalId, principal, "the A2A client cancelled its task");
+        await this.approvals.cancel(call.approvalId, principal, "the A2A client cancelled its task");
       } catch (error) {
         if (!isDomainError(error)) this.logger.error("could not withdraw the approval of a cancelled A2A task", { error });
       }

@@ -174,9 +174,9 @@ export async function refreshAguiSource(deps: AguiRemoteDeps, id: string): Promi
 }
 
 /** Unregister a removed source's agent and cancel its approvals still waiting. */
-export function forgetAguiSource(deps: AguiRemoteDeps, source: Pick<SourceSummary, "id" | "name">, by: string): void {
+export async function forgetAguiSource(deps: AguiRemoteDeps, source: Pick<SourceSummary, "id" | "name">, by: string): Promise<void> {
   deps.agents.remove(remoteAgentName(source.name));
-  const cancelled = cancelSourceApprovals(deps, source.id, by);
+  const cancelled = await cancelSourceApprovals(deps, source.id, by);
   deps.logger.info("remote AG-UI agent removed", { source: source.id, cancelledApprovals: cancelled });
 }
 

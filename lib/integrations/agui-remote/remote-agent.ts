@@ -114,7 +114,7 @@ async function forward(
     runId: input.runId,
     principal: ctx.principal,
   };
-  const forwarded = forwardResume(deps, scope, input.resume ?? []);
+  const forwarded = await forwardResume(deps, scope, input.resume ?? []);
   const { resume: _resume, ...rest } = input;
   const remoteInput: RunAgentInput = {
     ...rest,
@@ -164,6 +164,8 @@ async function forward(
 
   const open = new OpenItems();
   let terminal = false;
+  /** The approvals' bookkeeping after RUN_FINISHED, which goes out once it is written. */
+  let finishing: Promise<void> | undefined;
   let failure: RemoteAgentFailure | undefined;
   try {
     await new Promise<void>((resolve) => {
@@ -179,10 +181,18 @@ async function forward(
           open.track(event);
           if (event.type === EventType.RUN_FINISHED) {
             terminal = true;
-            // The remote took the resume: the approvals it answered are open no more.
-            markForwarded(deps, scope, forwarded);
-            if (event.outcome?.type === "interrupt") recordRemoteInterrupts(deps, scope, event.outcome.interrupts);
-            queue.push({ ...event, threadId: input.threadId, runId: input.runId });
+            // The remote took the resume: the approvals it answered are open no more, and its new
+            // interrupts reach the inbox before the run is seen to end.
+            const outcome = event.outcome;
+            finishing = (async () => {
+              try {
+                await markForwarded(deps, scope, forwarded);
+                if (outcome?.type === "interrupt") await recordRemoteInterrupts(deps, scope, outcome.interrupts);
+              } catch (error) {
+                ctx.logger.error("could not record a remote run's approvals", { agent: info.name, runId: input.runId, error });
+              }
+              queue.push({ ...event, threadId: input.threadId, runId: input.runId });
+            })();
             return;
           }
           if (event.type === EventType.RUN_ERROR) terminal = true;
@@ -204,6 +214,7 @@ async function forward(
   }
 
   if (terminal) {
+    await finishing;
     deps.report(undefined);
     return;
   }

@@ -58,9 +58,13 @@ export interface RemoteRunScope {
  * Record the remote's interrupts as console approvals, pending for the caller. An interrupt asked
  * again in a later run replaces the earlier approval still pending for it (cancelled as superseded).
  */
-export function recordRemoteInterrupts(deps: RemoteInterruptDeps, scope: RemoteRunScope, interrupts: readonly Interrupt[]): Approval[] {
+export async function recordRemoteInterrupts(
+  deps: RemoteInterruptDeps,
+  scope: RemoteRunScope,
+  interrupts: readonly Interrupt[],
+): Promise<Approval[]> {
   const recorded: Approval[] = [];
-  const earlier = latestByInterrupt(deps.approvals, scope.threadId);
+  const earlier = await latestByInterrupt(deps.approvals, scope.threadId);
   if (interrupts.length > MAX_RECORDED_INTERRUPTS)
     deps.logger.warn("a remote agent asked more than the inbox takes from one run", {
       runId: scope.runId,
@@ -74,7 +78,7 @@ export function recordRemoteInterrupts(deps: RemoteInterruptDeps, scope: RemoteR
     const expires = interrupt.expiresAt ? Date.parse(interrupt.expiresAt) : NaN;
     const ttlMs = Number.isFinite(expires) ? Math.min(Math.max(expires - Date.now(), 1000), MAX_TTL_MS) : undefined;
     try {
-      const approval = deps.approvals.request({
+      const approval = await deps.approvals.request({
         principal: scope.principal.id,
         scope: `${REMOTE_SURFACE}:${scope.sourceId}:${scope.runId}`,
         callId: interrupt.id,
@@ -88,7 +92,7 @@ export function recordRemoteInterrupts(deps: RemoteInterruptDeps, scope: RemoteR
       });
       const previous = earlier.get(interrupt.id);
       if (previous && previous.id !== approval.id && previous.status === "pending")
-        settleQuietly(deps, previous, "asked again in a later run");
+        await settleQuietly(deps, previous, "asked again in a later run");
       recorded.push(approval);
     } catch (error) {
       // The chat still gets the interrupt; only the inbox misses it.
@@ -111,34 +115,43 @@ export interface ForwardedEntry {
  * the caller may not answer are forwarded unchanged (the remote applies its own rules) but leave
  * the console's approval alone.
  */
-export function forwardResume(deps: RemoteInterruptDeps, scope: RemoteRunScope, entries: readonly ResumeEntry[]): ForwardedEntry[] {
+export async function forwardResume(
+  deps: RemoteInterruptDeps,
+  scope: RemoteRunScope,
+  entries: readonly ResumeEntry[],
+): Promise<ForwardedEntry[]> {
   if (!entries.length) return [];
-  const known = latestByInterrupt(deps.approvals, scope.threadId);
-  return entries.map((entry): ForwardedEntry => {
+  const known = await latestByInterrupt(deps.approvals, scope.threadId);
+  const forwarded: ForwardedEntry[] = [];
+  // One entry after another, in the client's order.
+  for (const entry of entries) {
     const found = known.get(entry.interruptId);
-    if (!found || !found.scope.startsWith(`${REMOTE_SURFACE}:${scope.sourceId}:`)) return { entry };
-    if (!mayActFor(scope.principal, found.principal)) return { entry };
-    if (found.status !== "pending") return { entry: entryFor(found, entry), approval: found };
-    const settled = settleFromClient(deps, scope, found, entry);
-    // The client's answer is the one recorded: its words go on as they are (edited arguments included).
-    return { entry: settled.own ? entry : entryFor(settled.approval, entry), approval: settled.approval };
-  });
+    if (!found || !found.scope.startsWith(`${REMOTE_SURFACE}:${scope.sourceId}:`) || !mayActFor(scope.principal, found.principal))
+      forwarded.push({ entry });
+    else if (found.status !== "pending") forwarded.push({ entry: entryFor(found, entry), approval: found });
+    else {
+      const settled = await settleFromClient(deps, scope, found, entry);
+      // The client's answer is the one recorded: its words go on as they are (edited arguments included).
+      forwarded.push({ entry: settled.own ? entry : entryFor(settled.approval, entry), approval: settled.approval });
+    }
+  }
+  return forwarded;
 }
 
 /** After the remote took the resume: the approvals it answered are shown open no more (an approved one is used up). */
-export function markForwarded(deps: RemoteInterruptDeps, scope: RemoteRunScope, forwarded: readonly ForwardedEntry[]): void {
+export async function markForwarded(deps: RemoteInterruptDeps, scope: RemoteRunScope, forwarded: readonly ForwardedEntry[]): Promise<void> {
   for (const { approval } of forwarded) {
     if (!approval) continue;
     try {
-      const current = deps.approvals.get(approval.id);
+      const current = await deps.approvals.get(approval.id);
       if (current?.status === "approved")
-        deps.approvals.consume(current.id, {
+        await deps.approvals.consume(current.id, {
           scope: current.scope,
           callId: current.callId,
           tool: current.tool,
           argsDigest: current.argsDigest,
         });
-      deps.approvals.markAnswered(approval.id, scope.runId, scope.principal.id);
+      await deps.approvals.markAnswered(approval.id, scope.runId, scope.principal.id);
     } catch (error) {
       deps.logger.warn("could not mark a forwarded remote approval answered", { approvalId: approval.id, error });
     }
@@ -151,10 +164,10 @@ export function markForwarded(deps: RemoteInterruptDeps, scope: RemoteRunScope, 
  * who decided, reason) in its metadata when one was taken meanwhile. `outcome` is the recorded
  * outcome of the thread's last run (nothing is open unless it ended with interrupts).
  */
-export function openRemoteInterrupts(approvals: ApprovalStore, threadId: string, outcome: unknown): Interrupt[] {
+export async function openRemoteInterrupts(approvals: ApprovalStore, threadId: string, outcome: unknown): Promise<Interrupt[]> {
   const recorded = (outcome as { type?: unknown; interrupts?: unknown } | null | undefined) ?? {};
   if (recorded.type !== "interrupt" || !Array.isArray(recorded.interrupts) || !recorded.interrupts.length) return [];
-  const known = latestByInterrupt(approvals, threadId);
+  const known = await latestByInterrupt(approvals, threadId);
   return (recorded.interrupts as Interrupt[]).flatMap((interrupt) => {
     const approval = typeof interrupt?.id === "string" ? known.get(interrupt.id) : undefined;
     if (!approval || approval.answeredAt) return [];
@@ -174,14 +187,14 @@ export function openRemoteInterrupts(approvals: ApprovalStore, threadId: string,
 }
 
 /** Cancel the source's approvals still waiting (the source was removed). Returns how many. */
-export function cancelSourceApprovals(deps: RemoteInterruptDeps, sourceId: string, by: string): number {
+export async function cancelSourceApprovals(deps: RemoteInterruptDeps, sourceId: string, by: string): Promise<number> {
   let cancelled = 0;
   for (let cursor: string | undefined, pages = 0; pages < 20; pages++) {
-    const page = deps.approvals.list({ surface: REMOTE_SURFACE, status: ["pending", "approved"], limit: LOOKUP_LIMIT, cursor });
+    const page = await deps.approvals.list({ surface: REMOTE_SURFACE, status: ["pending", "approved"], limit: LOOKUP_LIMIT, cursor });
     for (const approval of page.items)
       if (
         approval.scope.startsWith(`${REMOTE_SURFACE}:${sourceId}:`) &&
-        settleQuietly(deps, approval, "the remote agent's source was removed", by)
+        (await settleQuietly(deps, approval, "the remote agent's source was removed", by))
       )
         cancelled++;
     if (!page.nextCursor) break;
@@ -191,37 +204,40 @@ export function cancelSourceApprovals(deps: RemoteInterruptDeps, sourceId: strin
 }
 
 /** The newest remote approval of the thread for each remote interrupt id. */
-function latestByInterrupt(approvals: ApprovalStore, threadId: string): Map<string, Approval> {
+async function latestByInterrupt(approvals: ApprovalStore, threadId: string): Promise<Map<string, Approval>> {
   const latest = new Map<string, Approval>();
   // Newest first: the first row seen for an interrupt id is the one that counts.
-  for (const approval of approvals.list({ threadId, surface: REMOTE_SURFACE, limit: LOOKUP_LIMIT }).items)
+  for (const approval of (await approvals.list({ threadId, surface: REMOTE_SURFACE, limit: LOOKUP_LIMIT })).items)
     if (!latest.has(approval.callId)) latest.set(approval.callId, approval);
   return latest;
 }
 
 /** Record what the client answered on a pending approval: the approval as it is now, and whether that answer is the one it holds. */
-function settleFromClient(
+async function settleFromClient(
   deps: RemoteInterruptDeps,
   scope: RemoteRunScope,
   approval: Approval,
   entry: ResumeEntry,
-): { approval: Approval; own: boolean } {
+): Promise<{ approval: Approval; own: boolean }> {
   const { approvals } = deps;
   try {
     if (entry.status === "cancelled")
-      return { approval: approvals.cancel(approval.id, scope.principal.id, "cancelled by the client"), own: true };
+      return { approval: await approvals.cancel(approval.id, scope.principal.id, "cancelled by the client"), own: true };
     const answer = parseUntrusted(Answer, entry.payload);
     if (answer.success) {
       const { approved } = answer.data;
       const reason = "reason" in answer.data ? answer.data.reason : undefined;
-      return { approval: approvals.decide(approval.id, { approved, ...(reason && { reason }), decidedBy: scope.principal.id }), own: true };
+      return {
+        approval: await approvals.decide(approval.id, { approved, ...(reason && { reason }), decidedBy: scope.principal.id }),
+        own: true,
+      };
     }
     // An answer the inbox cannot read (a form, say): the remote gets it as it is; the inbox stops asking.
-    return { approval: approvals.cancel(approval.id, scope.principal.id, ANSWERED_IN_CHAT), own: true };
+    return { approval: await approvals.cancel(approval.id, scope.principal.id, ANSWERED_IN_CHAT), own: true };
   } catch (error) {
     // Decided in the inbox meanwhile, or expired: the row says what holds.
     if (!isDomainError(error)) throw error;
-    return { approval: approvals.get(approval.id) ?? approval, own: false };
+    return { approval: (await approvals.get(approval.id)) ?? approval, own: false };
   }
 }
 
@@ -252,9 +268,9 @@ function decisionOf(approval: Approval): { approved: boolean; reason?: string } 
   return { approved, ...(approval.reason ? { reason: approval.reason } : {}) };
 }
 
-function settleQuietly(deps: RemoteInterruptDeps, approval: Approval, reason: string, by = "console"): boolean {
+async function settleQuietly(deps: RemoteInterruptDeps, approval: Approval, reason: string, by = "console"): Promise<boolean> {
   try {
-    deps.approvals.cancel(approval.id, by, reason);
+    await deps.approvals.cancel(approval.id, by, reason);
     return true;
   } catch (error) {
     if (!isDomainError(error)) throw error;

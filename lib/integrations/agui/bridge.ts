@@ -49,17 +49,17 @@ export class AguiBridge {
   constructor(private readonly deps: BridgeDeps) {}
 
   /**
-   * Open a run: checks the thread's owner and records the run. Throws ThreadForbidden, or
+   * Open a run: checks the thread's owner and records the run. Rejects with ThreadForbidden, or
    * RunIdTaken for a reused run id; nothing is streamed then. A resume sent under the id of the
    * run it answers (CopilotKit's way, see pinned-resume.ts) is recorded as a new run instead, the
    * interrupted one as its parent, and its stream carries the id the client sent.
    */
-  open(agent: Agent, input: RunAgentInput, principal: Principal): BridgeRun {
+  async open(agent: Agent, input: RunAgentInput, principal: Principal): Promise<BridgeRun> {
     const owner = this.deps.runs.threadOwner(input.threadId);
     if (owner !== undefined && !mayActFor(principal, owner)) throw new ThreadForbidden(input.threadId);
     const firstUser = input.messages.find((m) => m.role === "user");
     const title = firstUser && typeof firstUser.content === "string" ? firstUser.content : undefined;
-    const pinned = owner !== undefined ? pinnedResume(this.deps, input, principal) : undefined;
+    const pinned = owner !== undefined ? await pinnedResume(this.deps, input, principal) : undefined;
     const recorded: RunAgentInput = pinned ? { ...input, runId: pinned.runId, parentRunId: pinned.clientRunId } : input;
     this.deps.runs.start({
       runId: recorded.runId,
@@ -274,7 +274,7 @@ export class BridgeRun {
       ]);
       // The console's own interrupts are answered here, so every agent gets resume for them.
       // A client's own answer to a call the console paused is replaced by the console's record.
-      const conversation = new Conversation(withoutClientAnswers(input.messages, input.resume ?? [], approvals, threadId));
+      const conversation = new Conversation(await withoutClientAnswers(input.messages, input.resume ?? [], approvals, threadId));
       const resumed = await applyResume(
         { executor, approvals, grants, logger },
         {

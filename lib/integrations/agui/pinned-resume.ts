@@ -26,16 +26,16 @@ export interface PinnedResume {
  * runs twice. It looks at the thread's open interrupts, not the named run's, because CopilotKit
  * pins the id of the run it first sent; a resumed run that is interrupted again keeps that id.
  */
-export function pinnedResume(
+export async function pinnedResume(
   deps: { runs: RunStore; approvals: ApprovalStore },
   input: RunAgentInput,
   principal: Principal,
-): PinnedResume | undefined {
+): Promise<PinnedResume | undefined> {
   const entries = input.resume ?? [];
   if (entries.length === 0) return undefined;
   const named = deps.runs.getRun(input.runId);
   if (!named || named.threadId !== input.threadId || named.principal !== principal.id || named.status !== "interrupted") return undefined;
-  const open = new Set(deps.approvals.unansweredForThread(input.threadId).map((approval) => approval.id));
+  const open = new Set((await deps.approvals.unansweredForThread(input.threadId)).map((approval) => approval.id));
   if (!entries.some((entry) => open.has(entry.interruptId))) return undefined;
   return { runId: `${input.runId}.resume-${randomUUID().slice(0, 8)}`, clientRunId: input.runId };
 }
@@ -53,15 +53,15 @@ export function echoClientRunId(event: AGUIEvent, pinned: PinnedResume, clientPa
  * that this resume names: the console ran (or refused) those calls and adds its recorded result,
  * so a client's stand-in (CopilotKit's payload echo) never reaches the agent or the thread.
  */
-export function withoutClientAnswers(
+export async function withoutClientAnswers(
   messages: readonly Message[],
   entries: readonly ResumeEntry[],
   approvals: ApprovalStore,
   threadId: string,
-): Message[] {
+): Promise<Message[]> {
   const owned = new Set<string>();
   for (const entry of entries) {
-    const approval = approvals.get(entry.interruptId);
+    const approval = await approvals.get(entry.interruptId);
     if (approval && approval.threadId === threadId && approval.surface === "agui") owned.add(approval.callId);
   }
   if (owned.size === 0) return [...messages];

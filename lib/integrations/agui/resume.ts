@@ -75,11 +75,11 @@ export async function applyResume(deps: ResumeDeps, run: ResumeRun): Promise<Res
       content: message.content,
       role: "tool",
     });
-    approvals.markAnswered(approval.id, run.runId, run.principal.id);
+    await approvals.markAnswered(approval.id, run.runId, run.principal.id);
   };
 
   for (const entry of run.entries) {
-    const approval = approvals.get(entry.interruptId);
+    const approval = await approvals.get(entry.interruptId);
     if (!approval) {
       foreign.push(entry);
       continue;
@@ -98,30 +98,30 @@ export async function applyResume(deps: ResumeDeps, run: ResumeRun): Promise<Res
       if (!run.conversation.hasAnswer(approval.callId)) await answer(approval);
       continue;
     }
-    const settled = settle(deps, run.principal, approval, entry);
+    const settled = await settle(deps, run.principal, approval, entry);
     if (settled !== true) {
       ignore(entry, settled);
       continue;
     }
     await answer(approval);
   }
-  return { open: approvals.unansweredForThread(run.threadId), foreign };
+  return { open: await approvals.unansweredForThread(run.threadId), foreign };
 }
 
 /**
  * Record what the entry says, unless a decision is stored already (an operator's decision from the
  * inbox is the one applied). Returns true to go on, or why the entry is ignored.
  */
-function settle(deps: ResumeDeps, principal: Principal, approval: Approval, entry: ResumeEntry): true | string {
+async function settle(deps: ResumeDeps, principal: Principal, approval: Approval, entry: ResumeEntry): Promise<true | string> {
   const { approvals, grants, executor } = deps;
   if (approval.status !== "pending") return true;
   if (approval.expiresAt <= Date.now()) {
-    approvals.expireDue();
+    await approvals.expireDue();
     return entry.status === "cancelled" ? true : "the interrupt expired: it can only be cancelled";
   }
   if (entry.status === "cancelled") {
     try {
-      approvals.cancel(approval.id, principal.id, "cancelled by the client");
+      await approvals.cancel(approval.id, principal.id, "cancelled by the client");
     } catch (error) {
       // Decided in the inbox meanwhile: that decision is the one applied.
       if (!isDomainError(error) || error.kind !== "approval_already_decided") throw error;
@@ -132,7 +132,7 @@ function settle(deps: ResumeDeps, principal: Principal, approval: Approval, entr
   if (!parsed.success)
     return "the payload does not match the interrupt's responseSchema ({ approved, reason?, editedArgs?, rememberForThread? })";
   try {
-    decideApproval({ approvals, grants, registry: executor.registry }, approval.id, { ...parsed.data, decidedBy: principal.id });
+    await decideApproval({ approvals, grants, registry: executor.registry }, approval.id, { ...parsed.data, decidedBy: principal.id });
     return true;
   } catch (error) {
     if (!isDomainError(error)) throw error;

@@ -126,7 +126,7 @@ export class McpTasks {
   }
 
   /** Cancel a task that has not ended, withdrawing the approval it waits for. Unknown or ended tasks change nothing. */
-  cancel(principal: string, id: string, message = "The client cancelled the task."): void {
+  async cancel(principal: string, id: string, message = "The client cancelled the task."): Promise<void> {
     const row = this.rows.get(principal, id, this.now());
     if (!row) return;
     const result: CallToolResult = {
@@ -137,7 +137,7 @@ export class McpTasks {
     const changed = this.rows.update(id, { status: "cancelled", statusMessage: message, result }, this.now());
     if (changed && row.approvalId) {
       try {
-        this.approvals.cancel(row.approvalId, principal, "the MCP client cancelled its task");
+        await this.approvals.cancel(row.approvalId, principal, "the MCP client cancelled its task");
       } catch (error) {
         // Decided or used in the meantime: nothing is waiting on it any more.
         if (!isDomainError(error)) throw error;
@@ -158,7 +158,7 @@ export class McpTasks {
       getTaskResult: async (taskId): Promise<Result> => this.result(principal, taskId),
       updateTaskStatus: async (taskId, status, statusMessage) => {
         // The only change a client can ask for is tasks/cancel.
-        if (status === "cancelled") this.cancel(principal, taskId, statusMessage);
+        if (status === "cancelled") await this.cancel(principal, taskId, statusMessage);
       },
       listTasks: (cursor) => this.list(principal, cursor),
     };
@@ -173,7 +173,7 @@ export class McpTasks {
     const waiting = row.status === "input_required";
     const abandoned = row.status === "working" && (row.leaseUntil ?? 0) < now;
     if (!waiting && !abandoned) return row;
-    const approval = row.approvalId ? this.approvals.get(row.approvalId) : undefined;
+    const approval = row.approvalId ? await this.approvals.get(row.approvalId) : undefined;
     if (waiting && approval?.status === "pending" && approval.expiresAt > now) return row;
     const claimed = this.rows.claim(row.id, now + this.leaseMs, now);
     if (!claimed) return this.rows.get(row.principal, row.id, now) ?? row;

@@ -126,7 +126,7 @@ async function callTool(
   // The client's keys live in their own scope: they never meet the keys of AG-UI runs or of another caller.
   const scope = keys.runId === undefined ? "mcp" : `mcp:${keys.runId}`;
   const runId = keys.runId ?? randomUUID();
-  const callId = chooseCallId(deps.approvals, caller.principal, keys.callId, { scope, tool, args });
+  const callId = await chooseCallId(deps.approvals, caller.principal, keys.callId, { scope, tool, args });
   const ctx = {
     principal: caller.principal,
     scope,
@@ -168,17 +168,17 @@ async function callTool(
  * resumes), or when an approval was asked under that key already. Any other call gets a fresh id,
  * so a key can never fetch a recorded result of a call that needed no person.
  */
-function chooseCallId(
+async function chooseCallId(
   approvals: ApprovalStore,
   principal: string,
   key: string | undefined,
   call: { scope: string; tool: RegisteredTool; args: Record<string, unknown> },
-): string {
+): Promise<string> {
   // Most calls carry no key: they skip the digest and the lookup below.
   if (key === undefined) return randomUUID();
   if (requiresApproval(call.tool)) return key;
   const asked = { scope: call.scope, callId: key, tool: call.tool.name, argsDigest: jsonDigest(call.args) };
-  return approvals.findFor(principal, asked) ? key : randomUUID();
+  return (await approvals.findFor(principal, asked)) ? key : randomUUID();
 }
 
 /** The client's run and call keys from a request's `_meta`. Throws DomainError (invalid_body) for a key that is not a short string. */

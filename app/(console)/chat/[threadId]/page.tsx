@@ -19,7 +19,7 @@ export default async function ThreadPage({
   const services = getServices();
   const caller = await requireCaller();
   // Another caller's thread reads as a new one: its id says nothing of whose it is.
-  const view = loadThreadView(services, threadId, caller);
+  const view = await loadThreadView(services, threadId, caller);
   const agent = services.agents.get(view?.thread.agent ?? requested ?? services.agents.default.info.name);
   // A thread whose agent was removed since (an added LLM agent, a remote one) stays readable.
   if (!agent && !view) notFound();
