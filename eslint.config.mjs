@@ -27,6 +27,18 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware checks for promises, where the stores are async: a call whose promise nobody awaits
+    // runs its write after the caller went on (or fails unheard). They need the type checker, which
+    // costs about a minute of a whole-project lint here, so only lib/ and test/ pay for it.
+    files: ["lib/**/*.ts", "lib/**/*.tsx", "test/**/*.ts", "test/**/*.tsx"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+    },
+  },
+  {
     files: ["lib/**/*.ts", "lib/**/*.tsx"],
     rules: {
       // lib/ is the domain: it must run without Next (tests, scripts, a bare node:http server).

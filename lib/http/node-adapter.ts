@@ -21,7 +21,7 @@ export function createNodeServer(routes: NodeRoute[]): http.Server {
   const compiled = routes.map((r) => ({ ...r, regex: new RegExp(`^${r.path.replace(/\[(\w+)\]/g, "(?<$1>[^/]+)")}$`) }));
   const refuse = (res: http.ServerResponse, status: number, code: string, message: string) =>
     void res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ error: { code, message } }));
-  return http.createServer(async (req, res) => {
+  const serve = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     // A Host header that makes no URL (`[::1`, `a:1:2`) still reaches the handler, which judges the
     // Host itself (421); the URL then names localhost, as Next's request.url does.
     const url = requestUrl(req.url ?? "/", req.headers.host);
@@ -75,7 +75,9 @@ export function createNodeServer(routes: NodeRoute[]): http.Server {
     } catch {
       res.destroy();
     }
-  });
+  };
+  // node:http ignores what a listener returns; serve() answers its own failures.
+  return http.createServer((req, res) => void serve(req, res));
 }
 
 /** The request's URL on its Host, or on localhost when the Host makes no URL; undefined when the target makes none. */

@@ -71,7 +71,7 @@ beforeAll(async () => {
   );
 });
 afterAll(async () => {
-  server?.close();
+  await server?.close();
   await provider?.close();
 });
 

@@ -120,7 +120,7 @@ export async function startFixtureAgent(options: FixtureOptions = {}): Promise<F
   server.on("request", (request, response) => {
     const chunks: Buffer[] = [];
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", async () => {
+    const answer = async () => {
       const path = new URL(request.url ?? "/", base).pathname;
       seen.push({ path, authorization: request.headers.authorization ?? null });
       response.setHeader("content-type", "application/json");
@@ -136,7 +136,8 @@ export async function startFixtureAgent(options: FixtureOptions = {}): Promise<F
       }
       response.statusCode = 404;
       response.end(JSON.stringify({ error: "not found" }));
-    });
+    };
+    request.on("end", () => void answer());
   });
 
   return {
