@@ -105,8 +105,8 @@ export function approvalsApi(services: Services, protect: Protect) {
     const { threadId } = readQuery(request, EventsQuery);
     const queue = new EventQueue<string>();
     // Frames are built asynchronously (the pending count is a query) but pushed in the order the
-    // changes happened: each waits for the one before it, and "hello" comes first. Subscribing
-    // before the count is read means no change between the two is missed.
+    // changes happened: each waits for the one before it, and "hello" comes first. The hello frame
+    // is asked for and the listener added in the same tick, so no change falls between the two.
     let tail: Promise<void> = Promise.resolve();
     const send = (frame: Promise<string>) => {
       // A failed count ends this stream with the error rather than leaving it silent.
