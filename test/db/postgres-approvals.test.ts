@@ -329,4 +329,16 @@ describe("exactly once on PostgreSQL, across two instances", () => {
     for (const error of lost) expect((error as Error).message).toMatch(/used already/);
     expect(await eventCount("consumed")).toBe(1);
   });
+
+  it("two instances starting at once settle each cut-off call once, with one 'ran' event", async () => {
+    const cut: Approval[] = [];
+    for (let i = 0; i < 10; i++) {
+      const approval = await ask(stores[0], `cut-${i}`);
+      await stores[0].decide(approval.id, { approved: true, decidedBy: "op" });
+      cut.push(await stores[0].consume(approval.id, binding(approval)));
+    }
+    const [a, b] = await Promise.all([stores[0].settleInterrupted(), stores[1].settleInterrupted()]);
+    expect([...a, ...b].map((approval) => approval.id).sort()).toEqual(cut.map((approval) => approval.id).sort());
+    expect(await eventCount("ran")).toBe(10);
+  });
 });
