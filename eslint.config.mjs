@@ -10,6 +10,8 @@ export default tseslint.config(
       "test-results/**",
       "playwright-report/**",
       "next-env.d.ts",
+      // Built by scripts/build-widget.ts (gitignored).
+      "public/embed/widget.js",
       "bench/.out/**",
       "e2e/.artifacts/**",
       "data/**",
