@@ -34,9 +34,9 @@ export default async function executorBench(): Promise<BenchResult> {
     // Where the record's cost goes: its lookup and insert alone, and the same insert without drizzle.
     const record = new CallResults(handle.db);
     const recordAlone = median(
-      await sampleMicros(CALLS, (i) => {
+      await sampleMicros(CALLS, async (i) => {
         const key = { principal: "bench", scope: "bench", callId: `d${i}`, tool: "noop", argsDigest: jsonDigest(args) };
-        if (!record.get(key)) record.put(key, { ok: true, value: { n: 1 } }, 0);
+        if (!(await record.get(key))) await record.put(key, { ok: true, value: { n: 1 } }, 0);
       }),
     );
     const rawInsert = handle.sqlite.prepare(

@@ -648,7 +648,7 @@ describe("calls cut off by a stop (settleInterrupted, run at start-up)", () => {
     };
     const cut = await approve("cut");
     const recorded = await approve("recorded");
-    new CallResults(handle.db).put({ principal: "alice", ...binding(recorded) }, { ok: true, value: { refundId: "rf_9" } }, 5, args);
+    await new CallResults(handle.db).put({ principal: "alice", ...binding(recorded) }, { ok: true, value: { refundId: "rf_9" } }, 5, args);
     const finished = await approve("finished");
     await store.recordOutcome(finished.id, { ok: true, value: { refundId: "rf_2" } });
     const waiting = await request(store, { callId: "waiting" });

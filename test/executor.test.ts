@@ -528,6 +528,30 @@ describe("the call record", () => {
     expect(calls).toHaveLength(1);
   });
 
+  it("a repeat that arrives while the record is being read joins the first call, even if the first finishes before the read answers", async () => {
+    const { tool, registry, handle } = setup();
+    const calls = tool("ticket", { policy: { effects: "write" }, impl: () => ({ n: calls.length }) });
+    // The second read of the record is slow (a network database): it answers only once the first
+    // call has run, recorded its result and ended.
+    let reads = 0;
+    let release!: () => void;
+    const slow = new Promise<void>((resolve) => (release = resolve));
+    const record = new (class extends CallResults {
+      override async get(...args: Parameters<CallResults["get"]>) {
+        const found = await super.get(...args);
+        if (++reads === 2) await slow;
+        return found;
+      }
+    })(handle.db);
+    const executor = new Executor({ registry, record });
+    const first = executor.call("ticket", { q: "a" }, { callId: "c1", ctx });
+    const repeat = executor.call("ticket", { q: "a" }, { callId: "c1", ctx });
+    expect(await first).toEqual({ ok: true, value: { n: 1 } });
+    release();
+    expect(await repeat).toEqual({ ok: true, value: { n: 1 } });
+    expect(calls).toHaveLength(1);
+  });
+
   it("concurrent identical calls run once", async () => {
     const { executor, tool } = setup();
     let release!: () => void;

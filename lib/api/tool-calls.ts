@@ -45,14 +45,14 @@ export function toolCallsApi(services: Pick<Services, "registry" | "executor" | 
     const name = await toolName(context);
     const { limit } = readQuery(request, CallsQuery);
     // Operators see everyone's calls; a token sees its own.
-    return json({ items: callHistory.recent(name, { principal: caller.operator ? undefined : caller.id, limit }) });
+    return json({ items: await callHistory.recent(name, { principal: caller.operator ? undefined : caller.id, limit }) });
   });
 
   const pin = protect("tools", async (request, caller, context) => {
     const name = await toolName(context);
     const callId = await routeParam(context, "callId");
     const { pinned } = await readJsonBody(request, PinBody, 4096);
-    const changed = callHistory.setPinned(name, callId, pinned, caller.operator ? undefined : caller.id);
+    const changed = await callHistory.setPinned(name, callId, pinned, caller.operator ? undefined : caller.id);
     if (!changed) throw new DomainError("call_not_found", `No recorded call "${callId}" of ${name}`);
     return json({ callId, pinned });
   });

@@ -27,7 +27,21 @@ export interface PastCallFilter {
 }
 
 /**
- * The call_results table: the executor's memo of completed calls (a call retried or replayed with
+ * The call record with a tool's history on top: what the console's tool pages and API read. The
+ * SQLite CallResults and the PostgreSQL PgCallResults implement it.
+ */
+export interface CallResultStore extends CallRecord {
+  /** Recent calls of `tool`: pinned ones first, then newest first. */
+  recent(tool: string, filter?: PastCallFilter): Promise<PastCall[]>;
+  /**
+   * Pin or unpin the calls of `tool` with this call id (of `principal` only, when given).
+   * Resolves with how many records changed: 0 means there is no such call.
+   */
+  setPinned(tool: string, callId: string, pinned: boolean, principal?: string): Promise<number>;
+}
+
+/**
+ * Options of the SQLite call_results table: the executor's memo of completed calls (a call retried or replayed with
  * the same key is answered from here and never runs twice), and each tool's recent calls to list,
  * pin and run again.
  */
@@ -45,7 +59,12 @@ export interface CallResultsOptions {
 
 type InsertRow = [string, string, string, string, string, string | null, string, number, number, number];
 
-export class CallResults implements CallRecord {
+/**
+ * The call record and history in SQLite. The methods are asynchronous to share CallResultStore with
+ * PostgreSQL, but their bodies are the synchronous statements they always were: each reads or writes
+ * before returning its promise.
+ */
+export class CallResults implements CallResultStore {
   // get and put sit on every call's path: raw statements compiled once, without the query builder
   // (which cost as much as the insert itself, measured by `npm run bench executor`).
   private readonly find: Statement<[string, string, string, string, string], { result: string }>;
@@ -72,14 +91,21 @@ export class CallResults implements CallRecord {
     });
   }
 
-  get(key: CallKey): ToolResult | undefined {
+  async get(key: CallKey): Promise<ToolResult | undefined> {
     const waiting = this.pending.get(keyText(key));
     if (waiting) return JSON.parse(waiting[6]) as ToolResult;
     const row = this.find.get(key.principal, key.scope, key.callId, key.tool, key.argsDigest);
     return row ? (JSON.parse(row.result) as ToolResult) : undefined;
   }
 
-  put(key: CallKey, result: ToolResult, durationMs: number, args?: Record<string, unknown>): void {
+  /**
+   * Record a completed call; true when this result is the one kept. Written behind, a record is
+   * compared with those waiting and not with the table: what the table already holds is answered by
+   * `get`, which the executor reads first, and in one process a call is only running once (the
+   * executor joins a repeat to the running call). Two processes writing one file could both hear
+   * true, and the table keeps the first write.
+   */
+  async put(key: CallKey, result: ToolResult, durationMs: number, args?: Record<string, unknown>): Promise<boolean> {
     const now = Date.now();
     const row: InsertRow = [
       key.principal,
@@ -93,18 +119,16 @@ export class CallResults implements CallRecord {
       now,
       now,
     ];
-    if (!this.options.writeBehind) {
-      this.insert.run(...row);
-      return;
-    }
+    if (!this.options.writeBehind) return this.insert.run(...row).changes === 1;
     const text = keyText(key);
     // The first record of a call stays, as "on conflict do nothing" keeps it in the table.
-    if (this.pending.has(text)) return;
+    if (this.pending.has(text)) return false;
     this.pending.set(text, row);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
     }
+    return true;
   }
 
   /** Write the records still waiting (write-behind); at once, in one transaction. */
@@ -120,8 +144,8 @@ export class CallResults implements CallRecord {
     }
   }
 
-  /** Recent calls of `tool`: pinned ones first, then newest first. */
-  recent(tool: string, filter: PastCallFilter = {}): PastCall[] {
+  /** Recent calls of `tool`: pinned ones first, then newest first (the later insert first within a millisecond). */
+  async recent(tool: string, filter: PastCallFilter = {}): Promise<PastCall[]> {
     this.flush();
     const where = [eq(callResults.tool, tool)];
     if (filter.principal !== undefined) where.push(eq(callResults.principal, filter.principal));
@@ -148,7 +172,7 @@ export class CallResults implements CallRecord {
    * Pin or unpin the calls of `tool` with this call id (of `principal` only, when given).
    * Returns how many records changed: 0 means there is no such call.
    */
-  setPinned(tool: string, callId: string, pinned: boolean, principal?: string): number {
+  async setPinned(tool: string, callId: string, pinned: boolean, principal?: string): Promise<number> {
     this.flush();
     const where = [eq(callResults.tool, tool), eq(callResults.callId, callId)];
     if (principal !== undefined) where.push(eq(callResults.principal, principal));

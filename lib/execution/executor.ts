@@ -111,15 +111,31 @@ export class Executor {
     if (issues.length) return this.finish(name, callId, ctx, failure(new ToolArgsInvalid(name, issues)), started, false);
 
     const key: CallKey = { principal: ctx.principal, scope: ctx.scope, callId, tool: name, argsDigest: jsonDigest(input) };
-    const recorded = options.callId && !options.fresh ? this.record?.get(key) : undefined;
-    if (recorded) return this.finish(name, callId, ctx, recorded, started, true);
-
+    // A repeat of a call this executor is still working on joins it. The entry is made before the
+    // record is read: the read waits (on PostgreSQL, for the network), and a repeat arriving in the
+    // meantime must not run the tool beside the first.
     const flightKey = `${key.principal}\u0000${key.scope}\u0000${key.callId}\u0000${key.tool}\u0000${key.argsDigest}`;
     const running = this.inflight.get(flightKey);
     if (running) return running;
-    const promise = this.execute(tool, input, key, ctx, started).finally(() => this.inflight.delete(flightKey));
+    const lookup = Boolean(options.callId && !options.fresh && this.record);
+    const promise = (lookup ? this.replayOrExecute(tool, input, key, ctx, started) : this.execute(tool, input, key, ctx, started)).finally(
+      () => this.inflight.delete(flightKey),
+    );
     this.inflight.set(flightKey, promise);
     return promise;
+  }
+
+  /** The recorded result of this call when there is one, else run it. */
+  private async replayOrExecute(
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    key: CallKey,
+    ctx: RunContext,
+    started: number,
+  ): Promise<CallOutcome> {
+    const recorded = await this.record?.get(key);
+    if (recorded) return this.finish(tool.name, key.callId, ctx, recorded, started, true);
+    return this.execute(tool, args, key, ctx, started);
   }
 
   /**
@@ -188,11 +204,24 @@ export class Executor {
       }
       runArgs = verdict.args;
     }
-    const result = await this.run(tool, runArgs, key.callId, ctx);
+    let result = await this.run(tool, runArgs, key.callId, ctx);
     const durationMs = performance.now() - started;
-    if (result.ok || COMPLETED.has(result.error.kind)) this.record?.put(key, result, durationMs, runArgs);
+    let replayed = false;
+    if (this.record && (result.ok || COMPLETED.has(result.error.kind))) {
+      const kept = await this.record.put(key, result, durationMs, runArgs);
+      if (!kept) {
+        // Another instance sharing the database ran the same call at the same time and recorded
+        // its result first. Answer with that one, so that every caller of this call, on every
+        // instance, hears the same result (the one a retry will be answered with).
+        const first = await this.record.get(key);
+        if (first) {
+          result = first;
+          replayed = true;
+        }
+      }
+    }
     if (verdict.approvalId) await this.approvals.recordOutcome(verdict.approvalId, result);
-    return this.finish(tool.name, key.callId, ctx, result, started, false);
+    return this.finish(tool.name, key.callId, ctx, result, started, replayed);
   }
 
   /** The handler's answer, after the retries the tool's policy allows for a retryable failure. */

@@ -151,7 +151,7 @@ describe("an agent added in Settings", () => {
   });
 
   it("does not run a registry tool it did not select, whatever the model asks", async () => {
-    const before = console_.services.callHistory.recent("create_ticket").length;
+    const before = (await console_.services.callHistory.recent("create_ticket")).length;
     model.script({ toolCalls: [{ name: "create_ticket", args: { title: "Not offered" } }] }, { text: "I cannot open tickets." });
     const run = await chat("billing", "Open a ticket");
     expect(outcomeOf(run).type).toBe("success");
@@ -159,7 +159,7 @@ describe("an agent added in Settings", () => {
       ok: false,
       error: { kind: "tool_not_found" },
     });
-    expect(console_.services.callHistory.recent("create_ticket").length).toBe(before);
+    expect((await console_.services.callHistory.recent("create_ticket")).length).toBe(before);
   });
 
   it("applies an edit to its next run: prompt, model and step limit", async () => {

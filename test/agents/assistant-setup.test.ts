@@ -92,7 +92,7 @@ describe("a model chosen in Settings", () => {
 
   it("does not run a registry tool it did not offer, whatever the model asks", async () => {
     expect((await put({ tools: ["calculate"] })).status).toBe(200);
-    const before = server.services.callHistory.recent("create_ticket").length;
+    const before = (await server.services.callHistory.recent("create_ticket")).length;
     model.script({ toolCalls: [{ name: "create_ticket", args: { title: "Not offered" } }] }, { text: "I could not open it." });
     const agent = new RecordingAgent(server.url, { path: "/api/agui/assistant" });
     agent.addMessage(userMessage("Open a ticket"));
@@ -103,13 +103,13 @@ describe("a model chosen in Settings", () => {
       ok: false,
       error: { kind: "tool_not_found" },
     });
-    expect(server.services.callHistory.recent("create_ticket").length).toBe(before);
+    expect((await server.services.callHistory.recent("create_ticket")).length).toBe(before);
     expect((await put({ tools: null })).status).toBe(200);
   });
 
   it("a client tool named like a registry tool left out of the selection is the client's: the console does not run it", async () => {
     expect((await put({ tools: ["calculate"] })).status).toBe(200);
-    const before = server.services.callHistory.recent("create_ticket").length;
+    const before = (await server.services.callHistory.recent("create_ticket")).length;
     model.script({ toolCalls: [{ name: "create_ticket", args: { title: "From the browser" } }] });
     const agent = new RecordingAgent(server.url, { path: "/api/agui/assistant" });
     agent.addMessage(userMessage("Open a ticket"));
@@ -119,7 +119,7 @@ describe("a model chosen in Settings", () => {
     expectValidRun(run);
     expect(outcomeOf(run)).toMatchObject({ type: "success", pendingToolCallIds: [expect.any(String)] });
     expect(eventsOf(run, EventType.TOOL_CALL_RESULT)).toEqual([]);
-    expect(server.services.callHistory.recent("create_ticket").length).toBe(before);
+    expect((await server.services.callHistory.recent("create_ticket")).length).toBe(before);
     expect((await put({ tools: null })).status).toBe(200);
   });
 

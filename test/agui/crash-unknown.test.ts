@@ -27,7 +27,7 @@ async function crashWhileCallRuns(file: string, whatWasRecorded: "nothing" | "ca
     const binding = { scope: approval.scope, callId: approval.callId, tool: approval.tool, argsDigest: approval.argsDigest };
     await approvals.consume(approval.id, binding);
     if (whatWasRecorded === "call result")
-      before.services.callHistory.put(
+      await before.services.callHistory.put(
         { principal: approval.principal, ...binding },
         { ok: true, value: { refundId: "RF-BEFORE-CRASH", orderId: "4321", amount: 15, currency: "EUR", status: "issued" } },
         12,

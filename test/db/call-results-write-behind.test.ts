@@ -9,29 +9,29 @@ describe("call records written behind", () => {
   it("answers from memory until the batch is written, then from the table, in one transaction per turn", async () => {
     const handle = freshDatabase();
     const records = new CallResults(handle.db, { writeBehind: true });
-    for (let i = 0; i < 20; i++) records.put(key(`c${i}`), { ok: true, value: { i } }, 1, {});
+    for (let i = 0; i < 20; i++) await records.put(key(`c${i}`), { ok: true, value: { i } }, 1, {});
     expect(countRows(handle, "call_results")).toBe(0);
-    expect(records.get(key("c7"))).toEqual({ ok: true, value: { i: 7 } });
+    expect(await records.get(key("c7"))).toEqual({ ok: true, value: { i: 7 } });
     await tick();
     expect(countRows(handle, "call_results")).toBe(20);
     // Another reader of the same file (a restarted process) sees them.
-    expect(new CallResults(handle.db).get(key("c7"))).toEqual({ ok: true, value: { i: 7 } });
+    expect(await new CallResults(handle.db).get(key("c7"))).toEqual({ ok: true, value: { i: 7 } });
     handle.close();
   });
 
   it("keeps the first record of a call, as the table does, and keeps keys apart whatever they hold", async () => {
     const handle = freshDatabase();
     const records = new CallResults(handle.db, { writeBehind: true });
-    records.put(key("c"), { ok: true, value: "first" }, 1);
-    records.put(key("c"), { ok: true, value: "second" }, 1);
+    expect(await records.put(key("c"), { ok: true, value: "first" }, 1)).toBe(true);
+    expect(await records.put(key("c"), { ok: true, value: "second" }, 1)).toBe(false);
     // Keys whose parts would run together if they were joined with a separator.
-    records.put(key("b\u0000c", "a"), { ok: true, value: "one" }, 1);
-    records.put(key("c", "a\u0000b"), { ok: true, value: "two" }, 1);
-    expect(records.get(key("c"))).toEqual({ ok: true, value: "first" });
-    expect(records.get(key("b\u0000c", "a"))).toEqual({ ok: true, value: "one" });
-    expect(records.get(key("c", "a\u0000b"))).toEqual({ ok: true, value: "two" });
+    expect(await records.put(key("b\u0000c", "a"), { ok: true, value: "one" }, 1)).toBe(true);
+    expect(await records.put(key("c", "a\u0000b"), { ok: true, value: "two" }, 1)).toBe(true);
+    expect(await records.get(key("c"))).toEqual({ ok: true, value: "first" });
+    expect(await records.get(key("b\u0000c", "a"))).toEqual({ ok: true, value: "one" });
+    expect(await records.get(key("c", "a\u0000b"))).toEqual({ ok: true, value: "two" });
     records.flush();
-    expect(new CallResults(handle.db).get(key("c"))).toEqual({ ok: true, value: "first" });
+    expect(await new CallResults(handle.db).get(key("c"))).toEqual({ ok: true, value: "first" });
     handle.close();
   });
 
@@ -39,12 +39,12 @@ describe("call records written behind", () => {
     const handle = freshDatabase();
     const failures: number[] = [];
     const records = new CallResults(handle.db, { writeBehind: true, onError: (_error, count) => failures.push(count) });
-    records.put(key("c1"), { ok: true, value: 1 }, 1, {});
-    expect(records.recent("noop").map((c) => c.callId)).toEqual(["c1"]);
+    await records.put(key("c1"), { ok: true, value: 1 }, 1, {});
+    expect((await records.recent("noop")).map((c) => c.callId)).toEqual(["c1"]);
 
     handle.db.$client.exec("create trigger refuse before insert on call_results begin select raise(abort, 'refused'); end");
-    records.put(key("c2"), { ok: true, value: 2 }, 1, {});
-    records.put(key("c3"), { ok: true, value: 3 }, 1, {});
+    await records.put(key("c2"), { ok: true, value: 2 }, 1, {});
+    await records.put(key("c3"), { ok: true, value: 3 }, 1, {});
     await tick();
     expect(failures).toEqual([2]);
     expect(countRows(handle, "call_results")).toBe(1);

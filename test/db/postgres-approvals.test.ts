@@ -47,7 +47,7 @@ const sqlite = (): Dialect => {
   return {
     rows: () => new ApprovalRows(handle.db),
     recordCall: async (key, result) => {
-      new CallResults(handle.db).put(key, result as never, 1);
+      await new CallResults(handle.db).put(key, result as never, 1);
     },
     nullColumns: async (id) => {
       const query = "select reason is null as reason, edited_args is null as editedArgs from approvals where id = ?";

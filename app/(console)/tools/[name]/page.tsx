@@ -24,7 +24,7 @@ export default async function ToolPage({ params }: Props) {
   if (!tool) notFound();
   const source = tool.sourceId ? services.sources.get(tool.sourceId) : undefined;
   // The local operator sees every recent call, as GET /api/tools/[name]/calls answers an operator.
-  const calls = services.callHistory.recent(tool.name);
+  const calls = await services.callHistory.recent(tool.name);
   const { policy } = tool;
 
   return (
