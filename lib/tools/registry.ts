@@ -80,13 +80,22 @@ export class ToolRegistry {
   /** Register several tools, all or nothing. Throws DuplicateTool or ToolDefinitionError. */
   addMany(inputs: ToolInput[]): RegisteredTool[] {
     const prepared = inputs.map((input) => normalise(input.spec));
+    return this.addChecked(prepared.map((spec, i) => ({ spec, digest: definitionDigest(spec), handler: inputs[i]!.handler })));
+  }
+
+  /**
+   * Register tools whose definitions normalise() already checked and whose digests are computed
+   * (an import does both on a worker thread), all or nothing, in one transaction: the work left
+   * here is the duplicate check and the insert. Throws DuplicateTool.
+   */
+  addChecked(inputs: Array<{ spec: ToolSpec; digest: string; handler?: ToolHandler }>): RegisteredTool[] {
     const names = new Set<string>();
-    for (const spec of prepared) {
+    for (const { spec } of inputs) {
       if (names.has(spec.name) || this.getCached().has(spec.name)) throw new DuplicateTool(spec.name);
       names.add(spec.name);
     }
     const now = Date.now();
-    const rows = prepared.map((spec) => toRow(spec, now));
+    const rows = inputs.map(({ spec, digest }) => toRow(spec, now, digest));
     this.rows.insertMany(rows);
     const added = rows.map(fromRow);
     const cache = this.getCached();
@@ -332,7 +341,7 @@ function definitionDigestInput(spec: ToolSpec): Record<string, unknown> {
   };
 }
 
-function toRow(spec: ToolSpec, now: number): ToolRow {
+function toRow(spec: ToolSpec, now: number, digest = definitionDigest(spec)): ToolRow {
   return {
     name: spec.name,
     title: spec.title,
@@ -352,7 +361,7 @@ function toRow(spec: ToolSpec, now: number): ToolRow {
     binding: spec.binding ?? null,
     enabled: true,
     approval: "default",
-    digest: definitionDigest(spec),
+    digest,
     createdAt: now,
     updatedAt: now,
   };
