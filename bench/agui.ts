@@ -246,10 +246,10 @@ async function sampleParts(services: Services, events: AGUIEvent[], parts: Parts
   parts.encodeMs.push(performance.now() - started);
 
   const runId = `bench-record-${parts.recordMs.length}`;
-  services.runs.start({ runId, threadId: "bench-record", agent: "demo", principal: "local" });
+  await services.runs.start({ runId, threadId: "bench-record", agent: "demo", principal: "local" });
   started = performance.now();
   batches.forEach((batch, i) => services.runs.appendRecord(runId, i * 256, batch.count, batch.json));
-  services.runs.flush();
+  await services.runs.flush();
   parts.recordMs.push(performance.now() - started);
 }
 

@@ -25,7 +25,7 @@ export default async function benchBrowser(): Promise<BenchResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-browser-"));
   const dbFile = path.join(dir, "bench.db");
   const services = createServices(loadConfig({ CONSOLE_DB: dbFile, LOG_LEVEL: "silent" }));
-  const threadId = seedThread(services, 1000, 500);
+  const threadId = await seedThread(services, 1000, 500);
   await seedApprovals(services, 10_000);
   const api = consoleApi(services).approvals;
   const listMs: number[] = [];
@@ -96,7 +96,7 @@ export default async function benchBrowser(): Promise<BenchResult> {
 }
 
 /** A stored thread: `turns` user/assistant exchanges holding `toolCalls` tool calls with results. */
-function seedThread(services: ReturnType<typeof createServices>, messageCount: number, toolCalls: number): string {
+async function seedThread(services: ReturnType<typeof createServices>, messageCount: number, toolCalls: number): Promise<string> {
   const threadId = `bench-thread-${Date.now()}`;
   const messages: Message[] = [];
   let calls = 0;
@@ -131,8 +131,8 @@ function seedThread(services: ReturnType<typeof createServices>, messageCount: n
     }
   }
   const runId = `bench-run-${Date.now()}`;
-  services.runs.start({ runId, threadId, agent: "demo", principal: "local", title: "bench thread" });
-  services.runs.finish(runId, { status: "finished", messages, state: {} });
+  await services.runs.start({ runId, threadId, agent: "demo", principal: "local", title: "bench thread" });
+  await services.runs.finish(runId, { status: "finished", messages, state: {} });
   return threadId;
 }
 

@@ -23,7 +23,7 @@ import { startAguiRemote } from "./integrations/agui-remote";
 import { AguiBridge } from "./integrations/agui/bridge";
 import { createLogger, type Logger } from "./log";
 import { OutboundGuard } from "./net";
-import { RunStore } from "./db/runs";
+import { type RunStore, SqliteRunStore } from "./db/runs";
 import { SourceStore } from "./db/sources";
 import { ToolRegistry, validateAgainst } from "./tools";
 
@@ -109,9 +109,15 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   const executor = new Executor({ registry, approvals: new ApprovalGate(approvals, Date.now, grants), record: callResults, logger });
   if (config.SEED_DEMO) registry.upsertBuiltins(demoTools);
   const tokens = new TokenStore(database.db);
-  const runs = new RunStore(database.db, (error, runIds) => logger.error("could not record run events", { runIds, error }));
-  const abandoned = runs.closeAbandoned();
-  if (abandoned) logger.info("runs left running by a previous process recorded as cancelled", { count: abandoned });
+  const runs = new SqliteRunStore(database.db, (error, runIds) => logger.error("could not record run events", { runIds, error }));
+  // On SQLite the update runs within this call (its body is synchronous up to the promise), so no
+  // run of this process can start before it and be cancelled by it; only the log line comes later.
+  void runs.closeAbandoned().then(
+    (abandoned) => {
+      if (abandoned) logger.info("runs left running by a previous process recorded as cancelled", { count: abandoned });
+    },
+    (error: unknown) => logger.error("could not record the runs left running by a previous process", { error }),
+  );
   // Approved calls a previous process started and never finished: their outcome is unknown, not denied.
   // On SQLite the rows are settled within this call (the rows' transaction is synchronous and runs
   // before the first await), so nothing below can run a call first; only the log line comes later.
@@ -179,7 +185,9 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     version: VERSION,
     close: () => {
       clearInterval(sweep);
-      runs.flush();
+      // SQLite writes the waiting events within the call, so this also works in the exit handler,
+      // where no promise settles, and before the database closes below.
+      void runs.flush();
       callResults.flush();
       // Stdio servers get their stdin closed (and are ended) before the database goes.
       void mcp.closeAll();

@@ -25,9 +25,9 @@ export interface ThreadView {
 
 /** The thread with this id as `caller` may see it (theirs, or any for an operator); undefined otherwise. */
 export async function loadThreadView(deps: ThreadDeps, id: string, caller: Principal): Promise<ThreadView | undefined> {
-  const thread = deps.runs.getThread(id);
+  const thread = await deps.runs.getThread(id);
   if (!thread || !mayActFor(caller, thread.principal)) return undefined;
-  const lastRun = deps.runs.listRuns({ threadId: id, limit: 1 }).items[0];
+  const lastRun = (await deps.runs.listRuns({ threadId: id, limit: 1 })).items[0];
   const [unanswered, remote] = await Promise.all([
     deps.approvals.unansweredForThread(id),
     // A remote agent's own interrupts, as it sent them, with the inbox's decisions (lib/integrations/agui-remote).
@@ -62,7 +62,7 @@ export function threadsApi(services: ThreadDeps, protect: Protect) {
 
   const listThreads = protect("agui", async (request, caller) => {
     const { limit } = readQuery(request, ThreadsQuery);
-    const threads = runs.listThreads({ principal: caller.operator ? undefined : caller.id, limit });
+    const threads = await runs.listThreads({ principal: caller.operator ? undefined : caller.id, limit });
     return json({ threads: threads.map(({ messages: _m, state: _s, ...summary }) => summary) });
   });
 
@@ -76,9 +76,9 @@ export function threadsApi(services: ThreadDeps, protect: Protect) {
   const runEvents = protect("agui", async (request, caller, context) => {
     const id = await routeParam(context, "id");
     const { format } = readQuery(request, EventsQuery);
-    const run = runs.getRun(id);
+    const run = await runs.getRun(id);
     if (!run || !mayActFor(caller, run.principal)) throw new DomainError("run_not_found", `No run with id "${id}"`);
-    const events = runs.events(id);
+    const events = await runs.events(id);
     if (format === "jsonl")
       return new Response(events.map((e) => JSON.stringify(e)).join("\n") + (events.length ? "\n" : ""), {
         headers: {

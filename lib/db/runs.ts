@@ -74,10 +74,48 @@ export { RunIdTaken };
 
 /**
  * The threads, runs and run_events tables: threads, runs and every run's events, in order, for
- * reload, replay and history. A run's start, its events and its end are on every run's path, so
- * they use raw statements compiled once (measured by `npm run bench agui`).
+ * reload, replay and history. The SQLite SqliteRunStore and the PostgreSQL PgRunStore implement it.
+ *
+ * Every method is asynchronous except `append` and `appendRecord`: they sit on the streaming path
+ * (the bridge records each chunk of events it writes to the wire) and only queue the events in
+ * memory, to be written a moment later in one transaction. A promise per chunk would cost the hot
+ * path for nothing; an implementation whose writes are asynchronous queues the same way and
+ * flushes on its own, and its reads (and `finish`) write what waits first.
  */
-export class RunStore {
+export interface RunStore {
+  /** Record a run as started, creating its thread when new. Rejects with RunIdTaken for a reused run id. */
+  start(input: RunStart): Promise<void>;
+  /** Queue events of a run, numbered from `firstSeq`, as one batch (written a moment later). */
+  append(runId: string, firstSeq: number, events: readonly AGUIEvent[]): void;
+  /** Queue `count` events, numbered from `firstSeq`, given as a RecordBatch record (a JSON array). */
+  appendRecord(runId: string, firstSeq: number, count: number, json: string): void;
+  /** Write the events still waiting in memory (done by every read, and before closing). Never rejects. */
+  flush(): Promise<void>;
+  /**
+   * Record how a run ended, with its last events, and keep the thread's latest messages and state.
+   * When that cannot be stored in full the run is recorded as `error`; rejects only when even that fails.
+   */
+  finish(runId: string, end: RunEnd): Promise<void>;
+  /** Who a thread belongs to (its principal id), or undefined for a new thread. */
+  threadOwner(id: string): Promise<string | undefined>;
+  getThread(id: string): Promise<Thread | undefined>;
+  /** Recent threads, newest activity first. */
+  listThreads(filter?: { principal?: string; limit?: number }): Promise<Thread[]>;
+  getRun(id: string): Promise<Run | undefined>;
+  /** Runs newest first, filtered, a page at a time. Rejects with InvalidCursor. */
+  listRuns(filter?: RunFilter): Promise<Page<Run>>;
+  /** A run's recorded events in order (those after position `afterSeq` when given). */
+  events(runId: string, afterSeq?: number): Promise<AGUIEvent[]>;
+}
+
+/**
+ * The run store in SQLite. A run's start, its events and its end are on every run's path, so they
+ * use raw statements compiled once (measured by `npm run bench agui`). The methods are
+ * asynchronous to share RunStore with PostgreSQL, but their bodies are the synchronous statements
+ * and transactions they always were: each reads or writes before returning its promise (a
+ * better-sqlite3 transaction must never be given an async function).
+ */
+export class SqliteRunStore implements RunStore {
   private readonly writer: RunEventWriter;
   private readonly sql;
   // Raw prepared statements in transactions built once: both are on every run's path.
@@ -141,7 +179,7 @@ export class RunStore {
   }
 
   /** Record a run as started, creating its thread when new. Throws RunIdTaken for a reused run id. */
-  start(input: RunStart): void {
+  async start(input: RunStart): Promise<void> {
     this.startTx(input, Date.now());
   }
 
@@ -163,7 +201,7 @@ export class RunStore {
   }
 
   /** Write the events still waiting in memory (done by every read, and before closing). */
-  flush(): void {
+  async flush(): Promise<void> {
     this.writer.flush();
   }
 
@@ -175,7 +213,7 @@ export class RunStore {
    * `error`, the thread keeping its previous messages and state. Throws only when even that
    * fails (the database is unusable).
    */
-  finish(runId: string, end: RunEnd): void {
+  async finish(runId: string, end: RunEnd): Promise<void> {
     const now = Date.now();
     try {
       const settle = this.finishTx(runId, encodeEnd(end), now);
@@ -199,16 +237,16 @@ export class RunStore {
   }
 
   /** Who a thread belongs to (its principal id), or undefined for a new thread. */
-  threadOwner(id: string): string | undefined {
+  async threadOwner(id: string): Promise<string | undefined> {
     return this.sql.threadOwner.get(id)?.principal;
   }
 
-  getThread(id: string): Thread | undefined {
+  async getThread(id: string): Promise<Thread | undefined> {
     return this.db.select().from(threads).where(eq(threads.id, id)).get();
   }
 
   /** Recent threads, newest activity first. */
-  listThreads(filter: { principal?: string; limit?: number } = {}): Thread[] {
+  async listThreads(filter: { principal?: string; limit?: number } = {}): Promise<Thread[]> {
     const where = filter.principal ? eq(threads.principal, filter.principal) : undefined;
     return this.db
       .select()
@@ -219,12 +257,12 @@ export class RunStore {
       .all();
   }
 
-  getRun(id: string): Run | undefined {
+  async getRun(id: string): Promise<Run | undefined> {
     return this.db.select().from(runs).where(eq(runs.id, id)).get();
   }
 
   /** Runs newest first, filtered, a page at a time. Throws InvalidCursor. */
-  listRuns(filter: RunFilter = {}): Page<Run> {
+  async listRuns(filter: RunFilter = {}): Promise<Page<Run>> {
     const limit = pageSize(filter.limit, 50, 500);
     const where: Array<SQL | undefined> = [];
     if (filter.agent) where.push(eq(runs.agent, filter.agent));
@@ -243,7 +281,7 @@ export class RunStore {
   }
 
   /** A run's recorded events in order (those after position `afterSeq` when given). */
-  events(runId: string, afterSeq = -1): AGUIEvent[] {
+  async events(runId: string, afterSeq = -1): Promise<AGUIEvent[]> {
     this.writer.flush();
     const rows = this.db
       .select({ seq: runEvents.seq, events: runEvents.events })
@@ -261,8 +299,13 @@ export class RunStore {
     return out;
   }
 
-  /** Runs left "running" by a process that stopped: recorded as cancelled on start-up. */
-  closeAbandoned(): number {
+  /**
+   * Runs left "running" by a process that stopped: recorded as cancelled on start-up. SQLite only:
+   * one process owns the file, so every running run is this process's previous life's. On a shared
+   * PostgreSQL the same update would end other instances' live runs; there lib/db/postgres/leases.ts
+   * (AbandonedRuns) ends only the runs whose owner stopped renewing its lease.
+   */
+  async closeAbandoned(): Promise<number> {
     return this.db
       .update(runs)
       .set({

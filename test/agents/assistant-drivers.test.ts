@@ -94,10 +94,10 @@ describe.each(DRIVERS)("the assistant over $name", ({ wire, env, keyVariable }) 
 
     const usage = { inputTokens: 42, outputTokens: 7, totalTokens: 49 };
     expect(run.finished!.usage).toEqual([expect.objectContaining(usage)]);
-    server.services.runs.flush();
-    const recorded = server.services.runs.events(run.input.runId);
+    await server.services.runs.flush();
+    const recorded = await server.services.runs.events(run.input.runId);
     expect(recorded.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, usage: [expect.objectContaining(usage)] });
-    expect(server.services.runs.getRun(run.input.runId)).toMatchObject({ status: "finished" });
+    expect(await server.services.runs.getRun(run.input.runId)).toMatchObject({ status: "finished" });
   });
 
   it("runs parallel tool calls of one turn through the executor and sends their results back", async () => {
@@ -183,8 +183,8 @@ describe.each(DRIVERS)("the assistant over $name", ({ wire, env, keyVariable }) 
     expect(run.error!.message).toContain("401");
     expect(run.error!.message).toContain("Invalid API key provided");
     expect(run.error!.message).toContain(keyVariable);
-    server.services.runs.flush();
-    expect(server.services.runs.getRun(run.input.runId)).toMatchObject({ status: "error" });
+    await server.services.runs.flush();
+    expect(await server.services.runs.getRun(run.input.runId)).toMatchObject({ status: "error" });
   });
 
   it("the step limit stops a model that keeps calling tools", async () => {

@@ -92,13 +92,13 @@ function startAndStopReading(agent: string, text: string): Promise<{ runId: stri
 }
 
 /** Sample `read` every 50 ms until it gives the same value for `quietMs`; the value then. */
-async function settled(read: () => number, quietMs: number, deadlineMs: number): Promise<number> {
+async function settled(read: () => number | Promise<number>, quietMs: number, deadlineMs: number): Promise<number> {
   const started = Date.now();
-  let last = read();
+  let last = await read();
   let since = Date.now();
   while (Date.now() - started < deadlineMs) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const now = read();
+    const now = await read();
     if (now !== last) {
       last = now;
       since = Date.now();
@@ -107,9 +107,9 @@ async function settled(read: () => number, quietMs: number, deadlineMs: number):
   throw new Error(`still changing after ${deadlineMs} ms (at ${last})`);
 }
 
-async function until(check: () => boolean, deadlineMs: number): Promise<void> {
+async function until(check: () => boolean | Promise<boolean>, deadlineMs: number): Promise<void> {
   const started = Date.now();
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() - started > deadlineMs) throw new Error(`not reached within ${deadlineMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -122,15 +122,15 @@ describe("a client that stops reading", () => {
       const recorded = () => server.services.runs.events(client.runId);
       // The agent stops producing long before its 5,000,000 words (about 30 MB), while the run is
       // still going: what it produced is what the socket's buffers and the agent's queue hold.
-      const pausedText = await settled(() => textOf(recorded()), 400, STALL_MS - 200);
-      const paused = recorded().length;
-      expect(server.services.runs.getRun(client.runId)?.status).toBe("running");
+      const pausedText = await settled(async () => textOf(await recorded()), 400, STALL_MS - 200);
+      const paused = (await recorded()).length;
+      expect((await server.services.runs.getRun(client.runId))?.status).toBe("running");
       expect(pausedText).toBeLessThan(HELD_TEXT_LIMIT);
 
-      await until(() => server.services.runs.getRun(client.runId)?.status !== "running", STALL_MS + 2000);
-      const run = server.services.runs.getRun(client.runId)!;
+      await until(async () => (await server.services.runs.getRun(client.runId))?.status !== "running", STALL_MS + 2000);
+      const run = (await server.services.runs.getRun(client.runId))!;
       expect(run).toMatchObject({ status: "cancelled", outcome: { type: "cancelled" }, error: expect.stringMatching(/took nothing/) });
-      const events = server.services.runs.events(client.runId);
+      const events = await server.services.runs.events(client.runId);
       expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: "cancelled" } });
       // After the pause: what waited in the agent's bounded queue, then the close of its message and run.
       expect(events.length - paused).toBeLessThan(AGENT_QUEUE_CAPACITY + 10);
@@ -148,8 +148,8 @@ describe("a client that stops reading", () => {
       await until(() => endless.ended, STALL_MS + 2000);
       expect(endless.aborted).toBe(true);
       expect(endless.deltas - paused).toBeLessThanOrEqual(1);
-      await until(() => server.services.runs.getRun(client.runId)?.status !== "running", 1000);
-      expect(server.services.runs.getRun(client.runId)?.status).toBe("cancelled");
+      await until(async () => (await server.services.runs.getRun(client.runId))?.status !== "running", 1000);
+      expect((await server.services.runs.getRun(client.runId))?.status).toBe("cancelled");
     } finally {
       client.close();
     }
@@ -176,6 +176,6 @@ describe("a client that stops reading", () => {
       // Pauses shorter than the stall limit, many times over.
       if (++reads % 20 === 0) await new Promise((resolve) => setTimeout(resolve, STALL_MS / 3));
     }
-    expect(server.services.runs.getRun(runId)?.status).toBe("finished");
+    expect((await server.services.runs.getRun(runId))?.status).toBe("finished");
   }, 60_000);
 });

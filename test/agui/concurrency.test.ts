@@ -47,11 +47,11 @@ describe("50 simultaneous runs", () => {
       }
     }
     expect(new Set(runs.map((r) => r.client.threadId)).size).toBe(50);
-    const recorded = server.services.runs.listRuns({ limit: 100 }).items;
+    const recorded = (await server.services.runs.listRuns({ limit: 100 })).items;
     expect(recorded).toHaveLength(50);
     expect(recorded.filter((r) => r.status === "interrupted")).toHaveLength(10);
     expect(recorded.filter((r) => r.status === "finished")).toHaveLength(40);
     // Each run's record holds exactly the stream its client received.
-    for (const { run } of runs.slice(0, 10)) expect(server.services.runs.events(run.input.runId)).toEqual(run.events);
+    for (const { run } of runs.slice(0, 10)) expect(await server.services.runs.events(run.input.runId)).toEqual(run.events);
   });
 });

@@ -80,8 +80,8 @@ async function pauseOnRefund(text: string) {
   return { agent, wire };
 }
 
-function threadMessages(threadId: string): Message[] {
-  return server.services.runs.getThread(threadId)!.messages as Message[];
+async function threadMessages(threadId: string): Promise<Message[]> {
+  return (await server.services.runs.getThread(threadId))!.messages as Message[];
 }
 
 describe("a resume sent CopilotKit's way (same run id, its own tool message)", () => {
@@ -102,7 +102,7 @@ describe("a resume sent CopilotKit's way (same run id, its own tool message)", (
     ]);
 
     // The record: the paused run stays as it ended; the resume is its own run, child of the paused one.
-    const runs = server.services.runs.listRuns({ threadId: agent.threadId }).items;
+    const runs = (await server.services.runs.listRuns({ threadId: agent.threadId })).items;
     expect(runs.map((r) => [r.status, r.parentRunId])).toEqual([
       ["finished", pausedRunId],
       ["interrupted", null],
@@ -110,7 +110,7 @@ describe("a resume sent CopilotKit's way (same run id, its own tool message)", (
     expect(runs[0]!.id).not.toBe(pausedRunId);
 
     // The thread: the user's words, the call, one answer (the console's, not the client's payload), the reply.
-    const messages = threadMessages(agent.threadId);
+    const messages = await threadMessages(agent.threadId);
     expect(messages.map((m) => m.role).filter((r) => r !== "reasoning")).toEqual(["user", "assistant", "tool", "assistant"]);
     const answers = messages.filter((m) => m.role === "tool");
     expect(answers).toEqual([expect.objectContaining({ toolCallId: interrupt.toolCallId, content: expect.stringContaining("RF-CK") })]);
@@ -121,8 +121,8 @@ describe("a resume sent CopilotKit's way (same run id, its own tool message)", (
     const { agent, wire } = await pauseOnRefund("refund order 72 for 3 EUR");
     await answerLikeCopilotKit(agent, wire, "approve");
     const count = refunds;
-    const thread = server.services.runs.getThread(agent.threadId);
-    const runs = server.services.runs.listRuns({ threadId: agent.threadId }).items.length;
+    const thread = await server.services.runs.getThread(agent.threadId);
+    const runs = (await server.services.runs.listRuns({ threadId: agent.threadId })).items.length;
 
     for (let i = 0; i < 2; i++) {
       const replay = await fetch(`${server.url}/api/agui/demo`, {
@@ -134,8 +134,8 @@ describe("a resume sent CopilotKit's way (same run id, its own tool message)", (
       await replay.text();
     }
     expect(refunds).toBe(count);
-    expect(server.services.runs.getThread(agent.threadId)).toEqual(thread);
-    expect(server.services.runs.listRuns({ threadId: agent.threadId }).items).toHaveLength(runs);
+    expect(await server.services.runs.getThread(agent.threadId)).toEqual(thread);
+    expect((await server.services.runs.listRuns({ threadId: agent.threadId })).items).toHaveLength(runs);
   });
 
   it("denying (CopilotKit's cancel) runs nothing, and the thread's answer is the console's refusal, not the client's message", async () => {
@@ -145,7 +145,7 @@ describe("a resume sent CopilotKit's way (same run id, its own tool message)", (
     expect(failures).toEqual([]);
     expect(wire.statuses.at(-1)).toBe(200);
     expect(refunds).toBe(before);
-    const answers = threadMessages(agent.threadId).filter((m) => m.role === "tool");
+    const answers = (await threadMessages(agent.threadId)).filter((m) => m.role === "tool");
     expect(answers).toHaveLength(1);
     expect(answers[0]).toMatchObject({ toolCallId: interrupt.toolCallId });
     expect(answers[0]!.content).not.toBe(JSON.stringify({ status: "cancelled" }));

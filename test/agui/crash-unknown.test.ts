@@ -82,9 +82,9 @@ describe("a call cut by a crash", () => {
         expect(content.error.message).not.toMatch(/denied/);
         expect(lastText(resumed)).toMatch(/cannot tell whether issue_refund ran/);
         // The run keeps it: its recorded events and the thread's state say unknown, not denied.
-        const recorded = server.services.runs.events(resumed.input.runId);
+        const recorded = await server.services.runs.events(resumed.input.runId);
         expect(recorded.filter((e) => e.type === EventType.TOOL_CALL_RESULT)).toHaveLength(1);
-        expect(server.services.runs.getThread(crashed.threadId)?.state).toMatchObject({
+        expect((await server.services.runs.getThread(crashed.threadId))?.state).toMatchObject({
           actions: [{ toolCallId: crashed.interrupt.toolCallId, tool: "issue_refund", outcome: "unknown" }],
         });
 

@@ -12,9 +12,9 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 /** Poll the database until `check` holds or the deadline passes; returns the elapsed time in ms. */
-async function until(check: () => boolean, deadlineMs: number): Promise<number> {
+async function until(check: () => boolean | Promise<boolean>, deadlineMs: number): Promise<number> {
   const started = performance.now();
-  while (!check()) {
+  while (!(await check())) {
     if (performance.now() - started > deadlineMs) throw new Error(`not reached within ${deadlineMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
@@ -41,7 +41,7 @@ describe("streaming while the agent works", () => {
       const reader = response.body!.getReader();
       const first = await reader.read();
       expect(new TextDecoder().decode(first.value)).toMatch(/^data: \{"type":"RUN_STARTED"/);
-      expect(fast.services.runs.getRun(input.runId)?.status).toBe("running");
+      expect((await fast.services.runs.getRun(input.runId))?.status).toBe("running");
       let rest = "";
       const decoder = new TextDecoder();
       for (;;) {
@@ -50,7 +50,7 @@ describe("streaming while the agent works", () => {
         rest += decoder.decode(value, { stream: true });
       }
       expect(rest).toMatch(/"type":"RUN_FINISHED"[^\n]*\n\n$/);
-      expect(fast.services.runs.getRun(input.runId)?.status).toBe("finished");
+      expect((await fast.services.runs.getRun(input.runId))?.status).toBe("finished");
     } finally {
       await fast.close();
     }
@@ -83,15 +83,15 @@ describe("client disconnect", () => {
       if (done) throw new Error("the stream ended before the deltas");
       raw += decoder.decode(value, { stream: true });
     }
-    expect(server.services.runs.getRun(input.runId)?.status).toBe("running");
+    expect((await server.services.runs.getRun(input.runId))?.status).toBe("running");
 
     controller.abort();
-    const elapsed = await until(() => server.services.runs.getRun(input.runId)?.status === "cancelled", 3000);
+    const elapsed = await until(async () => (await server.services.runs.getRun(input.runId))?.status === "cancelled", 3000);
     expect(elapsed).toBeLessThan(1000);
 
-    const run = server.services.runs.getRun(input.runId)!;
+    const run = (await server.services.runs.getRun(input.runId))!;
     expect(run).toMatchObject({ status: "cancelled", outcome: { type: "cancelled" } });
-    const recorded = server.services.runs.events(input.runId);
+    const recorded = await server.services.runs.events(input.runId);
     expect(recorded.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: "cancelled" } });
     // Every item was closed before the end, and the agent stopped long before its 100,000 words.
     expect(recorded.slice(-3).map((e) => e.type)).toEqual([
@@ -105,6 +105,6 @@ describe("client disconnect", () => {
     // Nothing is recorded after the end: the agent is not running any more.
     const count = recorded.length;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.services.runs.events(input.runId)).toHaveLength(count);
+    expect(await server.services.runs.events(input.runId)).toHaveLength(count);
   });
 });

@@ -58,15 +58,15 @@ describe("ids another caller used", () => {
   it("another caller's thread is refused without a word about its owner, title or runs, and nothing is written", async () => {
     const alicesRun = input();
     await (await postRun(server.url, alicesRun, { token: alice })).text();
-    const before = server.services.runs.getThread(alicesRun.threadId);
+    const before = await server.services.runs.getThread(alicesRun.threadId);
 
     const intruder = input({ threadId: alicesRun.threadId, messages: [userMessage("bob's words")] });
     const refused = await answer(await postRun(server.url, intruder, { token: bob }));
     expect(refused.status).toBe(403);
     expect(refused.body).not.toMatch(/alice|secret|demo|r-/i);
-    expect(server.services.runs.getThread(alicesRun.threadId)).toEqual(before);
-    expect(server.services.runs.getRun(intruder.runId)).toBeUndefined();
-    expect(server.services.runs.listRuns({ threadId: alicesRun.threadId }).items).toHaveLength(1);
+    expect(await server.services.runs.getThread(alicesRun.threadId)).toEqual(before);
+    expect(await server.services.runs.getRun(intruder.runId)).toBeUndefined();
+    expect((await server.services.runs.listRuns({ threadId: alicesRun.threadId })).items).toHaveLength(1);
   });
 
   it("a reused run id on a new thread creates no thread for the caller", async () => {
@@ -74,6 +74,6 @@ describe("ids another caller used", () => {
     await (await postRun(server.url, alicesRun, { token: alice })).text();
     const attempt = input({ runId: alicesRun.runId });
     expect((await postRun(server.url, attempt, { token: bob })).status).toBe(409);
-    expect(server.services.runs.getThread(attempt.threadId)).toBeUndefined();
+    expect(await server.services.runs.getThread(attempt.threadId)).toBeUndefined();
   });
 });

@@ -31,7 +31,7 @@ describe("the AG-UI endpoint in-process (web-standard handlers, no server)", () 
     expect(events[0]).toMatchObject({ type: EventType.RUN_STARTED, threadId: input.threadId, runId: input.runId });
     expect(events.find((e) => e.type === EventType.TOOL_CALL_RESULT)).toMatchObject({ content: expect.stringContaining('"result":42') });
     expect(events.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, outcome: { type: "success" } });
-    expect(services.runs.getRun(input.runId)).toMatchObject({ agent: "demo", status: "finished" });
+    expect(await services.runs.getRun(input.runId)).toMatchObject({ agent: "demo", status: "finished" });
   });
 
   it("refuses before the stream with a JSON error body", async () => {

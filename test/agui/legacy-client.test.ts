@@ -161,7 +161,7 @@ describe("@ag-ui/client 0.0.59 (pre-1.0, as CopilotKit 1.74 ships it)", () => {
     expect(outcomes).toEqual([]);
     expect(errors).toEqual([expect.objectContaining({ code: "cancelled", message: "The run was cancelled" })]);
     expect(await wire.bodies.at(-1)).not.toContain('"cancelled"}');
-    expect(server.services.runs.getRun(wire.inputs.at(-1)!.runId)?.status).toBe("cancelled");
+    expect((await server.services.runs.getRun(wire.inputs.at(-1)!.runId))?.status).toBe("cancelled");
 
     const currentWire: Wire = { inputs: [], bodies: [] };
     const current = new CurrentHttpAgent({ url: `${server.url}/api/agui/waiting`, fetch: recordingFetch(currentWire) });

@@ -55,7 +55,7 @@ describe("a restart between the pause and the resume", () => {
             issuedAt: new Date().toISOString(),
           };
         });
-        expect(server.services.runs.getRun(paused.runId)).toMatchObject({ status: "interrupted" });
+        expect(await server.services.runs.getRun(paused.runId)).toMatchObject({ status: "interrupted" });
         expect(await server.services.approvals.get(interrupt!.id)).toMatchObject({ status: "pending", threadId: paused.threadId });
 
         const client = new RecordingAgent(server.url, { threadId: paused.threadId, initialMessages: paused.messages });

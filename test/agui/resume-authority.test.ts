@@ -207,7 +207,7 @@ describe("resume: who may answer, where and when", () => {
       again.events.filter((e) => e.type.startsWith("TEXT_MESSAGE") || e.type.startsWith("REASONING") || e.type.startsWith("TOOL_CALL")),
     ).toEqual([]);
     expect(forgetful.pendingInterrupts.map((i) => i.id)).toEqual([interrupt.id]);
-    expect(server.services.runs.getRun(again.input.runId)).toMatchObject({ status: "interrupted" });
+    expect(await server.services.runs.getRun(again.input.runId)).toMatchObject({ status: "interrupted" });
     expect((await server.services.approvals.get(interrupt.id))?.status).toBe("pending");
     expect(run.input.threadId).toBe(again.input.threadId);
   });

@@ -44,11 +44,11 @@ describe("a run always ends in a recorded final state", () => {
     const input = inputWith({ state: nested(5000) });
     const events = await runThrough(services.agents.default, input);
     expect(events.at(-1)?.type).toMatch(/^RUN_(FINISHED|ERROR)$/);
-    const run = services.runs.getRun(input.runId);
+    const run = await services.runs.getRun(input.runId);
     expect(run).toMatchObject({ status: "error", finishedAt: expect.any(Number) });
-    expect(services.runs.events(input.runId)).toHaveLength(events.length);
+    expect(await services.runs.events(input.runId)).toHaveLength(events.length);
     // The thread keeps what it had (nothing): the state that could not be stored is not half-written.
-    expect(services.runs.getThread(input.threadId)?.state).toBeNull();
+    expect((await services.runs.getThread(input.threadId))?.state).toBeNull();
   });
 
   it("an agent event that cannot be serialised ends the run with RUN_ERROR; the wire and the record agree", async () => {
@@ -69,8 +69,8 @@ describe("a run always ends in a recorded final state", () => {
     const input = inputWith({ state: { kept: true } });
     const events = await runThrough(deep, input);
     expect(events.map((e) => e.type)).toEqual([EventType.RUN_STARTED, EventType.STEP_STARTED, EventType.RUN_ERROR]);
-    expect(services.runs.getRun(input.runId)).toMatchObject({ status: "error" });
-    expect(services.runs.events(input.runId).map((e) => e.type)).toEqual(events.map((e) => e.type));
-    expect(services.runs.getThread(input.threadId)?.state).toEqual({ kept: true });
+    expect(await services.runs.getRun(input.runId)).toMatchObject({ status: "error" });
+    expect((await services.runs.events(input.runId)).map((e) => e.type)).toEqual(events.map((e) => e.type));
+    expect((await services.runs.getThread(input.threadId))?.state).toEqual({ kept: true });
   });
 });

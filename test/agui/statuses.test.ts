@@ -95,7 +95,7 @@ describe("statuses before the stream, over real HTTP", () => {
       error: { code: "forbidden" },
     });
     // Refused before the run was recorded: the run id is still free for its owner.
-    expect(exposed.services.runs.getRun(intruder.runId)).toBeUndefined();
+    expect(await exposed.services.runs.getRun(intruder.runId)).toBeUndefined();
     expect((await postRun(exposed.url, intruder, { token: alice })).status).toBe(200);
   });
 
@@ -126,7 +126,7 @@ describe("statuses before the stream, over real HTTP", () => {
       body: [text.slice(0, 1000), text.slice(1000, 3000), text.slice(3000)],
     });
     expect(await errorOf(chunked)).toMatchObject({ status: 413, error: { code: "payload_too_large" } });
-    expect(local.services.runs.getRun(big.runId)).toBeUndefined();
+    expect(await local.services.runs.getRun(big.runId)).toBeUndefined();
     // A small chunked body is read whole and runs.
     const small = JSON.stringify(input());
     const ok = await rawRequest(`${local.url}/api/agui/demo`, {
@@ -221,8 +221,8 @@ describe("statuses before the stream, over real HTTP", () => {
     expectValidRun(run);
     const [interrupt] = client.pendingInterrupts;
     expect(interrupt?.metadata).toMatchObject({ principal: "token:ci-bot" });
-    expect(exposed.services.runs.getRun(run.input.runId)).toMatchObject({ principal: "token:ci-bot", status: "interrupted" });
-    expect(exposed.services.runs.getThread(client.threadId)).toMatchObject({ principal: "token:ci-bot" });
+    expect(await exposed.services.runs.getRun(run.input.runId)).toMatchObject({ principal: "token:ci-bot", status: "interrupted" });
+    expect(await exposed.services.runs.getThread(client.threadId)).toMatchObject({ principal: "token:ci-bot" });
     expect(await exposed.services.approvals.get(interrupt!.id)).toMatchObject({ principal: "token:ci-bot", status: "pending" });
     expect(exposed.services.tokens.list().find((t) => t.name === "ci-bot")?.lastUsedAt).toEqual(expect.any(Number));
   });

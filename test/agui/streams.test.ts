@@ -265,8 +265,8 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
       ["user", "take your time"],
       ["assistant", "Thinking it over"],
     ]);
-    expect(server.services.runs.getThread(client.threadId)?.messages).toEqual(snapshot?.messages);
-    expect(server.services.runs.getRun(run.input.runId)).toMatchObject({ status: "cancelled" });
+    expect((await server.services.runs.getThread(client.threadId))?.messages).toEqual(snapshot?.messages);
+    expect(await server.services.runs.getRun(run.input.runId)).toMatchObject({ status: "cancelled" });
   });
 
   it("an agent error: RUN_ERROR with a client-safe message, no stack or internals", async () => {
@@ -283,6 +283,6 @@ describe("AG-UI runs through @ag-ui/client 1.0.0 over real HTTP", () => {
     // The text message that was open when the agent threw was closed before the error.
     const types = run.events.map((e) => e.type);
     expect(types.slice(-2)).toEqual([EventType.TEXT_MESSAGE_END, EventType.RUN_ERROR]);
-    expect(server.services.runs.getRun(run.input.runId)).toMatchObject({ status: "error" });
+    expect(await server.services.runs.getRun(run.input.runId)).toMatchObject({ status: "error" });
   });
 });

@@ -61,7 +61,7 @@ describe(`the real-HTTP fuzz pass (FUZZ_SEED=${seed}, ${count} requests)`, () =>
     const result = await runRawPass(target, seed, count, { allowWrites: false });
     console.log(`raw fuzz: seed ${seed}, ${result.sent} requests, statuses ${JSON.stringify(result.statuses)}`);
     expect(result.findings, `replay with FUZZ_SEED=${seed}`).toEqual([]);
-    fuzz.services.runs.flush();
+    await fuzz.services.runs.flush();
     expect(journal.writtenSince(mark), `replay with FUZZ_SEED=${seed}`).toEqual({});
     const health = await rawExchange(target.host, target.port, {
       method: "GET",

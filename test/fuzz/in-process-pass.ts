@@ -144,7 +144,7 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
         detail: `runs still running ${RUN_SETTLE_MS} ms after their client left: ${stuck.join(", ")}`,
         request,
       });
-    services.runs.flush();
+    await services.runs.flush();
   };
 
   /** Put back what earlier requests took away, so later ones still reach tools and sessions. */
@@ -164,7 +164,9 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
     requests++;
     if (alone) {
       replenish();
-      services.runs.flush();
+      // Both stores write behind: what an earlier request left waiting must not count as this one's write.
+      await services.runs.flush();
+      services.callHistory.flush();
     }
     const mark = journal.mark();
     const logged = errorLines.length;
@@ -205,7 +207,7 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
       const problem = errorBodyProblem(type, text);
       if (problem) note("error body", `${response.status}: ${problem}`);
       if (!alone) return;
-      services.runs.flush();
+      await services.runs.flush();
       const wrote = journal.writtenSince(mark);
       if (Object.keys(wrote).length)
         note("wrote while refusing", `${response.status} ${text.slice(0, 200)}; wrote ${JSON.stringify(wrote)}`);
@@ -307,7 +309,7 @@ async function seedWorld(routes: Map<string, RouteExport>, services: Services): 
     text: JSON.stringify(FUZZ_DOCUMENT),
     options: { prefix: "seed_" },
   });
-  services.runs.flush();
+  await services.runs.flush();
 }
 
 /**

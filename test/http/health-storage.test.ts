@@ -72,7 +72,7 @@ describe("GET /api/health checks the database file the console opened", () => {
 
   it("answers 503 when the file at the path is no longer the one opened (replaced by a copy)", async () => {
     const served = await serve();
-    served.services.runs.flush();
+    await served.services.runs.flush();
     fs.copyFileSync(served.file, `${served.file}.copy`);
     fs.renameSync(`${served.file}.copy`, served.file);
     const { status, body } = await served.health();

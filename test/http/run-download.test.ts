@@ -40,9 +40,9 @@ describe("attachmentDisposition (RFC 6266 with the RFC 8187 filename*)", () => {
 
 describe("GET /api/runs/ID/events?format=jsonl with a hostile run id", () => {
   let services: Services;
-  beforeAll(() => {
+  beforeAll(async () => {
     services = testServices();
-    services.runs.start({ runId: NASTY_ID, threadId: "thread-nasty", agent: "demo", principal: "local" });
+    await services.runs.start({ runId: NASTY_ID, threadId: "thread-nasty", agent: "demo", principal: "local" });
   });
   afterAll(() => services.close());
 
@@ -68,7 +68,7 @@ describe("GET /api/runs/ID/events?format=jsonl with a hostile run id", () => {
     try {
       const response = await fetch(`${base}/api/runs/${encodeURIComponent(NASTY_ID.replace("\uD800", ""))}/events?format=jsonl`);
       expect(response.status).toBe(404); // the id without its lone surrogate is another id
-      services.runs.start({ runId: NASTY_ID.replace("\uD800", ""), threadId: "thread-nasty", agent: "demo", principal: "local" });
+      await services.runs.start({ runId: NASTY_ID.replace("\uD800", ""), threadId: "thread-nasty", agent: "demo", principal: "local" });
       const found = await fetch(`${base}/api/runs/${encodeURIComponent(NASTY_ID.replace("\uD800", ""))}/events?format=jsonl`);
       expect(found.status).toBe(200);
       expect(found.headers.get("content-disposition")).toBe(expected.replace("%EF%BF%BD", "").replace("_____.jsonl", "____.jsonl"));

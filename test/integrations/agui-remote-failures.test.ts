@@ -96,7 +96,7 @@ async function failedRun(url: string, options?: Parameters<typeof remoteAt>[1]) 
   const run = await observeRun(agent);
   expectValidRun(run);
   expect(run.error).toBeDefined();
-  expect(local.services.runs.getRun(run.input.runId)).toMatchObject({ status: "error", error: run.error!.message });
+  expect(await local.services.runs.getRun(run.input.runId)).toMatchObject({ status: "error", error: run.error!.message });
   return { run, error: run.error!, source: local.services.sources.get(sourceId)! };
 }
 

@@ -171,10 +171,14 @@ describe("chatting with the remote agent through the console", () => {
     expect(agent.messages.some((m) => m.role === "tool" && m.toolCallId === call!.toolCallId)).toBe(true);
 
     // Local recorded every event it sent (replay and reload read these), remote ran it as its token's caller.
-    const recorded = local.services.runs.events(run.input.runId);
+    const recorded = await local.services.runs.events(run.input.runId);
     expect(recorded.map((e) => e.type)).toEqual(run.events.map((e) => e.type));
-    expect(local.services.runs.getRun(run.input.runId)).toMatchObject({ agent: AGENT, status: "finished" });
-    expect(remote.services.runs.getRun(run.input.runId)).toMatchObject({ agent: "demo", principal: "token:peer", status: "finished" });
+    expect(await local.services.runs.getRun(run.input.runId)).toMatchObject({ agent: AGENT, status: "finished" });
+    expect(await remote.services.runs.getRun(run.input.runId)).toMatchObject({
+      agent: "demo",
+      principal: "token:peer",
+      status: "finished",
+    });
     expect((await loadThreadView(local.services, run.input.threadId, LOCAL_PRINCIPAL))?.messages.length).toBeGreaterThan(2);
   });
 
@@ -247,9 +251,9 @@ describe("chatting with the remote agent through the console", () => {
       answeredRunId: resumed.input.runId,
     });
     expect((await loadThreadView(local.services, threadId, LOCAL_PRINCIPAL))?.interrupts).toEqual([]);
-    expect(local.services.runs.getRun(paused.input.runId)?.status).toBe("interrupted");
-    expect(local.services.runs.getRun(resumed.input.runId)?.status).toBe("finished");
-    expect(local.services.runs.events(resumed.input.runId).some((e) => e.type === EventType.TOOL_CALL_RESULT)).toBe(true);
+    expect((await local.services.runs.getRun(paused.input.runId))?.status).toBe("interrupted");
+    expect((await local.services.runs.getRun(resumed.input.runId))?.status).toBe("finished");
+    expect((await local.services.runs.events(resumed.input.runId)).some((e) => e.type === EventType.TOOL_CALL_RESULT)).toBe(true);
   });
 
   it("a denial in the inbox wins over an approval the client sends", async () => {

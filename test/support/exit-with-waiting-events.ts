@@ -2,7 +2,15 @@
 // services (getServices, as the Next.js server does) and exits at once, before the write delay.
 import { getServices } from "../../lib/services";
 
-const services = getServices();
-services.runs.start({ runId: "r-exit", threadId: "t-exit", agent: "demo", principal: "local" });
-services.runs.append("r-exit", 0, [{ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "written at exit" } as never]);
-process.exit(0);
+async function main(): Promise<void> {
+  const services = getServices();
+  await services.runs.start({ runId: "r-exit", threadId: "t-exit", agent: "demo", principal: "local" });
+  services.runs.append("r-exit", 0, [{ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "written at exit" } as never]);
+  process.exit(0);
+}
+
+// tsx runs this file as CommonJS here, where a top-level await is refused.
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -12,7 +12,7 @@ export default async function ChatLayout({ children }: { children: ReactNode }) 
   const caller = await requireCaller();
   if (!caller.scopes.includes("agui")) return <ScopeNotice title="Chat" scope="agui" what="Chatting with agents" />;
   // An operator sees every caller's threads; anyone else their own (as GET /api/threads).
-  const threads = services.runs.listThreads({ principal: caller.operator ? undefined : caller.id, limit: 40 });
+  const threads = await services.runs.listThreads({ principal: caller.operator ? undefined : caller.id, limit: 40 });
   const agents = services.agents.list();
   return (
     <div className="-m-8 flex min-h-screen">

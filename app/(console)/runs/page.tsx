@@ -21,7 +21,7 @@ export default async function RunsPage({
   const status = STATUSES.includes(query.status as RunStatus) ? (query.status as RunStatus) : undefined;
   let page;
   try {
-    page = services.runs.listRuns({
+    page = await services.runs.listRuns({
       agent: query.agent || undefined,
       status,
       principal: query.principal || undefined,
@@ -29,7 +29,7 @@ export default async function RunsPage({
       limit: 50,
     });
   } catch {
-    page = services.runs.listRuns({ agent: query.agent || undefined, status, principal: query.principal || undefined, limit: 50 });
+    page = await services.runs.listRuns({ agent: query.agent || undefined, status, principal: query.principal || undefined, limit: 50 });
   }
   const agents = services.agents.list().map((a) => a.name);
   const next = page.nextCursor

@@ -55,13 +55,13 @@ export class AguiBridge {
    * interrupted one as its parent, and its stream carries the id the client sent.
    */
   async open(agent: Agent, input: RunAgentInput, principal: Principal): Promise<BridgeRun> {
-    const owner = this.deps.runs.threadOwner(input.threadId);
+    const owner = await this.deps.runs.threadOwner(input.threadId);
     if (owner !== undefined && !mayActFor(principal, owner)) throw new ThreadForbidden(input.threadId);
     const firstUser = input.messages.find((m) => m.role === "user");
     const title = firstUser && typeof firstUser.content === "string" ? firstUser.content : undefined;
     const pinned = owner !== undefined ? await pinnedResume(this.deps, input, principal) : undefined;
     const recorded: RunAgentInput = pinned ? { ...input, runId: pinned.runId, parentRunId: pinned.clientRunId } : input;
-    this.deps.runs.start({
+    await this.deps.runs.start({
       runId: recorded.runId,
       threadId: recorded.threadId,
       agent: agent.info.name,
@@ -335,7 +335,7 @@ export class BridgeRun {
           : terminal
             ? outcomeOf(terminal)
             : { status: "error" as const, error: AGENT_FAILED_MESSAGE };
-        runs.finish(input.runId, { ...end, messages, messagesJson, state, toolCallCount: toolCalls });
+        await runs.finish(input.runId, { ...end, messages, messagesJson, state, toolCallCount: toolCalls });
       } catch (error) {
         logger.error("could not record the end of a run", { runId: input.runId, error });
       }

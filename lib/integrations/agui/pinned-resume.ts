@@ -33,7 +33,7 @@ export async function pinnedResume(
 ): Promise<PinnedResume | undefined> {
   const entries = input.resume ?? [];
   if (entries.length === 0) return undefined;
-  const named = deps.runs.getRun(input.runId);
+  const named = await deps.runs.getRun(input.runId);
   if (!named || named.threadId !== input.threadId || named.principal !== principal.id || named.status !== "interrupted") return undefined;
   const open = new Set((await deps.approvals.unansweredForThread(input.threadId)).map((approval) => approval.id));
   if (!entries.some((entry) => open.has(entry.interruptId))) return undefined;

@@ -11,9 +11,9 @@ export const metadata = { title: "Run" };
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
   const services = getServices();
-  const run = services.runs.getRun(id);
+  const run = await services.runs.getRun(id);
   if (!run || !mayActFor(await requireCaller(), run.principal)) notFound();
-  const events = services.runs.events(id);
+  const events = await services.runs.events(id);
   const outcome = (run.outcome as { type?: string } | null)?.type;
   return (
     <div className="max-w-6xl">
