@@ -36,7 +36,7 @@ export interface RunEnd {
 }
 
 /** A RunEnd as its columns hold it: JSON text, or null for "not reported". */
-interface EncodedEnd {
+export interface EncodedEnd {
   status: RunEnd["status"];
   outcome: string | null;
   error: string | null;
@@ -47,7 +47,7 @@ interface EncodedEnd {
 }
 
 /** Serialise a run's end before any write. Throws (RangeError) on a value nested too deeply for JSON.stringify. */
-function encodeEnd(end: RunEnd): EncodedEnd {
+export function encodeEnd(end: RunEnd): EncodedEnd {
   // JSON.stringify answers undefined (not text) for undefined and functions: the column keeps null.
   const json = (value: unknown): string | null => (value === undefined ? null : (JSON.stringify(value) ?? null));
   return {
@@ -60,6 +60,10 @@ function encodeEnd(end: RunEnd): EncodedEnd {
     state: json(end.state),
   };
 }
+
+/** The error a run is recorded with when its full end could not be stored. */
+export const endNotStored = (status: RunEnd["status"]): string =>
+  `The run ended (${status}) but its end could not be stored in full; the server log has the details.`;
 
 export interface RunFilter {
   agent?: string;
@@ -224,16 +228,7 @@ export class SqliteRunStore implements RunStore {
     }
     // The transaction rolled back as a whole and left every waiting event queued.
     this.writer.flush();
-    this.sql.finishRun.get(
-      "error",
-      null,
-      `The run ended (${end.status}) but its end could not be stored in full; the server log has the details.`,
-      end.toolCallCount ?? 0,
-      null,
-      now,
-      now,
-      runId,
-    );
+    this.sql.finishRun.get("error", null, endNotStored(end.status), end.toolCallCount ?? 0, null, now, now, runId);
   }
 
   /** Who a thread belongs to (its principal id), or undefined for a new thread. */

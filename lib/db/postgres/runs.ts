@@ -1,0 +1,329 @@
+import type { AGUIEvent } from "@ag-ui/core";
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { RunIdTaken } from "../../runs/errors";
+import { expandRecord, RecordBatch } from "../../runs/record-batch";
+import { afterDescending, pageSize, toPage, type Page } from "../paging";
+import {
+  encodeEnd,
+  endNotStored,
+  type EncodedEnd,
+  type Run,
+  type RunEnd,
+  type RunFilter,
+  type RunStart,
+  type RunStore,
+  type Thread,
+} from "../runs";
+import { runEvents, runs, threads } from "../schema.pg";
+import type { PgDb } from "./open";
+
+/** A transaction handle of the PostgreSQL database: every statement of a write goes through it. */
+type Tx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
+
+/** How long appended events may wait in memory before they are written (as on SQLite). */
+const WRITE_DELAY_MS = 100;
+/** A run's waiting events are written at once when their record grows past this many characters. */
+const MAX_WAITING_CHARS = 256 * 1024;
+
+/** Consecutive batches of one run waiting to be written as one row, numbered from firstSeq. */
+interface Waiting {
+  runId: string;
+  firstSeq: number;
+  count: number;
+  /** Each batch's record entries, without the array brackets. */
+  parts: string[];
+  chars: number;
+}
+
+/**
+ * The run store on PostgreSQL, the twin of the SQLite SqliteRunStore.
+ *
+ * Events are written behind the stream as on SQLite: `append` and `appendRecord` only queue them
+ * (a run's consecutive batches become one row), and they are written WRITE_DELAY_MS later, when a
+ * run's queue grows past MAX_WAITING_CHARS, before every read of this store, and with the run's
+ * end. Only one write of the queue is in flight at a time, so rows reach the table in the order
+ * they were appended. The queue is this instance's: another instance reading a live run sees its
+ * events at most WRITE_DELAY_MS late.
+ *
+ * The batch is stored as JSON text (a Buffer cannot go into a text column; PostgreSQL compresses
+ * long values itself). Every write is one transaction whose statements all go through its own
+ * connection (`tx`), each event row in a savepoint so that a row the database refuses is dropped
+ * alone. JSON the caller already serialised (a run's messages, state, outcome) goes in as a text
+ * parameter cast to jsonb, never through drizzle's jsonb column, which would store it as a string.
+ *
+ * There is no `closeAbandoned` here: on a shared database, ending every "running" run at start-up
+ * would end the live runs of the other instances. lib/db/postgres/leases.ts (AbandonedRuns) ends
+ * only the runs whose instance stopped holding their lease.
+ */
+export class PgRunStore implements RunStore {
+  /** Each run's open row, still taking consecutive batches. */
+  private readonly open = new Map<string, Waiting>();
+  /** Rows closed by a batch that did not follow on, waiting for the next write. */
+  private ready: Waiting[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The write of the queue in flight (or the last one): the next one starts after it. */
+  private writing: Promise<void> = Promise.resolve();
+
+  /** `onWriteError` hears of events that could not be recorded (they are dropped). */
+  constructor(
+    private readonly db: PgDb,
+    private readonly onWriteError: (error: unknown, runIds: string[]) => void = () => {},
+  ) {}
+
+  async start(input: RunStart): Promise<void> {
+    const now = Date.now();
+    await this.db.transaction(async (tx) => {
+      // A new thread; an existing one only gets a title when it has none.
+      await tx
+        .insert(threads)
+        .values({
+          id: input.threadId,
+          agent: input.agent,
+          principal: input.principal,
+          title: input.title?.slice(0, 120) ?? null,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoUpdate({
+          target: threads.id,
+          set: { title: sql`excluded.title`, updatedAt: sql`excluded.updated_at` },
+          setWhere: sql`${threads.title} is null and excluded.title is not null`,
+        });
+      // The run's primary key decides between two instances starting the same id at once: the
+      // second insert waits for the first to commit, then does nothing, and its thread change is
+      // rolled back with it.
+      const inserted = await tx
+        .insert(runs)
+        .values({
+          id: input.runId,
+          threadId: input.threadId,
+          agent: input.agent,
+          principal: input.principal,
+          surface: input.surface ?? "agui",
+          status: "running",
+          parentRunId: input.parentRunId ?? null,
+          startedAt: now,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .onConflictDoNothing({ target: runs.id })
+        .returning({ id: runs.id });
+      if (!inserted.length) throw new RunIdTaken(input.runId);
+    });
+  }
+
+  append(runId: string, firstSeq: number, events: readonly AGUIEvent[]): void {
+    const batch = new RecordBatch();
+    for (const event of events) batch.add(event);
+    const record = batch.take();
+    if (record) this.appendRecord(runId, firstSeq, record.count, record.json);
+  }
+
+  appendRecord(runId: string, firstSeq: number, count: number, json: string): void {
+    if (!count) return;
+    let waiting = this.open.get(runId);
+    if (waiting && waiting.firstSeq + waiting.count !== firstSeq) {
+      this.ready.push(waiting);
+      waiting = undefined;
+    }
+    if (!waiting) {
+      waiting = { runId, firstSeq, count: 0, parts: [], chars: 0 };
+      this.open.set(runId, waiting);
+    }
+    waiting.count += count;
+    waiting.parts.push(json.slice(1, -1));
+    waiting.chars += json.length;
+    if (waiting.chars > MAX_WAITING_CHARS) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), WRITE_DELAY_MS).unref();
+  }
+
+  /** Write everything waiting. Never rejects: a failure goes to onWriteError and its events are dropped. */
+  flush(): Promise<void> {
+    return this.serially(async () => {
+      const rows = this.take();
+      if (!rows.length) return;
+      let refused: Refusal[];
+      try {
+        refused = await this.db.transaction((tx) => writeRows(tx, rows));
+      } catch (error) {
+        // The commit itself failed: nothing of this write was stored.
+        this.onWriteError(
+          error,
+          rows.map((row) => row.runId),
+        );
+        return;
+      }
+      for (const { row, error } of refused) this.onWriteError(error, [row.runId]);
+    });
+  }
+
+  /**
+   * Record how a run ended, its waiting events (and other runs' waiting ones) in the same commit,
+   * and keep the thread's latest messages and state. As on SQLite, a run never stays "running"
+   * because its full end could not be stored: the failure goes to onWriteError, the events are
+   * written on their own and the run is recorded as `error`, the thread keeping what it had.
+   * Rejects only when even that fails.
+   */
+  finish(runId: string, end: RunEnd): Promise<void> {
+    return this.serially(async () => {
+      const now = Date.now();
+      const rows = this.take();
+      try {
+        const encoded = encodeEnd(end);
+        const refused = await this.db.transaction(async (tx) => {
+          const refusedRows = await writeRows(tx, rows);
+          await finishRun(tx, runId, encoded, now);
+          return refusedRows;
+        });
+        for (const { row, error } of refused) this.onWriteError(error, [row.runId]);
+        return;
+      } catch (error) {
+        this.onWriteError(error, [runId]);
+      }
+      // The transaction rolled back as a whole: the events go on their own, then the bare end.
+      if (rows.length) {
+        try {
+          const refused = await this.db.transaction((tx) => writeRows(tx, rows));
+          for (const { row, error } of refused) this.onWriteError(error, [row.runId]);
+        } catch (error) {
+          this.onWriteError(
+            error,
+            rows.map((row) => row.runId),
+          );
+        }
+      }
+      await this.db
+        .update(runs)
+        .set({
+          status: "error",
+          outcome: null,
+          error: endNotStored(end.status),
+          toolCallCount: end.toolCallCount ?? 0,
+          usage: null,
+          finishedAt: now,
+          updatedAt: now,
+        })
+        .where(eq(runs.id, runId));
+    });
+  }
+
+  async threadOwner(id: string): Promise<string | undefined> {
+    const [row] = await this.db.select({ principal: threads.principal }).from(threads).where(eq(threads.id, id));
+    return row?.principal;
+  }
+
+  async getThread(id: string): Promise<Thread | undefined> {
+    const [row] = await this.db.select().from(threads).where(eq(threads.id, id));
+    return row;
+  }
+
+  async listThreads(filter: { principal?: string; limit?: number } = {}): Promise<Thread[]> {
+    const where = filter.principal ? eq(threads.principal, filter.principal) : undefined;
+    // SQLite breaks a tie on updated_at by insertion order; here the id breaks it, the same way on every read.
+    return this.db
+      .select()
+      .from(threads)
+      .where(where)
+      .orderBy(desc(threads.updatedAt), desc(threads.id))
+      .limit(pageSize(filter.limit, 30, 200));
+  }
+
+  async getRun(id: string): Promise<Run | undefined> {
+    const [row] = await this.db.select().from(runs).where(eq(runs.id, id));
+    return row;
+  }
+
+  async listRuns(filter: RunFilter = {}): Promise<Page<Run>> {
+    const limit = pageSize(filter.limit, 50, 500);
+    const where: Array<SQL | undefined> = [];
+    if (filter.agent) where.push(eq(runs.agent, filter.agent));
+    if (filter.threadId) where.push(eq(runs.threadId, filter.threadId));
+    if (filter.principal) where.push(eq(runs.principal, filter.principal));
+    if (filter.status) where.push(eq(runs.status, filter.status));
+    where.push(afterDescending(filter.cursor, runs.startedAt, runs.id));
+    const rows = await this.db
+      .select()
+      .from(runs)
+      .where(and(...where))
+      .orderBy(desc(runs.startedAt), desc(runs.id))
+      .limit(limit + 1);
+    return toPage(rows, limit, (row) => [row.startedAt, row.id]);
+  }
+
+  async events(runId: string, afterSeq = -1): Promise<AGUIEvent[]> {
+    await this.flush();
+    const rows = await this.db
+      .select({ seq: runEvents.seq, events: runEvents.events })
+      .from(runEvents)
+      .where(eq(runEvents.runId, runId))
+      .orderBy(asc(runEvents.seq));
+    const out: AGUIEvent[] = [];
+    for (const row of rows) {
+      expandRecord(row.events).forEach((event, i) => {
+        if (row.seq + i > afterSeq) out.push(event);
+      });
+    }
+    return out;
+  }
+
+  /** Every waiting row, out of the queue (appends made from now on start rows of their own). */
+  private take(): Waiting[] {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const rows = [...this.ready, ...this.open.values()];
+    this.ready = [];
+    this.open.clear();
+    return rows;
+  }
+
+  /** Run `work` after the write in flight, and keep the queue's writes one at a time. */
+  private serially(work: () => Promise<void>): Promise<void> {
+    const next = this.writing.then(work);
+    // A rejection is the caller's to hear (finish); the next write starts regardless.
+    this.writing = next.catch(() => {});
+    return next;
+  }
+}
+
+interface Refusal {
+  row: Waiting;
+  error: unknown;
+}
+
+/** Insert each row in its own savepoint of the transaction; resolves with the rows the database refused. */
+async function writeRows(tx: Tx, rows: Waiting[]): Promise<Refusal[]> {
+  const refused: Refusal[] = [];
+  const now = Date.now();
+  for (const row of rows) {
+    try {
+      await tx.transaction(async (savepoint) => {
+        await savepoint.insert(runEvents).values({
+          runId: row.runId,
+          seq: row.firstSeq,
+          count: row.count,
+          events: `[${row.parts.join(",")}]`,
+          createdAt: now,
+          updatedAt: now,
+        });
+      });
+    } catch (error) {
+      refused.push({ row, error });
+    }
+  }
+  return refused;
+}
+
+/** The run's end and its thread's latest messages and state (kept as they were when not reported). */
+async function finishRun(tx: Tx, runId: string, end: EncodedEnd, now: number): Promise<void> {
+  const finished = await tx.execute<{ thread_id: string }>(
+    sql`update runs set status = ${end.status}, outcome = ${end.outcome}::jsonb, error = ${end.error},
+        tool_call_count = ${end.toolCallCount}, usage = ${end.usage}::jsonb, finished_at = ${now}, updated_at = ${now}
+        where id = ${runId} returning thread_id`,
+  );
+  const threadId = finished.rows[0]?.thread_id;
+  if (threadId === undefined) return;
+  await tx.execute(
+    sql`update threads set updated_at = ${now}, messages = coalesce(${end.messages}::jsonb, messages),
+        state = coalesce(${end.state}::jsonb, state) where id = ${threadId}`,
+  );
+}
