@@ -80,22 +80,13 @@ export class ToolRegistry {
   /** Register several tools, all or nothing. Throws DuplicateTool or ToolDefinitionError. */
   addMany(inputs: ToolInput[]): RegisteredTool[] {
     const prepared = inputs.map((input) => normalise(input.spec));
-    return this.addChecked(prepared.map((spec, i) => ({ spec, digest: definitionDigest(spec), handler: inputs[i]!.handler })));
-  }
-
-  /**
-   * Register tools whose definitions normalise() already checked and whose digests are computed
-   * (an import does both on a worker thread), all or nothing, in one transaction: the work left
-   * here is the duplicate check and the insert. Throws DuplicateTool.
-   */
-  addChecked(inputs: Array<{ spec: ToolSpec; digest: string; handler?: ToolHandler }>): RegisteredTool[] {
     const names = new Set<string>();
-    for (const { spec } of inputs) {
+    for (const spec of prepared) {
       if (names.has(spec.name) || this.getCached().has(spec.name)) throw new DuplicateTool(spec.name);
       names.add(spec.name);
     }
     const now = Date.now();
-    const rows = inputs.map(({ spec, digest }) => toRow(spec, now, digest));
+    const rows = prepared.map((spec) => toRow(spec, now));
     this.rows.insertMany(rows);
     const added = rows.map(fromRow);
     const cache = this.getCached();
@@ -341,7 +332,7 @@ function definitionDigestInput(spec: ToolSpec): Record<string, unknown> {
   };
 }
 
-function toRow(spec: ToolSpec, now: number, digest = definitionDigest(spec)): ToolRow {
+function toRow(spec: ToolSpec, now: number): ToolRow {
   return {
     name: spec.name,
     title: spec.title,
@@ -361,7 +352,7 @@ function toRow(spec: ToolSpec, now: number, digest = definitionDigest(spec)): To
     binding: spec.binding ?? null,
     enabled: true,
     approval: "default",
-    digest,
+    digest: definitionDigest(spec),
     createdAt: now,
     updatedAt: now,
   };

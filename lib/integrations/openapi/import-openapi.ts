@@ -6,11 +6,10 @@ import type { RegisteredTool } from "../../tools/spec";
 import { OpenApiAuth, splitAuth } from "./auth";
 import { sourceCredentials } from "./credentials";
 import { OpenApiOptionsError } from "./errors";
-import type { OpenApiBinding } from "./binding";
-import { outboundOf, readDocumentSource, type LoadOptions, type OpenApiInput } from "./load-document";
+import { loadOpenApiDocument, outboundOf, type LoadedDocument, type LoadOptions, type OpenApiInput } from "./load-document";
 import { operationHandler } from "./operation-handler";
-import type { OpenApiPlan, OpenApiPlanOptions, OperationFilter } from "./plan-tools";
-import { prepareOffThread, type PreparedDocument } from "./prepare-off-thread";
+import { planOpenApiTools, type OpenApiPlan, type OpenApiPlanOptions, type OperationFilter } from "./plan-tools";
+import { validateDocument } from "./validate-document";
 
 export interface OpenApiImportOptions extends OpenApiPlanOptions, Omit<LoadOptions, "outbound"> {
   /** The source's name; defaults to the document's title. */
@@ -81,7 +80,7 @@ export async function previewOpenApi(
   input: OpenApiInput,
   options: OpenApiImportOptions & Pick<LoadOptions, "outbound"> = {},
 ): Promise<OpenApiPreview> {
-  const { plan, location } = await prepare(input, options, false);
+  const { loaded, plan } = await prepare(input, options);
   const warnings = [...plan.warnings];
   for (const url of plan.baseUrls) {
     const refused = url ? await outboundOf(options).check(url, true) : "no absolute server URL; pass a base URL";
@@ -91,7 +90,7 @@ export async function previewOpenApi(
     title: plan.title,
     version: plan.version,
     openapi: plan.openapi,
-    location,
+    location: loaded.location,
     operations: plan.operations.map(({ method, path, operationId, summary, toolName, effects, confirm, tags }) => ({
       method,
       path,
@@ -119,32 +118,30 @@ export async function importOpenApi(
   options: OpenApiImportOptions = {},
 ): Promise<OpenApiImportResult> {
   const auth = parseAuth(options.auth);
-  const prepared = await prepare(input, { ...options, outbound: deps.outbound }, true);
-  const { plan } = prepared;
+  const { loaded, plan } = await prepare(input, { ...options, outbound: deps.outbound });
   await assertBaseUrls(plan, deps.outbound);
   const { sources } = deps;
   const split = auth && splitAuth(auth);
   const source = sources.create({
     kind: "openapi",
     name: (options.name ?? plan.title).slice(0, 200),
-    location: prepared.location,
+    location: loaded.location,
     authRef: split ? { ...split.ref } : null,
     authSecret: split?.secret ?? null,
     options: storedOptions(options) as Record<string, unknown>,
-    document: prepared.documentText,
+    document: JSON.stringify(loaded.document),
   });
   try {
     const credentials = sourceCredentials(sources, source.id);
-    const tools = deps.registry.addChecked(
-      prepared.tools.map(({ spec, digest }) => ({
-        spec: { ...spec, sourceId: source.id },
-        digest,
-        handler: operationHandler(spec.binding as OpenApiBinding, { credentials, logger: deps.logger, outbound: deps.outbound }),
+    const tools = deps.registry.addMany(
+      plan.operations.map((op) => ({
+        spec: { ...op.spec, sourceId: source.id },
+        handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger, outbound: deps.outbound }),
       })),
     );
     deps.logger.info("openapi source imported", {
       source: source.id,
-      location: prepared.location,
+      location: loaded.location,
       tools: tools.length,
       auth: split?.ref.kind ?? "none",
     });
@@ -155,31 +152,23 @@ export async function importOpenApi(
   }
 }
 
-/**
- * Load, validate (within the validator's budget, see validateDocument) and plan; with `withTools`,
- * also check every tool definition as the registry would. The document is fetched here; parsing,
- * validation, planning and the checks run on a worker thread (prepare-off-thread.ts), so that a
- * large document never holds the event loop.
- */
+/** Load, validate (within the validator's budget, see validateDocument) and plan. */
 export async function prepare(
   input: OpenApiInput,
   options: OpenApiImportOptions & Pick<LoadOptions, "outbound">,
-  withTools: boolean,
-): Promise<PreparedDocument> {
-  const source = await readDocumentSource(input, options);
-  const { operations, prefix, baseUrl, auth, timeoutMs, maxResponseBytes, retries, policy, onProgress } = options;
-  return prepareOffThread(
-    source,
-    { operations, prefix, baseUrl, auth, timeoutMs, maxResponseBytes, retries, policy, ...(onProgress && { onProgress }) },
-    withTools,
-  );
+): Promise<{ loaded: LoadedDocument; plan: OpenApiPlan }> {
+  const loaded = await loadOpenApiDocument(input, options);
+  const skipped = await validateDocument(loaded.document);
+  const plan = planOpenApiTools(loaded, options);
+  if (skipped) plan.warnings.unshift(skipped);
+  return { loaded, plan };
 }
 
 /**
  * Refuse base URLs the outbound guard would refuse, with a clear error at import rather than at the
  * first call (a name that does not resolve yet passes: the guard checks it again at every call).
  */
-export async function assertBaseUrls(plan: Pick<OpenApiPlan, "baseUrls">, outbound: OutboundGuard): Promise<void> {
+export async function assertBaseUrls(plan: OpenApiPlan, outbound: OutboundGuard): Promise<void> {
   for (const url of plan.baseUrls) {
     if (!url) throw new OpenApiOptionsError("Some operations have no absolute server URL: pass a base URL");
     const refused = await outbound.check(url, true);

@@ -40,40 +40,18 @@ const MAX_REDIRECTS = 5;
  * bound, found before it is parsed or copied).
  */
 export async function loadOpenApiDocument(input: OpenApiInput, options: LoadOptions = {}): Promise<LoadedDocument> {
-  return parseDocumentSource(await readDocumentSource(input, options));
-}
-
-/** A document as read, before it is parsed: its text (or an object handed in parsed) and where it came from. */
-export type DocumentSource =
-  { text: string; location: string; url?: string } | { document: Record<string, unknown>; location: string; url?: undefined };
-
-/**
- * The I/O half of loading: fetch a URL through the outbound guard, or take the text or object as
- * given, with the size bound. Cheap on the event loop; the parsing is parseDocumentSource's.
- * Throws OpenApiFetchError or OpenApiDocumentError (too large).
- */
-export async function readDocumentSource(input: OpenApiInput, options: LoadOptions = {}): Promise<DocumentSource> {
   const maxBytes = options.maxDocumentBytes ?? 10 * 1024 * 1024;
-  if ("document" in input) return { document: input.document, location: "pasted" };
+  if ("document" in input) {
+    // structuredClone recurses: an object handed in already parsed is measured first, without recursion.
+    if (valueDepthExceeds(input.document, MAX_DOCUMENT_DEPTH)) throw tooDeep("document");
+    return { document: checkVersion(structuredClone(input.document)), location: "pasted" };
+  }
   if ("text" in input) {
     if (Buffer.byteLength(input.text) > maxBytes) throw new OpenApiDocumentError(`The document is larger than ${maxBytes} bytes`);
-    return { text: input.text, location: input.filename ? `file:${input.filename}` : "pasted" };
+    return { document: checkVersion(parseText(input.text)), location: input.filename ? `file:${input.filename}` : "pasted" };
   }
   const { text, url } = await fetchText(input.url, options, maxBytes);
-  return { text, location: input.url, url };
-}
-
-/**
- * The CPU half of loading (JSON or YAML parsing, depth checks), synchronous and pure, so that it
- * can run on a worker thread. Throws OpenApiDocumentError or OpenApiDocumentTooDeep.
- */
-export function parseDocumentSource(source: DocumentSource): LoadedDocument {
-  if ("document" in source) {
-    // structuredClone recurses: an object handed in already parsed is measured first, without recursion.
-    if (valueDepthExceeds(source.document, MAX_DOCUMENT_DEPTH)) throw tooDeep("document");
-    return { document: checkVersion(structuredClone(source.document)), location: source.location };
-  }
-  return { document: checkVersion(parseText(source.text)), location: source.location, ...(source.url && { url: source.url }) };
+  return { document: checkVersion(parseText(text)), location: input.url, url };
 }
 
 async function fetchText(url: string, options: LoadOptions, maxBytes: number): Promise<{ text: string; url: string }> {

@@ -3,7 +3,6 @@ import type { AuthRef } from "./auth";
 import { sourceCredentials } from "./credentials";
 import { OpenApiOptionsError } from "./errors";
 import { assertBaseUrls, prepare, type OpenApiImportDeps, type OpenApiImportOptions, type OpenApiImportResult } from "./import-openapi";
-import type { OpenApiBinding } from "./binding";
 import { operationHandler } from "./operation-handler";
 
 /**
@@ -28,16 +27,16 @@ export function refreshOpenApiSource(
       : undefined;
     const input = /^https?:\/\//i.test(source.location) ? { url: source.location } : { text: sources.document(id) ?? "" };
     if ("text" in input && !input.text) throw new OpenApiOptionsError("The source has no stored document to refresh from");
-    const prepared = await prepare(input, { ...options, auth, outbound: deps.outbound }, true);
-    await assertBaseUrls(prepared.plan, deps.outbound);
+    const { loaded, plan } = await prepare(input, { ...options, auth, outbound: deps.outbound });
+    await assertBaseUrls(plan, deps.outbound);
     const credentials = sourceCredentials(sources, id);
     return {
-      tools: prepared.tools.map(({ spec }) => ({
-        spec,
-        handler: operationHandler(spec.binding as OpenApiBinding, { credentials, logger: deps.logger, outbound: deps.outbound }),
+      tools: plan.operations.map((op) => ({
+        spec: op.spec,
+        handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger, outbound: deps.outbound }),
       })),
-      warnings: prepared.plan.warnings,
-      update: { document: prepared.documentText },
+      warnings: plan.warnings,
+      update: { document: JSON.stringify(loaded.document) },
     };
   });
 }
