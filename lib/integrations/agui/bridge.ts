@@ -327,7 +327,6 @@ export class BridgeRun {
       }
       signal.removeEventListener("abort", stop);
       untrack();
-      out.close();
       try {
         // A stalled run is cancelled whatever its agent ended with after the abort.
         const end = stalled
@@ -339,6 +338,9 @@ export class BridgeRun {
       } catch (error) {
         logger.error("could not record the end of a run", { runId: input.runId, error });
       }
+      // The stream ends once the run's end is recorded (or could not be), so that a client reading
+      // the run, or resuming it through another instance, as soon as its stream ends finds it ended.
+      out.close();
     }
   }
 }
