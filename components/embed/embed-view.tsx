@@ -3,7 +3,8 @@
 import { useId, useMemo, useState } from "react";
 import { EMBED_SCOPE_CHOICES, type CreatedToken } from "@/lib/api/contracts";
 import { CopyButton } from "../common/copy-button";
-import { errorWithIssues, requestJson } from "../common/request-json";
+import { requestJson } from "../common/request-json";
+import { useSubmit } from "../common/use-submit";
 import { TabList } from "../common/tab-list";
 import { embedSnippets, TOKEN_VARIABLE, type Snippets } from "./snippets";
 import { WidgetPanel } from "./widget-panel";
@@ -160,24 +161,12 @@ function CreateTokenForm({
 }) {
   const [name, setName] = useState(`embed-${agentName.replace(/[^A-Za-z0-9_.-]/g, "-")}`.slice(0, 64));
   const [choice, setChoice] = useState(0);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const ids = useId();
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      onCreated(
-        await requestJson<CreatedToken>("/api/tokens", { method: "POST", body: { name, scopes: EMBED_SCOPE_CHOICES[choice]!.scopes } }),
-      );
-    } catch (failure) {
-      setError(errorWithIssues(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, submit } = useSubmit(async () =>
+    onCreated(
+      await requestJson<CreatedToken>("/api/tokens", { method: "POST", body: { name, scopes: EMBED_SCOPE_CHOICES[choice]!.scopes } }),
+    ),
+  );
 
   return (
     <div className="space-y-3">

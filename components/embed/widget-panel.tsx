@@ -3,7 +3,8 @@
 import { useId, useState } from "react";
 import type { CreatedEmbedToken } from "@/lib/api/contracts";
 import { CopyButton } from "../common/copy-button";
-import { errorWithIssues, requestJson } from "../common/request-json";
+import { requestJson } from "../common/request-json";
+import { useSubmit } from "../common/use-submit";
 import { widgetSnippet } from "./widget-snippet";
 
 const LIFETIMES: ReadonlyArray<{ seconds: number; label: string }> = [
@@ -20,26 +21,19 @@ export function WidgetPanel({ agent, url, canMint }: { agent: string; url: strin
   const [origin, setOrigin] = useState("");
   const [lifetime, setLifetime] = useState(LIFETIMES[0]!.seconds);
   const [minted, setMinted] = useState<CreatedEmbedToken>();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const ids = useId();
   const snippet = widgetSnippet({ url, agent, token: minted?.agent === agent ? minted.token : undefined });
 
-  const mint = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
-      const origins = origin.trim() ? [origin.trim()] : undefined;
-      setMinted(
-        await requestJson<CreatedEmbedToken>("/api/tokens/embed", { method: "POST", body: { agent, origins, ttlSeconds: lifetime } }),
-      );
-    } catch (failure) {
-      setError(errorWithIssues(failure));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    busy,
+    error,
+    submit: mint,
+  } = useSubmit(async () => {
+    const origins = origin.trim() ? [origin.trim()] : undefined;
+    setMinted(
+      await requestJson<CreatedEmbedToken>("/api/tokens/embed", { method: "POST", body: { agent, origins, ttlSeconds: lifetime } }),
+    );
+  });
 
   return (
     <div className="space-y-3">
