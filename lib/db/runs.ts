@@ -2,7 +2,7 @@ import { inflateRawSync } from "node:zlib";
 import type { AGUIEvent, Message } from "@ag-ui/core";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { RunIdTaken } from "../runs/errors";
-import { expandRecord, RecordBatch } from "../runs/record-batch";
+import { expandRecord, recordOf } from "../runs/record-batch";
 import type { Db } from "./connection";
 import { afterDescending, pageSize, toPage, type Page } from "./paging";
 import { RunEventWriter } from "./run-event-writer";
@@ -189,9 +189,7 @@ export class SqliteRunStore implements RunStore {
 
   /** Append events to a run's record, numbered from `firstSeq`, as one batch. */
   append(runId: string, firstSeq: number, events: readonly AGUIEvent[]): void {
-    const batch = new RecordBatch();
-    for (const event of events) batch.add(event);
-    const record = batch.take();
+    const record = recordOf(events);
     if (record) this.appendRecord(runId, firstSeq, record.count, record.json);
   }
 

@@ -12,6 +12,13 @@ interface ContentStretch {
   times?: number[];
 }
 
+/** The stored form of `events` as one batch (for a store given events not encoded on the way out). */
+export function recordOf(events: readonly AGUIEvent[]): { count: number; json: string } | undefined {
+  const batch = new RecordBatch();
+  for (const event of events) batch.add(event);
+  return batch.take();
+}
+
 /**
  * Builds the stored form of a batch of a run's events while encoding each one once for the wire.
  * The record is a JSON array of the events, except that a stretch of plain content events of one

@@ -1,7 +1,7 @@
 import type { AGUIEvent } from "@ag-ui/core";
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import { RunIdTaken } from "../../runs/errors";
-import { expandRecord, RecordBatch } from "../../runs/record-batch";
+import { expandRecord, recordOf } from "../../runs/record-batch";
 import { afterDescending, pageSize, toPage, type Page } from "../paging";
 import {
   encodeEnd,
@@ -113,9 +113,7 @@ export class PgRunStore implements RunStore {
   }
 
   append(runId: string, firstSeq: number, events: readonly AGUIEvent[]): void {
-    const batch = new RecordBatch();
-    for (const event of events) batch.add(event);
-    const record = batch.take();
+    const record = recordOf(events);
     if (record) this.appendRecord(runId, firstSeq, record.count, record.json);
   }
 
