@@ -15,7 +15,7 @@ export function messageText(content: ChatMessage["content"]): string {
 }
 
 /** A value as indented JSON for a <pre>, or its text when it is not JSON-able. */
-export function prettyJson(value: unknown): string {
+function prettyJson(value: unknown): string {
   if (typeof value === "string") return value;
   try {
     return JSON.stringify(value, null, 2) ?? String(value);

@@ -1,5 +1,5 @@
 /** The longest piece of a streamed answer handed to a provider SDK (see `inSmallPieces`). */
-export const SSE_PIECE_BYTES = 2048;
+const SSE_PIECE_BYTES = 2048;
 
 /**
  * A `fetch` whose event-stream answers reach the caller in pieces of at most `pieceBytes`.
