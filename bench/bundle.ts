@@ -10,7 +10,7 @@ import type { BenchResult, Figure } from "./support/measure";
 const CHAT_TARGET_KB = 350;
 
 /** The scripts a page's HTML makes the browser load before it can run. */
-export function scriptsOf(html: string): string[] {
+function scriptsOf(html: string): string[] {
   const sources = new Set<string>();
   for (const match of html.matchAll(/<script\b[^>]*>/g)) {
     const tag = match[0];

@@ -16,7 +16,7 @@ const FRAME_MS = 16;
  * streamed text, one tool call (start, two argument deltas, end, result) and a state delta that
  * updates a counter and appends to a list that grows all run long.
  */
-export function runEvents(total: number): BaseEvent[] {
+function runEvents(total: number): BaseEvent[] {
   const turns = Math.max(1, Math.round((total - 3) / EVENTS_PER_TURN));
   const deltas = EVENTS_PER_TURN - 10; // besides its step, text, tool call and state delta events
   const events: BaseEvent[] = [

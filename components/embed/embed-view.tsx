@@ -34,7 +34,7 @@ const SNIPPET_TABS: ReadonlyArray<{ key: SnippetTab; label: string; about: strin
     key: "react",
     label: "React (CopilotKit)",
     about:
-      "A React component on CopilotKit's v2 API (@copilotkit/react-core 1.74) with an approval card. Its comments list what CopilotKit does differently; it is heavy (about 550 KB gzipped).",
+      "A React component on CopilotKit's v2 API (@copilotkit/react-core 1.74) with an approval card. Its comments list what CopilotKit does differently; it is heavy (about 600 KB gzipped).",
   },
   {
     key: "widget",
