@@ -5,7 +5,7 @@ import { readAssistantSettings } from "./agents/assistant-settings";
 import { frameworkDemoModel } from "./agents/frameworks/demo-model";
 import { langGraphDemoAgent } from "./agents/frameworks/langgraph";
 import { openAIAgentsDemo } from "./agents/frameworks/openai-agents";
-import { ApprovalGate, ApprovalStore, GrantStore } from "./approvals";
+import { ApprovalGate, ApprovalStore, SqliteGrants, type GrantStore } from "./approvals";
 import { SessionStore, TokenStore, type AccessPolicy } from "./auth";
 import { loadConfig, type Config } from "./config";
 import { KnownDatabases, openDatabase, type DatabaseHandle } from "./db";
@@ -97,7 +97,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   registerMcpBinder(registry, mcp, logger);
   const a2aAgents = startA2AImports({ sources, logger, outbound });
   registerA2ABinder(registry, a2aAgents, logger);
-  const grants = new GrantStore(database.db);
+  const grants: GrantStore = new SqliteGrants(database.db);
   // Call records are written a moment behind, in batches: one commit per call was the largest
   // part of a tool call's own cost (npm run bench mcp).
   const callResults = new CallResults(database.db, {
@@ -105,7 +105,12 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     onError: (error, records) => logger.error("could not record tool calls", { records, error }),
   });
   // A grant holds for the definition it was made for: a changed or removed tool revokes the others.
-  registry.onChange((names) => grants.revokeStale(names.map((name) => ({ name, digest: registry.get(name)?.digest }))));
+  // On SQLite the revocation is written within the change's call, before any later call can look.
+  registry.onChange((names) => {
+    grants
+      .revokeStale(names.map((name) => ({ name, digest: registry.get(name)?.digest })))
+      .catch((error: unknown) => logger.error("could not revoke the grants of changed tools", { tools: names.length, error }));
+  });
   const executor = new Executor({ registry, approvals: new ApprovalGate(approvals, Date.now, grants), record: callResults, logger });
   if (config.SEED_DEMO) registry.upsertBuiltins(demoTools);
   const tokens = new TokenStore(database.db);

@@ -10,7 +10,7 @@ import {
   ApprovalNotUsable,
   type ApprovalRequest,
   ApprovalStore,
-  GrantStore,
+  SqliteGrants,
 } from "@/lib/approvals";
 import { type DatabaseHandle, InvalidCursor } from "@/lib/db";
 import { Executor } from "@/lib/execution";
@@ -455,17 +455,17 @@ describe("the audit trail", () => {
 describe("grants", () => {
   it("reading a grant writes nothing; a changed definition revokes the grants made for the old one", async () => {
     const { handle } = setup();
-    const grants = new GrantStore(handle.db);
-    grants.grant({ tool: "issue_refund", threadId: "t1", toolDigest: "v1", grantedBy: "alice" });
+    const grants = new SqliteGrants(handle.db);
+    await grants.grant({ tool: "issue_refund", threadId: "t1", toolDigest: "v1", grantedBy: "alice" });
     const events = () => countRows(handle, "tool_events");
     const before = events();
-    expect(grants.activeFor("issue_refund", "t1", "v2")).toBeUndefined();
-    expect(grants.activeFor("issue_refund", "t1", "v1")).toBeDefined();
+    expect(await grants.activeFor("issue_refund", "t1", "v2")).toBeUndefined();
+    expect(await grants.activeFor("issue_refund", "t1", "v1")).toBeDefined();
     expect(events()).toBe(before);
-    expect(grants.revokeStale([{ name: "issue_refund", digest: "v2" }])).toBe(1);
-    expect(grants.activeFor("issue_refund", "t1", "v1")).toBeUndefined();
-    expect(grants.forTool("issue_refund")[0]).toMatchObject({ revokedBy: "system" });
-    expect(grants.revokeStale([{ name: "issue_refund", digest: "v2" }])).toBe(0);
+    expect(await grants.revokeStale([{ name: "issue_refund", digest: "v2" }])).toBe(1);
+    expect(await grants.activeFor("issue_refund", "t1", "v1")).toBeUndefined();
+    expect((await grants.forTool("issue_refund"))[0]).toMatchObject({ revokedBy: "system" });
+    expect(await grants.revokeStale([{ name: "issue_refund", digest: "v2" }])).toBe(0);
   });
 });
 

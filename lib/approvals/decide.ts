@@ -23,7 +23,7 @@ export async function decideApproval(deps: DecideDeps, id: string, decision: Dec
   const approval = await deps.approvals.decide(id, rest);
   const tool = deps.registry.get(approval.tool);
   if (approval.status === "approved" && approval.threadId && tool && tool.approval === "once_per_thread" && rememberForThread !== false) {
-    deps.grants.grant({
+    await deps.grants.grant({
       tool: tool.name,
       threadId: approval.threadId,
       toolDigest: tool.digest,

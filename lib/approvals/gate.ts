@@ -29,7 +29,7 @@ export class ApprovalGate implements ApprovalPort {
   async check({ tool, args, argsDigest, callId, ctx }: ApprovalCheck): Promise<ApprovalVerdict> {
     if (!requiresApproval(tool)) return { status: "approved" };
     // "Once per thread": a grant made in this thread for this very definition lets the call run.
-    if (tool.approval === "once_per_thread" && ctx.threadId && this.grants?.activeFor(tool.name, ctx.threadId, tool.digest))
+    if (tool.approval === "once_per_thread" && ctx.threadId && (await this.grants?.activeFor(tool.name, ctx.threadId, tool.digest)))
       return { status: "approved" };
     const binding = { scope: ctx.scope, callId, tool: tool.name, argsDigest };
     // request() is idempotent on the call (insert once by key), so two callers that both miss here

@@ -13,5 +13,5 @@ export type {
   ApprovalStoreOptions,
 } from "./store";
 export { ApprovalGate, requiresApproval } from "./gate";
-export { GrantStore, type Grant } from "../db/grants";
+export { SqliteGrants, type GrantStore, type Grant } from "../db/grants";
 export { decideApproval, type DecideDeps, type DecisionInput } from "./decide";

@@ -218,7 +218,7 @@ describe("once per thread", () => {
     ]);
     expect(services.registry.get("create_ticket")?.approval).toBe("once_per_thread");
     expect(await call("t-grant", "c4")).toMatchObject({ pending: { approvalId: expect.any(String) } });
-    const revoked = services.grants.forTool("create_ticket").filter((g) => g.threadId === "t-grant");
+    const revoked = (await services.grants.forTool("create_ticket")).filter((g) => g.threadId === "t-grant");
     expect(revoked).toHaveLength(1);
     expect(revoked[0]).toMatchObject({ revokedBy: "system" });
     const audit = services.database.sqlite.prepare("select type, actor from tool_events where tool = 'create_ticket' order by id").all();
