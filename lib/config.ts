@@ -71,6 +71,15 @@ const EnvSchema = z.object({
     .default("127.0.0.1"),
   PORT: port.default(3000),
   CONSOLE_DB: z.string().trim().min(1, "must not be empty").default("./data/console.db"),
+  /**
+   * A PostgreSQL database (postgres:// or postgresql://) shared by every console instance given the
+   * same URL; unset, the console runs on the SQLite file CONSOLE_DB.
+   */
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .refine((value) => /^postgres(ql)?:\/\/./i.test(value), "must be a postgres:// or postgresql:// URL")
+    .optional(),
   /** Create CONSOLE_DB even though a console used a database there before and it is now missing ("1"). */
   CONSOLE_DB_CREATE: z
     .enum(["0", "1"], { message: 'must be "0" or "1"' })
@@ -188,7 +197,7 @@ const EnvSchema = z.object({
 export type Config = z.output<typeof EnvSchema>;
 
 /** Variables whose value never appears in a ConfigError: a bad key must not be printed. */
-const SECRETS = new Set(["ADMIN_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"]);
+const SECRETS = new Set(["DATABASE_URL", "ADMIN_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"]);
 
 /**
  * Parse the console's settings from an environment (process.env by default). A variable set but

@@ -83,12 +83,26 @@ describe("loadConfig", () => {
     ["ALLOWED_HOSTS", ",,,"],
     ["ALLOWED_HOSTS", "console.example, http://x"],
     ["CONSOLE_DB", "  "],
+    ["DATABASE_URL", "mysql://db/console"],
+    ["DATABASE_URL", "./data/console.db"],
   ])("%s=%j stops with a ConfigError naming the variable", (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.name).toBe("ConfigError");
     expect(error.kind).toBe("config_error");
     expect(error.variable).toBe(variable);
     expect(error.message.startsWith(`${variable} `)).toBe(true);
+  });
+
+  it("reads DATABASE_URL as PostgreSQL, and never repeats it in an error (it holds a password)", () => {
+    expect(loadConfig({}).DATABASE_URL).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: "" }).DATABASE_URL).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: "postgres://console:pw@db:5432/console" }).DATABASE_URL).toBe(
+      "postgres://console:pw@db:5432/console",
+    );
+    expect(loadConfig({ DATABASE_URL: "postgresql://db/console" }).DATABASE_URL).toBe("postgresql://db/console");
+    expect(configError({ DATABASE_URL: "mysql://user:secret@db/x" }).message).toBe(
+      "DATABASE_URL must be a postgres:// or postgresql:// URL",
+    );
   });
 
   it("names the bad value in the message", () => {

@@ -52,7 +52,11 @@ export interface CallBinding {
 export type ApprovalFilter = ApprovalRowFilter;
 export type ApprovalPage = Page<Approval>;
 
-export type ApprovalChange = { type: ApprovalEvent["type"]; approval: Approval };
+/**
+ * One change of an approval: the event it went through and the approval after it. `heard` marks a
+ * change another console instance made (see `heard()`), which this instance only passes on.
+ */
+export type ApprovalChange = { type: ApprovalEvent["type"]; approval: Approval; heard?: true };
 
 export interface ApprovalStoreOptions {
   /** Default time to decide, in ms (24 h unless set). */
@@ -250,6 +254,19 @@ export class ApprovalStore {
   /** The audit trail of one approval, oldest first. */
   events(id: string): Promise<ApprovalEvent[]> {
     return this.rows.events(id);
+  }
+
+  /**
+   * Another console instance changed approval `id` (its change bus said so): tell this instance's
+   * listeners, with the approval as it is now and its latest event. Several changes heard in a row
+   * may each show the latest state; listeners treat a change as "this approval is now so".
+   */
+  async heard(id: string): Promise<void> {
+    const approval = await this.rows.byId(id);
+    if (!approval) return;
+    const events = await this.rows.events(id);
+    const type = events.at(-1)?.type ?? "requested";
+    this.emit({ type, approval, heard: true });
   }
 
   /** Called after every change an approval goes through. Returns an unsubscribe function. */

@@ -3,11 +3,19 @@
  * and its id, never the data. A subscriber reads the rows it needs from the database, so a change
  * announced by another console instance and one announced in this process look the same.
  *
+ * `from` names the console instance that announced the change, so that an instance can tell its own
+ * announcements (which PostgreSQL delivers to it too) from the others'.
+ *
  * `resync` is never published: a bus emits it when it may have missed changes (on PostgreSQL,
  * notifications sent while the listening connection was down are lost), and a subscriber answers
  * it by re-reading whatever it shows (pending approvals, running runs, the tool registry).
  */
-export type Change = { kind: "approval"; id: string } | { kind: "run"; id: string } | { kind: "registry" } | { kind: "resync" };
+export type Change =
+  | { kind: "approval"; id: string; from?: string }
+  | { kind: "run"; id: string; from?: string }
+  | { kind: "registry"; from?: string }
+  | { kind: "settings"; from?: string }
+  | { kind: "resync" };
 
 /** The changes a writer may announce. */
 export type PublishedChange = Exclude<Change, { kind: "resync" }>;
@@ -35,6 +43,8 @@ export interface ChangeBus {
 
 /** The longest id a change may carry; PostgreSQL refuses a notification payload of 8000 bytes. */
 export const MAX_CHANGE_ID_LENGTH = 512;
+/** The longest instance name (`from`) a change may carry. */
+export const MAX_INSTANCE_LENGTH = 64;
 
 /** Raised for a change that cannot be announced (an empty or overlong id, an unknown kind). */
 export class InvalidChangeError extends Error {
@@ -43,8 +53,11 @@ export class InvalidChangeError extends Error {
 
 /** Check a change before it is announced; throws InvalidChangeError. */
 export function assertPublishable(change: PublishedChange): void {
+  if (change.from !== undefined && (typeof change.from !== "string" || !change.from || change.from.length > MAX_INSTANCE_LENGTH))
+    throw new InvalidChangeError(`a change's instance name has 1 to ${MAX_INSTANCE_LENGTH} characters`);
   switch (change.kind) {
     case "registry":
+    case "settings":
       return;
     case "approval":
     case "run":
@@ -59,7 +72,9 @@ export function assertPublishable(change: PublishedChange): void {
 /** The wire form of a change: small JSON with only its kind and id. */
 export function encodeChange(change: PublishedChange): string {
   assertPublishable(change);
-  return JSON.stringify(change.kind === "registry" ? { kind: "registry" } : { kind: change.kind, id: change.id });
+  const from = change.from === undefined ? {} : { from: change.from };
+  if (change.kind === "registry" || change.kind === "settings") return JSON.stringify({ kind: change.kind, ...from });
+  return JSON.stringify({ kind: change.kind, id: change.id, ...from });
 }
 
 /**
@@ -74,10 +89,11 @@ export function decodeChange(payload: string): PublishedChange | undefined {
     return undefined;
   }
   if (typeof value !== "object" || value === null) return undefined;
-  const { kind, id } = value as { kind?: unknown; id?: unknown };
-  if (kind === "registry") return { kind };
+  const { kind, id, from } = value as { kind?: unknown; id?: unknown; from?: unknown };
+  const origin = typeof from === "string" && from.length > 0 && from.length <= MAX_INSTANCE_LENGTH ? { from } : {};
+  if (kind === "registry" || kind === "settings") return { kind, ...origin };
   if ((kind === "approval" || kind === "run") && typeof id === "string" && id.length > 0 && id.length <= MAX_CHANGE_ID_LENGTH)
-    return { kind, id };
+    return { kind, id, ...origin };
   return undefined;
 }
 

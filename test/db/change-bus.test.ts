@@ -12,6 +12,17 @@ describe("change wire form", () => {
     expect(decodeChange(encodeChange({ kind: "approval", id: "ap_1" }))).toEqual({ kind: "approval", id: "ap_1" });
   });
 
+  it("carries the announcing instance's name when given, and settings changes", () => {
+    expect(encodeChange({ kind: "approval", id: "ap_1", from: "b" })).toBe('{"kind":"approval","id":"ap_1","from":"b"}');
+    expect(encodeChange({ kind: "settings", from: "a" })).toBe('{"kind":"settings","from":"a"}');
+    expect(decodeChange('{"kind":"registry","from":"a"}')).toEqual({ kind: "registry", from: "a" });
+    // A name that is no string or too long is dropped on reading, refused on writing.
+    expect(decodeChange(`{"kind":"run","id":"r","from":${JSON.stringify("x".repeat(65))}}`)).toEqual({ kind: "run", id: "r" });
+    expect(decodeChange('{"kind":"settings","from":7}')).toEqual({ kind: "settings" });
+    expect(() => encodeChange({ kind: "registry", from: "" })).toThrow(InvalidChangeError);
+    expect(() => encodeChange({ kind: "registry", from: "x".repeat(65) })).toThrow(InvalidChangeError);
+  });
+
   it("refuses an empty or overlong id and an unknown kind", () => {
     expect(() => encodeChange({ kind: "approval", id: "" })).toThrow(InvalidChangeError);
     expect(() => encodeChange({ kind: "run", id: "x".repeat(MAX_CHANGE_ID_LENGTH + 1) })).toThrow(InvalidChangeError);

@@ -1,0 +1,45 @@
+import { RunIdTaken } from "../../runs/errors";
+import type { RunEnd, RunStart } from "../runs";
+import { type RunLeases, RunLeaseTakenError } from "./leases";
+import type { PgDb } from "./open";
+import { PgRunStore } from "./runs";
+
+/**
+ * The run store of one console instance among several on PostgreSQL: a PgRunStore whose runs are
+ * held under this instance's lease (./leases.ts) from before their row is written until their end
+ * is. Another instance's AbandonedRuns sweep therefore ends a run only when the instance running it
+ * died, never a live one.
+ */
+export class LeasedPgRunStore extends PgRunStore {
+  constructor(
+    db: PgDb,
+    private readonly leases: RunLeases,
+    onWriteError?: (error: unknown, runIds: string[]) => void,
+  ) {
+    super(db, onWriteError);
+  }
+
+  /** Throws RunIdTaken as PgRunStore does, also when another instance holds the id's lease. */
+  override async start(input: RunStart): Promise<void> {
+    try {
+      await this.leases.hold(input.runId);
+    } catch (error) {
+      if (error instanceof RunLeaseTakenError) throw new RunIdTaken(input.runId);
+      throw error;
+    }
+    try {
+      await super.start(input);
+    } catch (error) {
+      await this.leases.release(input.runId);
+      throw error;
+    }
+  }
+
+  override async finish(runId: string, end: RunEnd): Promise<void> {
+    try {
+      await super.finish(runId, end);
+    } finally {
+      await this.leases.release(runId);
+    }
+  }
+}
