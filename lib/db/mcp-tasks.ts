@@ -9,27 +9,68 @@ export type { McpTaskStatus };
 export type NewMcpTask = Omit<McpTaskRow, "createdAt" | "updatedAt" | "leaseUntil" | "statusMessage" | "result" | "approvalId"> &
   Partial<Pick<McpTaskRow, "statusMessage" | "result" | "approvalId">>;
 
-const TERMINAL: McpTaskStatus[] = ["completed", "failed", "cancelled"];
+/** What a task may change to (from a status that has not ended). */
+export interface McpTaskChange {
+  status: McpTaskStatus;
+  statusMessage?: string | null;
+  result?: Record<string, unknown>;
+  approvalId?: string | null;
+}
+
+export const MCP_TERMINAL_STATUSES: McpTaskStatus[] = ["completed", "failed", "cancelled"];
 
 /**
- * The mcp_tasks table. Every read is bound to the principal that created the task, so one caller
- * never sees, waits on or cancels another's task; tasks past their time read as gone. Changes of
- * status are guarded UPDATEs (from the statuses a change may leave), so of two processes racing
- * on one task exactly one wins.
+ * The mcp_tasks table, whatever the database. Every read is bound to the principal that created the
+ * task, so one caller never sees, waits on or cancels another's task; tasks past their time read as
+ * gone. Changes of status are guarded UPDATEs (from the statuses a change may leave), so of two
+ * processes racing on one task exactly one wins. McpTaskRows (SQLite) and PgMcpTaskRows
+ * (./postgres/mcp-tasks) implement it.
  */
-export class McpTaskRows {
+export interface McpTaskRowStore {
+  /**
+   * Insert the task unless its principal already holds `cap` unexpired tasks (then undefined).
+   * The count and the insert are atomic: callers racing for the last place get one.
+   */
+  insert(task: NewMcpTask, cap: number, now: number): Promise<McpTaskRow | undefined>;
+  /** The principal's task, unless it expired. */
+  get(principal: string, id: string, now: number): Promise<McpTaskRow | undefined>;
+  /** Unexpired tasks waiting for `approvalId` (whoever asked). */
+  waitingFor(approvalId: string, now: number): Promise<McpTaskRow[]>;
+  /** The principal's unexpired tasks, newest first, a page at a time. Rejects with InvalidCursor. */
+  page(principal: string, cursor: string | undefined, limit: number, now: number): Promise<Page<McpTaskRow>>;
+  /**
+   * Take the task to run its call: from input_required, or from working when the process that held
+   * it let its lease lapse (it stopped). Resolves with the row when this caller won it: of any
+   * number of callers, in any number of processes, one wins.
+   */
+  claim(id: string, leaseUntil: number, now: number): Promise<McpTaskRow | undefined>;
+  /** Move a task that has not ended to `change.status`; resolves with the row when it changed. */
+  update(id: string, change: McpTaskChange, now: number): Promise<McpTaskRow | undefined>;
+  /** Forget tasks past their time (one statement); resolves with how many went. */
+  deleteExpired(now: number): Promise<number>;
+  /** How many unexpired tasks the principal holds. */
+  countFor(principal: string, now: number): Promise<number>;
+}
+
+/** MCP tasks on SQLite; each method's work runs before its promise is returned. */
+export class McpTaskRows implements McpTaskRowStore {
   constructor(private readonly db: Db) {}
 
-  insert(task: NewMcpTask, now: number): McpTaskRow {
-    return this.db
-      .insert(mcpTasks)
-      .values({ ...task, createdAt: now, updatedAt: now })
-      .returning()
-      .get();
+  async insert(task: NewMcpTask, cap: number, now: number): Promise<McpTaskRow | undefined> {
+    return this.db.transaction(
+      (tx) => {
+        if (held(tx, task.principal, now) >= cap) return undefined;
+        return tx
+          .insert(mcpTasks)
+          .values({ ...task, createdAt: now, updatedAt: now })
+          .returning()
+          .get();
+      },
+      { behavior: "immediate" },
+    );
   }
 
-  /** The principal's task, unless it expired. */
-  get(principal: string, id: string, now: number): McpTaskRow | undefined {
+  async get(principal: string, id: string, now: number): Promise<McpTaskRow | undefined> {
     return this.db
       .select()
       .from(mcpTasks)
@@ -37,8 +78,7 @@ export class McpTaskRows {
       .get();
   }
 
-  /** Unexpired tasks waiting for `approvalId` (whoever asked). */
-  waitingFor(approvalId: string, now: number): McpTaskRow[] {
+  async waitingFor(approvalId: string, now: number): Promise<McpTaskRow[]> {
     return this.db
       .select()
       .from(mcpTasks)
@@ -46,8 +86,7 @@ export class McpTaskRows {
       .all();
   }
 
-  /** The principal's unexpired tasks, newest first, a page at a time. Throws InvalidCursor. */
-  page(principal: string, cursor: string | undefined, limit: number, now: number): Page<McpTaskRow> {
+  async page(principal: string, cursor: string | undefined, limit: number, now: number): Promise<Page<McpTaskRow>> {
     const rows = this.db
       .select()
       .from(mcpTasks)
@@ -58,11 +97,7 @@ export class McpTaskRows {
     return toPage(rows, limit, (row) => [row.createdAt, row.id]);
   }
 
-  /**
-   * Take the task to run its call: from input_required, or from working when the process that held
-   * it let its lease lapse (it stopped). Returns the row when this caller won it.
-   */
-  claim(id: string, leaseUntil: number, now: number): McpTaskRow | undefined {
+  async claim(id: string, leaseUntil: number, now: number): Promise<McpTaskRow | undefined> {
     return this.db
       .update(mcpTasks)
       .set({ status: "working", leaseUntil, updatedAt: now })
@@ -76,33 +111,32 @@ export class McpTaskRows {
       .get();
   }
 
-  /** Move a task that has not ended to `status`; returns the row when it changed. */
-  update(
-    id: string,
-    change: { status: McpTaskStatus; statusMessage?: string | null; result?: Record<string, unknown>; approvalId?: string | null },
-    now: number,
-  ): McpTaskRow | undefined {
+  async update(id: string, change: McpTaskChange, now: number): Promise<McpTaskRow | undefined> {
     return this.db
       .update(mcpTasks)
       .set({ ...change, leaseUntil: null, updatedAt: now })
-      .where(and(eq(mcpTasks.id, id), notInArray(mcpTasks.status, TERMINAL)))
+      .where(and(eq(mcpTasks.id, id), notInArray(mcpTasks.status, MCP_TERMINAL_STATUSES)))
       .returning()
       .get();
   }
 
-  /** Forget tasks past their time; returns how many went. */
-  deleteExpired(now: number): number {
+  async deleteExpired(now: number): Promise<number> {
     return this.db.delete(mcpTasks).where(lte(mcpTasks.expiresAt, now)).run().changes;
   }
 
-  /** How many unexpired tasks the principal holds (a bound on what one caller may keep). */
-  countFor(principal: string, now: number): number {
-    return (
-      this.db
-        .select({ n: sql<number>`count(*)` })
-        .from(mcpTasks)
-        .where(and(eq(mcpTasks.principal, principal), gt(mcpTasks.expiresAt, now)))
-        .get()?.n ?? 0
-    );
+  async countFor(principal: string, now: number): Promise<number> {
+    return held(this.db, principal, now);
   }
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+function held(db: Db | Tx, principal: string, now: number): number {
+  return (
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(mcpTasks)
+      .where(and(eq(mcpTasks.principal, principal), gt(mcpTasks.expiresAt, now)))
+      .get()?.n ?? 0
+  );
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { TaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/interfaces.js";
 import type { CallToolResult, Result, Task } from "@modelcontextprotocol/sdk/types.js";
 import type { ApprovalStore } from "../../approvals/store";
-import { McpTaskRows, type McpTaskRow } from "../../db/mcp-tasks";
+import { McpTaskRows, type McpTaskRow, type McpTaskRowStore } from "../../db/mcp-tasks";
 import type { Db } from "../../db/connection";
 import { DomainError, isDomainError } from "../../errors";
 import type { Executor } from "../../execution/executor";
@@ -47,7 +47,7 @@ const HOUR = 3600 * 1000;
  * denied one is answered as denied.
  */
 export class McpTasks {
-  private readonly rows: McpTaskRows;
+  private readonly rows: McpTaskRowStore;
   private readonly pollIntervalMs: number;
   private readonly defaultTtlMs: number;
   private readonly maxTtlMs: number;
@@ -57,14 +57,15 @@ export class McpTasks {
   /** When expired rows were last deleted: reads skip them anyway, so once a minute is enough. */
   private sweptAt = 0;
 
+  /** Over a SQLite database (its McpTaskRows), or over any implementation of the rows. */
   constructor(
-    db: Db,
+    rows: Db | McpTaskRowStore,
     private readonly executor: Executor,
     private readonly approvals: ApprovalStore,
     private readonly logger: Logger,
     options: McpTaskOptions = {},
   ) {
-    this.rows = new McpTaskRows(db);
+    this.rows = isRowStore(rows) ? rows : new McpTaskRows(rows);
     this.pollIntervalMs = options.pollIntervalMs ?? 2000;
     this.defaultTtlMs = options.defaultTtlMs ?? 24 * HOUR;
     this.maxTtlMs = options.maxTtlMs ?? 7 * 24 * HOUR;
@@ -73,24 +74,25 @@ export class McpTasks {
     this.now = options.now ?? Date.now;
     approvals.onChange(({ type, approval }) => {
       if (type !== "decided" && type !== "expired" && type !== "cancelled") return;
-      for (const row of this.rows.waitingFor(approval.id, this.now())) void this.settle(row);
+      this.rows
+        .waitingFor(approval.id, this.now())
+        .then((rows) => Promise.all(rows.map((row) => this.settle(row))))
+        .catch((error: unknown) => this.logger.error("could not move on the MCP tasks of an approval", { approvalId: approval.id, error }));
     });
   }
 
   /**
-   * A task for a call and its outcome so far. `ttlMs` is the client's ask. Throws DomainError
+   * A task for a call and its outcome so far. `ttlMs` is the client's ask. Rejects with DomainError
    * (forbidden) when the principal already holds as many tasks as it may.
    */
-  create(principal: string, call: TaskCall, outcome: CallOutcome, ttlMs?: number): Task {
+  async create(principal: string, call: TaskCall, outcome: CallOutcome, ttlMs?: number): Promise<Task> {
     const now = this.now();
     if (now - this.sweptAt >= SWEEP_EVERY_MS) {
-      this.rows.deleteExpired(now);
       this.sweptAt = now;
+      await this.rows.deleteExpired(now);
     }
-    if (this.rows.countFor(principal, now) >= this.maxPerPrincipal)
-      throw new DomainError("forbidden", `This caller holds ${this.maxPerPrincipal} tasks already; let some expire first`);
     const ttl = Math.min(Math.max(ttlMs ?? this.defaultTtlMs, 1000), this.maxTtlMs);
-    const row = this.rows.insert(
+    const row = await this.rows.insert(
       {
         id: `mcpt_${randomBytes(12).toString("base64url")}`,
         principal,
@@ -100,41 +102,43 @@ export class McpTasks {
         expiresAt: now + ttl,
         ...this.stateOf(call.tool, outcome),
       },
+      this.maxPerPrincipal,
       now,
     );
+    if (!row) throw new DomainError("forbidden", `This caller holds ${this.maxPerPrincipal} tasks already; let some expire first`);
     return toTask(row);
   }
 
   /** The principal's task, moved on first when its approval was decided; null when unknown or expired. */
   async get(principal: string, id: string): Promise<Task | null> {
-    const row = this.rows.get(principal, id, this.now());
+    const row = await this.rows.get(principal, id, this.now());
     return row ? toTask(await this.settle(row)) : null;
   }
 
   /** The result of an ended task. Throws DomainError (call_not_found) for an unknown task or one that has not ended. */
   async result(principal: string, id: string): Promise<CallToolResult> {
-    const row = this.rows.get(principal, id, this.now());
+    const row = await this.rows.get(principal, id, this.now());
     if (!row?.result) throw new DomainError("call_not_found", `Task ${id} has no result`);
     return row.result as CallToolResult;
   }
 
   /** The principal's tasks, newest first. Throws InvalidCursor. */
   async list(principal: string, cursor?: string): Promise<{ tasks: Task[]; nextCursor?: string }> {
-    const page = this.rows.page(principal, cursor, 100, this.now());
+    const page = await this.rows.page(principal, cursor, 100, this.now());
     const tasks = await Promise.all(page.items.map(async (row) => toTask(await this.settle(row))));
     return { tasks, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
   }
 
   /** Cancel a task that has not ended, withdrawing the approval it waits for. Unknown or ended tasks change nothing. */
   async cancel(principal: string, id: string, message = "The client cancelled the task."): Promise<void> {
-    const row = this.rows.get(principal, id, this.now());
+    const row = await this.rows.get(principal, id, this.now());
     if (!row) return;
     const result: CallToolResult = {
       content: [{ type: "text", text: JSON.stringify({ error: { kind: "cancelled", message } }) }],
       isError: true,
       _meta: { [ERROR_KIND_META]: "cancelled" },
     };
-    const changed = this.rows.update(id, { status: "cancelled", statusMessage: message, result }, this.now());
+    const changed = await this.rows.update(id, { status: "cancelled", statusMessage: message, result }, this.now());
     if (changed && row.approvalId) {
       try {
         await this.approvals.cancel(row.approvalId, principal, "the MCP client cancelled its task");
@@ -175,14 +179,14 @@ export class McpTasks {
     if (!waiting && !abandoned) return row;
     const approval = row.approvalId ? await this.approvals.get(row.approvalId) : undefined;
     if (waiting && approval?.status === "pending" && approval.expiresAt > now) return row;
-    const claimed = this.rows.claim(row.id, now + this.leaseMs, now);
-    if (!claimed) return this.rows.get(row.principal, row.id, now) ?? row;
+    const claimed = await this.rows.claim(row.id, now + this.leaseMs, now);
+    if (!claimed) return (await this.rows.get(row.principal, row.id, now)) ?? row;
     try {
       const outcome = await this.executor.call(row.tool, row.args, {
         callId: row.callId,
         ctx: { principal: row.principal, scope: row.scope, runId: row.runId, surface: "mcp" },
       });
-      return this.rows.update(row.id, this.stateOf(row.tool, outcome), this.now()) ?? claimed;
+      return (await this.rows.update(row.id, this.stateOf(row.tool, outcome), this.now())) ?? claimed;
     } catch (error) {
       // Only a programming or storage error lands here; the task waits to be taken over.
       this.logger.error("could not move an MCP task on", { taskId: row.id, error });
@@ -203,6 +207,10 @@ export class McpTasks {
       ? { status: "completed" as const, statusMessage: null, result: result as Record<string, unknown> }
       : { status: "failed" as const, statusMessage: outcome.error.message, result: result as Record<string, unknown> };
   }
+}
+
+function isRowStore(value: Db | McpTaskRowStore): value is McpTaskRowStore {
+  return typeof (value as Partial<McpTaskRowStore>).claim === "function";
 }
 
 function toTask(row: McpTaskRow): Task {

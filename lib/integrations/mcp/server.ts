@@ -141,7 +141,7 @@ async function callTool(
 
   if (task) {
     const call: TaskCall = { tool: name, args, scope, callId, runId };
-    return { task: deps.tasks.create(caller.principal, call, outcome, task.ttl) };
+    return { task: await deps.tasks.create(caller.principal, call, outcome, task.ttl) };
   }
   if (!isPending(outcome)) return toCallToolResult(outcome, tool.outputSchema);
   const link = approvalLink(caller.baseUrl, outcome.pending.approvalId);
