@@ -95,7 +95,7 @@ export function a2aApi(
       error: useLegacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error),
     });
     try {
-      const refused = admission(body, principalId);
+      const refused = await admission(body, principalId);
       if (refused) return Response.json({ jsonrpc: "2.0", id, error: rpcErrorObject(refused.kind, refused.message) });
       const extensions = useLegacy
         ? (request.headers.get(LEGACY_HTTP_EXTENSION_HEADER) ?? request.headers.get(HTTP_EXTENSION_HEADER))
@@ -120,7 +120,7 @@ export function a2aApi(
    * Checks the SDK cannot make: each data part of a message within maxDataBytes, and room for a
    * new task under the caller's cap (a message on an existing task creates none).
    */
-  function admission(body: unknown, principal: string): { kind: ErrorKind; message: string } | undefined {
+  async function admission(body: unknown, principal: string): Promise<{ kind: ErrorKind; message: string } | undefined> {
     if (!isJsonObject(body) || typeof body.method !== "string" || !SEND_METHODS.has(body.method)) return undefined;
     const message = isJsonObject(body.params) ? body.params.message : undefined;
     if (!isJsonObject(message)) return undefined;
@@ -129,7 +129,7 @@ export function a2aApi(
       if (isJsonObject(part) && "data" in part && JSON.stringify(part.data ?? null).length > maxDataBytes)
         return { kind: "payload_too_large", message: `A data part is larger than ${maxDataBytes} bytes` };
     if (message.taskId === undefined || message.taskId === "") {
-      if (!tasks.admit(principal))
+      if (!(await tasks.admit(principal)))
         return { kind: "forbidden", message: `This caller holds ${tasks.cap} open tasks already; finish or cancel some first` };
     }
     return undefined;

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, notInArray, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, notInArray, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "./connection";
 import { afterDescending, toPage, type Page } from "./paging";
 import { a2aTasks, type A2AParkedCall } from "./schema";
@@ -60,10 +60,64 @@ export interface A2ATaskFilter {
 }
 
 /**
- * The a2a_tasks table. Every read is bound to the principal that created the task, so one caller
- * never sees, resumes or cancels another's; tasks past their time read as gone.
+ * The a2a_tasks table, whatever the database. Every read is bound to the principal that created the
+ * task, so one caller never sees, resumes or cancels another's; tasks past their time read as gone.
+ * A2ATaskRows (SQLite) and PgA2ATaskRows (./postgres/a2a-tasks) implement it.
  */
-export class A2ATaskRows {
+export interface A2ATaskRowStore {
+  /** False once the database is closed: nothing more can be written. */
+  readonly open: boolean;
+  /** Insert or replace the task's row (the principal of an existing row never changes). */
+  save(write: A2ATaskWrite, now: number): Promise<void>;
+  /** Several saves in one transaction: all are written or none. */
+  saveMany(writes: ReadonlyArray<A2ATaskWrite>, now: number): Promise<void>;
+  /** The principal's task, unless it expired. */
+  get(principal: string, id: string, now: number): Promise<A2ATaskRow | undefined>;
+  /** The principal's unexpired tasks, most recently changed first, a page at a time. Rejects with InvalidCursor. */
+  page(principal: string, filter: A2ATaskFilter, cursor: string | undefined, limit: number, now: number): Promise<Page<A2ATaskRow>>;
+  /** How many of the principal's unexpired tasks match `filter`. */
+  countFor(principal: string, filter: A2ATaskFilter, now: number): Promise<number>;
+  /**
+   * Make room for new tasks of `principal` under `cap`, after sweeping expired rows: when it holds
+   * `cap` tasks, its oldest ended ones go, `slack` more than one so the next calls need not come
+   * back. Resolves with how many tasks it may start now (at least one), or 0 when its unended tasks
+   * alone fill the cap (then nothing of its tasks is deleted).
+   */
+  makeRoom(principal: string, cap: number, now: number, slack?: number): Promise<number>;
+  /** Forget tasks past their time (one statement); resolves with how many went. */
+  deleteExpired(now: number): Promise<number>;
+  /** Unexpired, unended tasks parked on `approvalId` (whoever asked). */
+  waitingFor(approvalId: string, now: number): Promise<A2ATaskRow[]>;
+}
+
+/** The columns of a2a_tasks the shared conditions read, in either dialect's table. */
+interface A2ATaskColumns {
+  principal: AnyColumn;
+  contextId: AnyColumn;
+  state: AnyColumn;
+  approvalId: AnyColumn;
+  expiresAt: AnyColumn;
+  updatedAt: AnyColumn;
+}
+
+/** The principal's unexpired tasks that match `filter`. */
+export function visibleTasks(t: A2ATaskColumns, principal: string, filter: A2ATaskFilter, now: number): SQL {
+  return and(
+    eq(t.principal, principal),
+    gt(t.expiresAt, now),
+    filter.contextId === undefined ? undefined : eq(t.contextId, filter.contextId),
+    filter.state === undefined ? undefined : eq(t.state, filter.state),
+    filter.updatedAfter === undefined ? undefined : gt(t.updatedAt, filter.updatedAfter),
+  )!;
+}
+
+/** Unexpired, unended tasks parked on `approvalId`. */
+export function tasksWaitingFor(t: A2ATaskColumns, approvalId: string, now: number): SQL {
+  return and(eq(t.approvalId, approvalId), notInArray(t.state, A2A_TERMINAL_STATES), gt(t.expiresAt, now))!;
+}
+
+/** A2A tasks on SQLite; each method's work runs before its promise is returned. */
+export class A2ATaskRows implements A2ATaskRowStore {
   // save, get and held sit on every SendMessage's path: raw statements compiled once, without the
   // query builder, which cost more than the statements themselves (measured by `npm run bench a2a`).
   private readonly sql;
@@ -108,19 +162,21 @@ export class A2ATaskRows {
     });
   }
 
-  /** Insert or replace the task's row (the principal of an existing row never changes). */
-  save(write: A2ATaskWrite, now: number): void {
+  get open(): boolean {
+    return this.db.$client.open;
+  }
+
+  async save(write: A2ATaskWrite, now: number): Promise<void> {
     this.saveOne(write, now);
   }
 
-  /** Several saves in one transaction: one commit, one fsync. */
-  saveMany(writes: ReadonlyArray<A2ATaskWrite>, now: number): void {
+  /** One commit, one fsync. */
+  async saveMany(writes: ReadonlyArray<A2ATaskWrite>, now: number): Promise<void> {
     if (writes.length === 1) this.saveOne(writes[0]!, now);
     else if (writes.length) this.saveAll(writes, now);
   }
 
-  /** The principal's task, unless it expired. */
-  get(principal: string, id: string, now: number): A2ATaskRow | undefined {
+  async get(principal: string, id: string, now: number): Promise<A2ATaskRow | undefined> {
     const row = this.sql.get.get(id, principal, now);
     return row && fromRaw(row);
   }
@@ -140,36 +196,29 @@ export class A2ATaskRows {
     (write.parked === undefined ? this.sql.upsertKeepingParked : this.sql.upsertSettingParked).run(params);
   }
 
-  /** The principal's unexpired tasks, most recently changed first, a page at a time. Throws InvalidCursor. */
-  page(principal: string, filter: A2ATaskFilter, cursor: string | undefined, limit: number, now: number): Page<A2ATaskRow> {
+  async page(principal: string, filter: A2ATaskFilter, cursor: string | undefined, limit: number, now: number): Promise<Page<A2ATaskRow>> {
     const rows = this.db
       .select()
       .from(a2aTasks)
-      .where(and(this.visible(principal, filter, now), afterDescending(cursor, a2aTasks.updatedAt, a2aTasks.id)))
+      .where(and(visibleTasks(a2aTasks, principal, filter, now), afterDescending(cursor, a2aTasks.updatedAt, a2aTasks.id)))
       .orderBy(desc(a2aTasks.updatedAt), desc(a2aTasks.id))
       .limit(limit + 1)
       .all();
     return toPage(rows, limit, (row) => [row.updatedAt, row.id]);
   }
 
-  /** How many of the principal's unexpired tasks match `filter`. */
-  countFor(principal: string, filter: A2ATaskFilter, now: number): number {
+  async countFor(principal: string, filter: A2ATaskFilter, now: number): Promise<number> {
     return (
       this.db
         .select({ n: count() })
         .from(a2aTasks)
-        .where(this.visible(principal, filter, now))
+        .where(visibleTasks(a2aTasks, principal, filter, now))
         .get()?.n ?? 0
     );
   }
 
-  /**
-   * Make room for new tasks of `principal` under `cap`, after sweeping expired rows: when it holds
-   * `cap` tasks, its oldest ended ones go, `slack` more than one so the next calls need not come
-   * back. Returns how many tasks it may start now (at least one), or 0 when its unended tasks alone
-   * fill the cap (then nothing is deleted).
-   */
-  makeRoom(principal: string, cap: number, now: number, slack = 0): number {
+  /** One transaction: refused, it deletes nothing, expired rows included. */
+  async makeRoom(principal: string, cap: number, now: number, slack = 0): Promise<number> {
     try {
       return this.makeRoomTx(principal, cap, now, slack);
     } catch (error) {
@@ -178,27 +227,15 @@ export class A2ATaskRows {
     }
   }
 
-  /** Forget tasks past their time; returns how many went. */
-  deleteExpired(now: number): number {
+  async deleteExpired(now: number): Promise<number> {
     return this.sweepTx(now);
   }
 
-  /** Unexpired, unended tasks parked on `approvalId` (whoever asked). */
-  waitingFor(approvalId: string, now: number): A2ATaskRow[] {
+  async waitingFor(approvalId: string, now: number): Promise<A2ATaskRow[]> {
     return this.db
       .select()
       .from(a2aTasks)
-      .where(and(eq(a2aTasks.approvalId, approvalId), notInArray(a2aTasks.state, A2A_TERMINAL_STATES), gt(a2aTasks.expiresAt, now)))
+      .where(tasksWaitingFor(a2aTasks, approvalId, now))
       .all();
-  }
-
-  private visible(principal: string, filter: A2ATaskFilter, now: number): SQL {
-    return and(
-      eq(a2aTasks.principal, principal),
-      gt(a2aTasks.expiresAt, now),
-      filter.contextId === undefined ? undefined : eq(a2aTasks.contextId, filter.contextId),
-      filter.state === undefined ? undefined : eq(a2aTasks.state, filter.state),
-      filter.updatedAfter === undefined ? undefined : gt(a2aTasks.updatedAt, filter.updatedAfter),
-    )!;
   }
 }

@@ -71,11 +71,11 @@ describe("A2A task store: what reaches SQLite and when", () => {
       alice,
     );
     expect(listed.tasks.map((t) => t.id)).toEqual([running.id]);
-    expect(tasks.admit("alice")).toBe(false);
-    expect(tasks.admit("bob")).toBe(true);
+    expect(await tasks.admit("alice")).toBe(false);
+    expect(await tasks.admit("bob")).toBe(true);
     await nextTick();
     expect(stateOnDisk(services, running.id)).toBe(TaskState.TASK_STATE_WORKING);
-    expect(tasks.admit("alice")).toBe(false);
+    expect(await tasks.admit("alice")).toBe(false);
   });
 
   it("an input-required task and the call it waits on are on disk at once, for another console to resume", async () => {
@@ -93,7 +93,7 @@ describe("A2A task store: what reaches SQLite and when", () => {
     await tasks.save(waiting, alice);
     const other = new A2ATasks(services.database.db, services.approvals, services.logger);
     expect((await other.load(waiting.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    expect(other.parked("alice", waiting.id)).toEqual({ kind: "tool", calls: [call] });
+    expect(await other.parked("alice", waiting.id)).toEqual({ kind: "tool", calls: [call] });
     expect(countRows(services.database, "a2a_tasks", "approval_id = ?", "ap-1")).toBe(1);
   });
 
@@ -118,7 +118,7 @@ describe("A2A task store: the cap", () => {
     const { services, tasks } = setup({ maxPerOwner: 200 });
     const made: string[] = [];
     const start = async (state: TaskState) => {
-      expect(tasks.admit("alice")).toBe(true);
+      expect(await tasks.admit("alice")).toBe(true);
       const task = taskIn(state);
       made.push(task.id);
       await tasks.save(task, alice);
@@ -140,12 +140,12 @@ describe("A2A task store: the cap", () => {
   it("refuses a new task when open tasks fill the cap, and deletes nothing", async () => {
     const { services, tasks } = setup({ maxPerOwner: 3 });
     for (let i = 0; i < 3; i++) {
-      expect(tasks.admit("alice")).toBe(true);
+      expect(await tasks.admit("alice")).toBe(true);
       await tasks.save(taskIn(i ? TaskState.TASK_STATE_INPUT_REQUIRED : TaskState.TASK_STATE_COMPLETED), alice);
     }
-    expect(tasks.admit("alice")).toBe(true);
+    expect(await tasks.admit("alice")).toBe(true);
     await tasks.save(taskIn(TaskState.TASK_STATE_INPUT_REQUIRED), alice);
-    expect(tasks.admit("alice")).toBe(false);
+    expect(await tasks.admit("alice")).toBe(false);
     expect(countRows(services.database, "a2a_tasks")).toBe(3);
   });
 
@@ -157,7 +157,7 @@ describe("A2A task store: the cap", () => {
     expect(await tasks.load(task.id, alice)).toBeDefined();
     now += 61_000;
     expect(await tasks.load(task.id, alice)).toBeUndefined();
-    expect(tasks.admit("alice")).toBe(true);
+    expect(await tasks.admit("alice")).toBe(true);
     expect(countRows(services.database, "a2a_tasks")).toBe(0);
   });
 });

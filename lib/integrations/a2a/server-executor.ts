@@ -131,7 +131,7 @@ export class ConsoleAgentExecutor implements AgentExecutor {
   }
 
   private async resume(turn: Turn, principal: string, baseUrl: string, request: A2ARequest): Promise<void> {
-    const parked = this.deps.tasks.parked(principal, turn.taskId);
+    const parked = await this.deps.tasks.parked(principal, turn.taskId);
     if (!parked) return turn.finish(TaskState.TASK_STATE_FAILED, "The call this task waited on is gone");
     if (request.kind === "answer") {
       const refusal = await this.answer(principal, parked, request);

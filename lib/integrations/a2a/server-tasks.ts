@@ -1,7 +1,7 @@
 import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { ApprovalStore } from "../../approvals/store";
-import { A2A_TERMINAL_STATES, A2ATaskRows, type A2AParkedCall, type A2ATaskWrite } from "../../db/a2a-tasks";
+import { A2A_TERMINAL_STATES, A2ATaskRows, type A2AParkedCall, type A2ATaskRowStore, type A2ATaskWrite } from "../../db/a2a-tasks";
 import type { Db } from "../../db/connection";
 import { isDomainError } from "../../errors";
 import type { Logger } from "../../log";
@@ -60,13 +60,19 @@ interface LiveTask {
   rest?: { parked?: A2AParkedCall | null };
 }
 
+/** A live task as it was when handed to the rows. */
+interface BatchEntry {
+  id: string;
+  live: LiveTask;
+}
+
 /**
  * The SDK's TaskStore over the a2a_tasks table, so tasks outlive the process and any console over
  * the same database can resume them. Every lookup is bound to the calling principal.
  *
  * The SDK loads and saves a task on every event of a call (four of each for one tool call). Saves
  * go to memory, where a live task is read from, and are written at the end of the tick, every task
- * changed in that tick in one transaction. A save of a resting state (ended, input-required,
+ * changed in that tick in one transaction, each transaction after the one before it. A save of a resting state (ended, input-required,
  * auth-required) resolves only once that write is done, and the SDK answers the client only after
  * it: a restart loses no task a client has heard of. The passing states (submitted, working) need
  * not wait: a quick call costs one row write, shared in one commit with the calls that ended in
@@ -78,7 +84,7 @@ interface LiveTask {
  * withdraws the approvals it waited on.
  */
 export class A2ATasks implements TaskStore {
-  private readonly rows: A2ATaskRows;
+  private readonly rows: A2ATaskRowStore;
   private readonly ttlMs: number;
   private readonly maxPerOwner: number;
   private readonly now: () => number;
@@ -88,19 +94,24 @@ export class A2ATasks implements TaskStore {
   /** Live tasks changed since they were last written. */
   private readonly pending = new Set<string>();
   private flushing: NodeJS.Immediate | undefined;
+  /** Settles (never rejects) once every batch handed to the rows so far has been written or refused. */
+  private written: Promise<void> = Promise.resolve();
   /** Saves of resting states, settled by the flush that writes them. */
   private readonly waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
-  /** Tasks each principal may still start before SQLite is asked again (see admit). */
+  /** Tasks each principal may still start before the database is asked again (see admit). */
   private readonly room = new Map<string, number>();
+  /** A principal's ask for room in flight: its other admissions wait for that answer. */
+  private readonly asking = new Map<string, Promise<number>>();
   private sweptAt = -Infinity;
 
+  /** Over a SQLite database (its A2ATaskRows), or over any implementation of the rows. */
   constructor(
-    private readonly db: Db,
+    rows: Db | A2ATaskRowStore,
     private readonly approvals: ApprovalStore,
     private readonly logger: Logger,
     options: A2ATaskOptions = {},
   ) {
-    this.rows = new A2ATaskRows(db);
+    this.rows = isRowStore(rows) ? rows : new A2ATaskRows(rows);
     this.ttlMs = options.ttlMs ?? 24 * HOUR;
     this.maxPerOwner = options.maxPerOwner ?? 1000;
     this.now = options.now ?? Date.now;
@@ -112,39 +123,55 @@ export class A2ATasks implements TaskStore {
   }
 
   /** The call the principal's task waits on, if it waits on one. */
-  parked(principal: string, taskId: string): A2AParkedCall | undefined {
-    this.flush();
-    return this.rows.get(principal, taskId, this.now())?.parked ?? undefined;
+  async parked(principal: string, taskId: string): Promise<A2AParkedCall | undefined> {
+    await this.flush();
+    return (await this.rows.get(principal, taskId, this.now()))?.parked ?? undefined;
   }
 
   /**
    * Whether `principal` may start one more task: at the cap its oldest ended tasks make room; false
-   * when its open tasks alone fill the cap. SQLite is asked only when the room it granted last time
-   * is used up (tasks made in this process are all admitted here, so that room can only be too
-   * small, never too large); at the cap, it drops a hundredth of the cap more than it must, so a
-   * busy caller pays for the count and the delete once per so many tasks. Expired tasks are swept
-   * at least once a minute.
+   * when its open tasks alone fill the cap. The database is asked only when the room it granted
+   * last time is used up (tasks made in this process are all admitted here, so that room can only
+   * be too small, never too large; with other instances on the same rows, the rows bound it), and
+   * one ask per principal at a time; at the cap, it drops a hundredth of the cap more than it must,
+   * so a busy caller pays for the count and the delete once per so many tasks. Expired tasks are
+   * swept at least once a minute.
    */
-  admit(principal: string): boolean {
+  async admit(principal: string): Promise<boolean> {
     const now = this.now();
     if (now - this.sweptAt >= SWEEP_EVERY_MS) {
       this.sweptAt = now;
-      this.rows.deleteExpired(now);
+      await this.rows.deleteExpired(now);
     }
-    const room = this.room.get(principal) ?? 0;
-    if (room > 0) {
-      this.room.set(principal, room - 1);
+    for (;;) {
+      const room = this.room.get(principal) ?? 0;
+      if (room > 0) {
+        this.room.set(principal, room - 1);
+        return true;
+      }
+      const asked = this.asking.get(principal);
+      if (!asked) break;
+      await asked.catch(() => {});
+    }
+    const asking = this.askForRoom(principal, now);
+    this.asking.set(principal, asking);
+    try {
+      const granted = await asking;
+      if (granted === 0) {
+        this.room.delete(principal);
+        return false;
+      }
+      this.room.set(principal, granted - 1);
       return true;
+    } finally {
+      this.asking.delete(principal);
     }
+  }
+
+  private async askForRoom(principal: string, now: number): Promise<number> {
     // Live tasks must be on disk to be counted.
-    this.flush();
-    const granted = this.rows.makeRoom(principal, this.maxPerOwner, now, Math.floor(this.maxPerOwner / 100));
-    if (granted === 0) {
-      this.room.delete(principal);
-      return false;
-    }
-    this.room.set(principal, granted - 1);
-    return true;
+    await this.flush();
+    return this.rows.makeRoom(principal, this.maxPerOwner, now, Math.floor(this.maxPerOwner / 100));
   }
 
   /** The largest number of tasks one principal may hold. */
@@ -158,7 +185,7 @@ export class A2ATasks implements TaskStore {
     // A task live here belongs to the caller that started it; another's write of its id is dropped.
     if (live && live.principal !== principal) return;
     // A resting state waiting for its write is written before anything replaces it.
-    if (live?.rest) this.flush();
+    if (live?.rest) void this.flush();
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
     const entry: LiveTask = { principal, task: copyTask(task) };
     if (DURABLE_STATES.has(state)) {
@@ -172,7 +199,7 @@ export class A2ATasks implements TaskStore {
     }
     this.live.set(task.id, entry);
     this.pending.add(task.id);
-    this.flushing ??= setImmediate(() => this.flush());
+    this.flushing ??= setImmediate(() => void this.flush());
     if (!entry.rest) return;
     // Answered once the row is on disk: the SDK answers the client only after this resolves.
     await new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
@@ -182,57 +209,63 @@ export class A2ATasks implements TaskStore {
     const principal = ownerOf(context);
     const live = this.live.get(taskId);
     if (live) return live.principal === principal ? copyTask(live.task) : undefined;
-    const row = this.rows.get(principal, taskId, this.now());
+    const row = await this.rows.get(principal, taskId, this.now());
     return row ? Task.fromJSON(row.task) : undefined;
   }
 
   /**
-   * Write every task changed since its last write, in one transaction, and settle the saves that
-   * wait for it (with the error, if the write failed). Tasks written in a resting state leave
-   * memory. Never throws.
+   * Hand every task changed since its last write to the rows, in one transaction that starts after
+   * the ones handed over before it, and settle the saves that wait for it (with the error, if the
+   * write failed). Tasks written in a resting state leave memory. Resolves once every write handed
+   * over so far is done; never rejects.
    */
-  flush(): void {
+  flush(): Promise<void> {
     if (this.flushing) clearImmediate(this.flushing);
     this.flushing = undefined;
-    if (!this.pending.size) return;
-    const now = this.now();
-    const writes: A2ATaskWrite[] = [];
-    const resting: string[] = [];
-    const withdrawals: Array<{ parked: A2AParkedCall; principal: string }> = [];
+    if (!this.pending.size) return this.written;
+    const batch: BatchEntry[] = [];
+    for (const id of this.pending) {
+      const live = this.live.get(id);
+      if (live) batch.push({ id, live });
+    }
+    this.pending.clear();
     const waiting = this.waiting.splice(0);
-    let failure: unknown;
-    if (!this.db.$client.open) {
+    this.written = this.written.then(() => this.write(batch, waiting));
+    return this.written;
+  }
+
+  /** Write one batch and settle its saves. Never rejects. */
+  private async write(batch: BatchEntry[], waiting: Array<{ resolve: () => void; reject: (error: unknown) => void }>): Promise<void> {
+    if (!this.rows.open) {
       // Shut down: nothing more can be written.
       this.pending.clear();
       this.live.clear();
       for (const { reject } of waiting) reject(new Error("the database is closed"));
       return;
     }
+    const now = this.now();
+    const writes: A2ATaskWrite[] = [];
+    const withdrawals: Array<{ parked: A2AParkedCall; principal: string }> = [];
+    let failure: unknown;
     try {
-      for (const id of this.pending) {
-        const live = this.live.get(id);
-        if (!live) continue;
+      for (const { id, live } of batch) {
         const state = live.task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-        if (live.rest) {
-          resting.push(id);
-          // Only a cancel withdraws approvals, and only those of a call the task was parked on.
-          if (state === TaskState.TASK_STATE_CANCELED) {
-            const before = this.rows.get(live.principal, id, now)?.parked;
-            if (before) withdrawals.push({ parked: before, principal: live.principal });
-          }
+        // Only a cancel withdraws approvals, and only those of a call the task was parked on.
+        if (live.rest && state === TaskState.TASK_STATE_CANCELED) {
+          const before = (await this.rows.get(live.principal, id, now))?.parked;
+          if (before) withdrawals.push({ parked: before, principal: live.principal });
         }
         writes.push(this.rowOf(live.task, live.principal, state, now, live.rest?.parked));
       }
-      this.pending.clear();
-      this.rows.saveMany(writes, now);
+      await this.rows.saveMany(writes, now);
     } catch (error) {
       failure = error;
-      this.pending.clear();
       // A passing state is written again with the task's next change; a resting one is the
-      // caller's to retry (its save fails), and is read from SQLite again meanwhile.
-      this.logger.error("could not write A2A tasks", { error, tasks: writes.map((w) => w.id) });
+      // caller's to retry (its save fails), and is read from the database again meanwhile.
+      this.logger.error("could not write A2A tasks", { error, tasks: batch.map((entry) => entry.id) });
     }
-    for (const id of resting) this.live.delete(id);
+    // A resting task saved again meanwhile stays: its newer state waits for its own write.
+    for (const { id, live } of batch) if (live.rest && this.live.get(id) === live) this.live.delete(id);
     const settle = () => {
       for (const { resolve, reject } of waiting) {
         if (failure === undefined) resolve();
@@ -258,7 +291,7 @@ export class A2ATasks implements TaskStore {
 
   async list(params: ListTasksRequest, context: ServerCallContext): Promise<ListTasksResponse> {
     const principal = ownerOf(context);
-    this.flush();
+    await this.flush();
     const now = this.now();
     const after = params.statusTimestampAfter ? Date.parse(params.statusTimestampAfter) : undefined;
     const filter = {
@@ -267,13 +300,13 @@ export class A2ATasks implements TaskStore {
       ...(after !== undefined && Number.isFinite(after) && { updatedAfter: after }),
     };
     const pageSize = params.pageSize ?? 50;
-    const page = this.rows.page(principal, filter, params.pageToken || undefined, pageSize, now);
+    const page = await this.rows.page(principal, filter, params.pageToken || undefined, pageSize, now);
     const tasks = page.items.map((row) => {
       const task = Task.fromJSON(row.task);
       if (!params.includeArtifacts) task.artifacts = [];
       return task;
     });
-    return { tasks, nextPageToken: page.nextCursor ?? "", pageSize, totalSize: this.rows.countFor(principal, filter, now) };
+    return { tasks, nextPageToken: page.nextCursor ?? "", pageSize, totalSize: await this.rows.countFor(principal, filter, now) };
   }
 
   /** Cancel the approvals a cancelled task waited on; one decided meanwhile is left as it is. */
@@ -286,4 +319,8 @@ export class A2ATasks implements TaskStore {
       }
     }
   }
+}
+
+function isRowStore(value: Db | A2ATaskRowStore): value is A2ATaskRowStore {
+  return typeof (value as Partial<A2ATaskRowStore>).makeRoom === "function";
 }
