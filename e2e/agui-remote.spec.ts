@@ -12,7 +12,7 @@ let remote: AguiTestServer;
 let token: string;
 test.beforeAll(async () => {
   remote = await startAguiServer();
-  token = remote.services.tokens.create("e2e-peer").token;
+  token = (await remote.services.tokens.create("e2e-peer")).token;
 });
 test.afterAll(async () => {
   await remote.close();

@@ -113,7 +113,9 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   });
   const executor = new Executor({ registry, approvals: new ApprovalGate(approvals, Date.now, grants), record: callResults, logger });
   if (config.SEED_DEMO) registry.upsertBuiltins(demoTools);
-  const tokens = new TokenStore(database.db);
+  const tokens = new TokenStore(database.db, {
+    onTouchError: (error) => logger.warn("could not note a token's use", { error }),
+  });
   const runs = new SqliteRunStore(database.db, (error, runIds) => logger.error("could not record run events", { runIds, error }));
   // On SQLite the update runs within this call (its body is synchronous up to the promise), so no
   // run of this process can start before it and be cancelled by it; only the log line comes later.

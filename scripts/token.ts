@@ -11,7 +11,7 @@ const USAGE = `Usage:
   npm run token -- list
   npm run token -- revoke ID|NAME`;
 
-function main(argv: string[]): number {
+async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (!command || command === "help" || command === "--help") {
     console.log(USAGE);
@@ -40,14 +40,14 @@ function main(argv: string[]): number {
         const origins = originsFlag === -1 ? [] : (rest[originsFlag + 1] ?? "").split(",");
         if (originsFlag !== -1 && !origins.some((o) => o.trim()))
           throw new TokenError("--origins needs origins, e.g. --origins https://app.example.com");
-        const { token, info } = tokens.create(name, scopes, { origins });
+        const { token, info } = await tokens.create(name, scopes, { origins });
         console.log(token);
         const from = info.origins ? `; pages of ${info.origins.join(", ")} may use it` : "";
         console.error(`Created token "${info.name}" (${info.scopes.join(", ")}${from}). It is shown only now: keep it somewhere safe.`);
         return 0;
       }
       case "list": {
-        const all = tokens.list();
+        const all = await tokens.list();
         if (!all.length) console.log("No tokens.");
         for (const t of all)
           console.log(
@@ -61,7 +61,7 @@ function main(argv: string[]): number {
           console.error(USAGE);
           return 1;
         }
-        const count = tokens.revoke(target);
+        const count = await tokens.revoke(target);
         if (!count) {
           console.error(`No active token with id or name "${target}".`);
           return 1;
@@ -78,11 +78,14 @@ function main(argv: string[]): number {
   }
 }
 
-try {
-  process.exitCode = main(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof TokenError || error instanceof ConfigError || error instanceof DatabaseOpenError) {
-    console.error(error.message);
-    process.exitCode = 1;
-  } else throw error;
-}
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof TokenError || error instanceof ConfigError || error instanceof DatabaseOpenError) {
+      console.error(error.message);
+      process.exitCode = 1;
+    } else throw error;
+  },
+);

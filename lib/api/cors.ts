@@ -45,7 +45,7 @@ export function endpointCors(services: Pick<Services, "config" | "access" | "log
     },
     /** `handler` with the CORS headers of `endpoint` on each of its answers. */
     wrap(endpoint: CorsEndpoint, handler: Handler): Handler {
-      return async (request, context) => withCorsHeaders(await handler(request, context), listedOrigin(request, listed), endpoint);
+      return async (request, context) => withCorsHeaders(await handler(request, context), await listedOrigin(request, listed), endpoint);
     },
   };
 }

@@ -8,9 +8,9 @@ import type { SessionView } from "./contracts";
  * when nobody is signed in (the page then sends them to sign in). Pages are read with GET, so the
  * Origin rule for changes does not apply; a page's own requests meet it when they change something.
  */
-export function pageCaller(services: Pick<Services, "access">, head: RequestHead): Principal | undefined {
+export async function pageCaller(services: Pick<Services, "access">, head: RequestHead): Promise<Principal | undefined> {
   try {
-    return authenticate(head, services.access);
+    return await authenticate(head, services.access);
   } catch (error) {
     if (isDomainError(error)) return undefined;
     throw error;

@@ -19,14 +19,14 @@ export function sessionApi(services: Pick<Services, "access" | "sessions" | "con
   const cookie = (value: string, maxAgeS: number) =>
     `${SESSION_COOKIE}=${value}; Path=/; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
 
-  const get: Handler = async (request) => json(sessionView(authenticate(request, access)));
+  const get: Handler = async (request) => json(sessionView(await authenticate(request, access)));
 
   const signIn: Handler = async (request) => {
     assertServedHost(request, access.allowedHosts);
     // A sign-in from another site would sign the browser in as the attacker.
     assertSameOrigin(request, { required: false });
     const { token } = await readJsonBody(request, SignIn, 4096);
-    const opened = sessions.open(token);
+    const opened = await sessions.open(token);
     logger.info("signed in", { principal: opened.principal.id, role: opened.principal.role });
     const maxAgeS = Math.round((opened.expiresAt - Date.now()) / 1000);
     return json(sessionView(opened.principal), { headers: { "set-cookie": cookie(opened.cookie, maxAgeS), "cache-control": "no-store" } });
@@ -35,7 +35,7 @@ export function sessionApi(services: Pick<Services, "access" | "sessions" | "con
   const signOut: Handler = async (request) => {
     assertServedHost(request, access.allowedHosts);
     assertSameOrigin(request, { required: false });
-    const closed = sessions.close(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
+    const closed = await sessions.close(cookieValue(request.headers.get("cookie"), SESSION_COOKIE));
     return json({ signedOut: closed }, { headers: { "set-cookie": cookie("", 0) } });
   };
 

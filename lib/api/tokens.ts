@@ -19,17 +19,17 @@ const TOKEN_BODY_MAX_BYTES = 4 * 1024;
 export function tokensApi(services: Pick<Services, "tokens" | "logger" | "agents">, protect: Protect) {
   const { tokens, logger, agents } = services;
 
-  const list = protect("admin", async () => json({ tokens: tokens.list().map(tokenView) }));
+  const list = protect("admin", async () => json({ tokens: (await tokens.list()).map(tokenView) }));
 
   const create = protect("admin", async (request, caller) => {
     const wanted = await readJsonBody(request, NewToken, TOKEN_BODY_MAX_BYTES);
     // Checked here as well as in the store: in a Next build the services may come from another
     // bundle layer (the page's), whose error classes this layer's error answer does not recognise.
-    if (tokens.list().some((t) => t.name === wanted.name && !t.revokedAt))
+    if ((await tokens.list()).some((t) => t.name === wanted.name && !t.revokedAt))
       throw new DomainError("invalid_token_request", `An active token named "${wanted.name}" exists already; revoke it first`, {
         issues: [{ path: "/name", message: "An active token has this name" }],
       });
-    const { token, info } = tokens.create(wanted.name, wanted.scopes);
+    const { token, info } = await tokens.create(wanted.name, wanted.scopes);
     logger.info("token created", { by: caller.id, name: info.name, scopes: info.scopes });
     const answer: CreatedToken = { ...tokenView(info), token };
     return json(answer, { status: 201 });
@@ -38,9 +38,10 @@ export function tokensApi(services: Pick<Services, "tokens" | "logger" | "agents
   const revoke = protect("admin", async (_request, caller, context) => {
     const id = await routeParam(context, "id");
     // By id only: the store's revoke also takes a name, which a path segment must not reach.
-    const target = tokens.list().find((t) => t.id === id && !t.revokedAt);
-    if (!target) throw new DomainError("token_not_found", `No active token with id "${id.slice(0, 80)}"`);
-    tokens.revoke(target.id);
+    const target = (await tokens.list()).find((t) => t.id === id && !t.revokedAt);
+    // Revoked by someone else (another console instance) since the list was read: not this call's to report.
+    if (!target || !(await tokens.revoke(target.id)))
+      throw new DomainError("token_not_found", `No active token with id "${id.slice(0, 80)}"`);
     logger.info("token revoked", { by: caller.id, name: target.name });
     return json({ revoked: tokenView({ ...target, revokedAt: Date.now() }) });
   });
@@ -51,7 +52,7 @@ export function tokensApi(services: Pick<Services, "tokens" | "logger" | "agents
       throw new DomainError("invalid_token_request", `No agent named "${wanted.agent}"; GET /api/agui lists them`, {
         issues: [{ path: "/agent", message: "No agent has this name" }],
       });
-    const { token, info } = tokens.createEmbed(wanted.agent, {
+    const { token, info } = await tokens.createEmbed(wanted.agent, {
       origins: wanted.origins,
       ttlMs: wanted.ttlSeconds === undefined ? undefined : wanted.ttlSeconds * 1000,
     });

@@ -58,9 +58,9 @@ export function hostName(header: string | null): string {
  * console's (CORS) counts only with a bearer token, and only from an origin listed in CORS_ORIGINS
  * or by that token: never with the session cookie or as the local operator, whatever its method.
  * `peer` is the socket's remote address when the server knows it.
- * Throws DomainError (host_not_served, unauthenticated, origin_not_allowed).
+ * Rejects with DomainError (host_not_served, unauthenticated, origin_not_allowed).
  */
-export function authenticate(request: RequestHead, policy: AccessPolicy, peer?: string): Principal {
+export async function authenticate(request: RequestHead, policy: AccessPolicy, peer?: string): Promise<Principal> {
   const { local } = assertServedHost(request, policy.allowedHosts);
   const foreign = crossOrigin(request);
   const cookie = cookieValue(request.headers.get("cookie"), SESSION_COOKIE);
@@ -75,7 +75,7 @@ export function authenticate(request: RequestHead, policy: AccessPolicy, peer?: 
   const authorization = request.headers.get("authorization");
   if (authorization) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    const bearer = match ? policy.tokens.bearer(match[1]!) : undefined;
+    const bearer = match ? await policy.tokens.bearer(match[1]!) : undefined;
     if (!bearer) throw new DomainError("unauthenticated", "The bearer token is unknown, revoked or expired");
     if (foreign !== undefined) {
       const origin = normalizeOrigin(foreign);
@@ -93,7 +93,7 @@ export function authenticate(request: RequestHead, policy: AccessPolicy, peer?: 
       "origin_not_allowed",
       `A request from ${foreign.slice(0, 200)} needs a bearer token; cookies and the local operator count only on the console's own pages`,
     );
-  const session = policy.sessions?.verify(cookie);
+  const session = await policy.sessions?.verify(cookie);
   if (session) return (assertSameOrigin(request, { required: true }), session);
   if (isLocal(policy, local, peer)) return (assertSameOrigin(request, { required: false }), LOCAL_PRINCIPAL);
   throw new DomainError(

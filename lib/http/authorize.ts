@@ -19,7 +19,7 @@ export type Protect = (scope: TokenScope, handler: ProtectedHandler) => Handler;
 export function protector(access: AccessPolicy, logger: Logger): Protect {
   return (scope, handler) =>
     answerErrors(
-      async (request, context) => handler(request, requireScope(authenticate(request, access, context?.peer), scope), context),
+      async (request, context) => handler(request, requireScope(await authenticate(request, access, context?.peer), scope), context),
       logger,
     );
 }

@@ -17,7 +17,7 @@ export interface CorsEndpoint {
 }
 
 /** Whether an origin (as normalizeOrigin gives it) is one whose pages may call the endpoint. */
-export type OriginListed = (origin: string) => boolean;
+export type OriginListed = (origin: string) => boolean | Promise<boolean>;
 
 /** How long a browser may reuse a preflight's answer, in seconds (Chromium caps it at 7200). */
 export const PREFLIGHT_MAX_AGE_S = 600;
@@ -56,12 +56,12 @@ export function parseOriginList(text: string): string[] {
  * The request's Origin, normalized, when it is another origin than the Host it was sent to and
  * `listed` allows it; else undefined (no Origin, the console's own pages, `null`, not listed).
  */
-export function listedOrigin(request: Request, listed: OriginListed): string | undefined {
+export async function listedOrigin(request: Request, listed: OriginListed): Promise<string | undefined> {
   const header = request.headers.get("origin");
   if (header === null) return undefined;
   const origin = normalizeOrigin(header);
   if (!origin || new URL(origin).host === request.headers.get("host")?.toLowerCase()) return undefined;
-  return listed(origin) ? origin : undefined;
+  return (await listed(origin)) ? origin : undefined;
 }
 
 /**
@@ -69,9 +69,9 @@ export function listedOrigin(request: Request, listed: OriginListed): string | u
  * Access-Control-Allow-Origin (that origin), -Methods, -Headers and -Max-Age; from any other
  * origin it gets none of them, so the browser refuses to send the request.
  */
-export function preflightAnswer(request: Request, endpoint: CorsEndpoint, listed: OriginListed): Response {
+export async function preflightAnswer(request: Request, endpoint: CorsEndpoint, listed: OriginListed): Promise<Response> {
   const headers = new Headers({ allow: [...endpoint.methods, "OPTIONS"].join(", "), vary: "Origin" });
-  const origin = request.headers.has("access-control-request-method") ? listedOrigin(request, listed) : undefined;
+  const origin = request.headers.has("access-control-request-method") ? await listedOrigin(request, listed) : undefined;
   if (origin) {
     headers.set("access-control-allow-origin", origin);
     headers.set("access-control-allow-methods", endpoint.methods.join(", "));

@@ -281,7 +281,7 @@ describe("A2A server: approvals", () => {
 
 describe("A2A server: tasks in SQLite, scoped by principal", async () => {
   it("a task waiting for approval survives a restart: another console over the same file resumes it after approval", async () => {
-    const token = a2a.services.tokens.create(`restart-${randomUUID()}`, ["a2a"]).token;
+    const token = (await a2a.services.tokens.create(`restart-${randomUUID()}`, ["a2a"])).token;
     const before = await a2a.connect({ token });
     const args = refund();
     const waiting = await asTask(before.sendMessage(call("issue_refund", args)));
@@ -296,7 +296,9 @@ describe("A2A server: tasks in SQLite, scoped by principal", async () => {
         TaskState.TASK_STATE_INPUT_REQUIRED,
       );
       // Another principal sees nothing of it.
-      const stranger = await restarted.connect({ token: restarted.services.tokens.create(`stranger-${randomUUID()}`, ["a2a"]).token });
+      const stranger = await restarted.connect({
+        token: (await restarted.services.tokens.create(`stranger-${randomUUID()}`, ["a2a"])).token,
+      });
       await expect(stranger.getTask({ tenant: "", id: waiting.id, historyLength: undefined })).rejects.toThrow(/not found/i);
       await expect(stranger.sendMessage(onTask(waiting))).rejects.toThrow(/not found/i);
 
@@ -311,7 +313,7 @@ describe("A2A server: tasks in SQLite, scoped by principal", async () => {
   });
 
   it("a chat task waiting for approval resumes on a restarted console: the agent goes on from the parked conversation", async () => {
-    const token = a2a.services.tokens.create(`chat-restart-${randomUUID()}`, ["a2a"]).token;
+    const token = (await a2a.services.tokens.create(`chat-restart-${randomUUID()}`, ["a2a"])).token;
     const orderId = newOrderId();
     const waiting = await asTask((await a2a.connect({ token })).sendMessage(send([{ text: `refund order ${orderId} for 5 EUR` }])));
     expect(waiting.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);

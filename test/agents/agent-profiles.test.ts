@@ -57,8 +57,8 @@ async function openConsole(): Promise<Console> {
     services,
     agui,
     settingsUrl,
-    admin: services.tokens.create(`admin-${Date.now()}`, ["tools", "admin", "agui"]).token,
-    viewer: services.tokens.create(`viewer-${Date.now()}`, ["tools", "agui"]).token,
+    admin: (await services.tokens.create(`admin-${Date.now()}`, ["tools", "admin", "agui"])).token,
+    viewer: (await services.tokens.create(`viewer-${Date.now()}`, ["tools", "agui"])).token,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -169,7 +169,7 @@ describe("a resume sent CopilotKit's way (same run id, its own tool message)", (
     // A resume naming no open interrupt.
     expect((await post({ ...paused, resume: [{ interruptId: "nope", status: "cancelled" }] })).status).toBe(409);
     // Another caller: the thread is not theirs.
-    const bob = server.services.tokens.create("bob-ck").token;
+    const bob = (await server.services.tokens.create("bob-ck")).token;
     expect([403, 401]).toContain((await post({ ...paused, resume }, bob)).status);
     expect(refunds).toBe(before);
     expect(agent.pendingInterrupts).toHaveLength(1);

@@ -97,7 +97,7 @@ describe("history over real HTTP", () => {
     const client = new RecordingAgent(server.url);
     client.addMessage(userMessage("hi"));
     const run = await observeRun(client);
-    const stranger = server.services.tokens.create("stranger").token;
+    const stranger = (await server.services.tokens.create("stranger")).token;
     const headers = { authorization: `Bearer ${stranger}` };
     expect((await fetch(`${server.url}/api/threads/${client.threadId}`, { headers })).status).toBe(404);
     expect((await fetch(`${server.url}/api/runs/${run.input.runId}/events`, { headers })).status).toBe(404);

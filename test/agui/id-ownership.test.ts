@@ -16,8 +16,8 @@ let bob: string;
 beforeAll(async () => {
   // Bound to every interface: every caller has a token, so there are two principals.
   server = await startAguiServer({ HOST: "0.0.0.0" });
-  alice = server.services.tokens.create("alice").token;
-  bob = server.services.tokens.create("bob").token;
+  alice = (await server.services.tokens.create("alice")).token;
+  bob = (await server.services.tokens.create("bob")).token;
 });
 afterAll(() => server?.close());
 

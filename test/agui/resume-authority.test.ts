@@ -104,8 +104,8 @@ describe("resume: idempotency", () => {
 
 describe("resume: who may answer, where and when", () => {
   it("another caller cannot even post on the owner's thread (403), so nothing is answered", async () => {
-    const alice = server.services.tokens.create(`alice-${randomUUID().slice(0, 8)}`).token;
-    const bob = server.services.tokens.create(`bob-${randomUUID().slice(0, 8)}`).token;
+    const alice = (await server.services.tokens.create(`alice-${randomUUID().slice(0, 8)}`)).token;
+    const bob = (await server.services.tokens.create(`bob-${randomUUID().slice(0, 8)}`)).token;
     const client = new RecordingAgent(server.url, { token: alice });
     const { run, interrupt } = await pause(client);
     const resume = buildResumeArray(client.pendingInterrupts, { [interrupt.id]: { status: "resolved", payload: { approved: true } } });
@@ -119,9 +119,9 @@ describe("resume: who may answer, where and when", () => {
   });
 
   it("an operator (a token with the approvals scope) may answer another caller's interrupt", async () => {
-    const owner = server.services.tokens.create(`owner-${randomUUID().slice(0, 8)}`).token;
+    const owner = (await server.services.tokens.create(`owner-${randomUUID().slice(0, 8)}`)).token;
     const operatorName = `ops-${randomUUID().slice(0, 8)}`;
-    const operator = server.services.tokens.create(operatorName, ["agui", "approvals"]).token;
+    const operator = (await server.services.tokens.create(operatorName, ["agui", "approvals"])).token;
     const client = new RecordingAgent(server.url, { token: owner });
     const { interrupt } = await pause(client);
     const before = refunds;
@@ -138,7 +138,7 @@ describe("resume: who may answer, where and when", () => {
 
   it("a foreign principal on a shared thread: the entry is ignored with a warning event and the interrupt stays open", async () => {
     const bobName = `bob-${randomUUID().slice(0, 8)}`;
-    const bob = server.services.tokens.create(bobName).token;
+    const bob = (await server.services.tokens.create(bobName)).token;
     const threadId = `t-${randomUUID()}`;
     // Bob's thread; the local operator joins it and asks for a refund: the approval is the operator's.
     const bobClient = new RecordingAgent(server.url, { token: bob, threadId });

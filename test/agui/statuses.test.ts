@@ -52,7 +52,7 @@ describe("statuses before the stream, over real HTTP", () => {
     const withToken = await rawRequest(`${exposed.url}/api/agui/demo`, {
       headers: {
         host: "evil.example:3000",
-        authorization: `Bearer ${exposed.services.tokens.create(`h-${Date.now()}`).token}`,
+        authorization: `Bearer ${(await exposed.services.tokens.create(`h-${Date.now()}`)).token}`,
         "content-type": "application/json",
       },
       body: JSON.stringify(input()),
@@ -70,21 +70,21 @@ describe("statuses before the stream, over real HTTP", () => {
     expect((await fetch(`${exposed.url}/api/agui`)).status).toBe(401);
     expect((await postRun(local.url, input(), { token: "aguic_not-a-real-token" })).status).toBe(401);
     expect((await postRun(local.url, input(), { headers: { authorization: "Basic dXNlcjpwYXNz" } })).status).toBe(401);
-    const { token } = local.services.tokens.create("soon-revoked");
+    const { token } = await local.services.tokens.create("soon-revoked");
     expect((await postRun(local.url, input(), { token })).status).toBe(200);
-    expect(local.services.tokens.revoke("soon-revoked")).toBe(1);
+    expect(await local.services.tokens.revoke("soon-revoked")).toBe(1);
     expect(await errorOf(await postRun(local.url, input(), { token }))).toMatchObject({ status: 401, error: { code: "unauthenticated" } });
   });
 
   it("403 for a token without the agui scope, and on another caller's thread", async () => {
-    const toolsOnly = exposed.services.tokens.create("tools-only", ["tools"]).token;
+    const toolsOnly = (await exposed.services.tokens.create("tools-only", ["tools"])).token;
     expect(await errorOf(await postRun(exposed.url, input(), { token: toolsOnly }))).toMatchObject({
       status: 403,
       error: { code: "forbidden", message: expect.stringContaining('"agui"') },
     });
 
-    const alice = exposed.services.tokens.create("alice").token;
-    const bob = exposed.services.tokens.create("bob").token;
+    const alice = (await exposed.services.tokens.create("alice")).token;
+    const bob = (await exposed.services.tokens.create("bob")).token;
     const threadId = `t-${randomUUID()}`;
     const first = await postRun(exposed.url, input({ threadId }), { token: alice });
     expect(first.status).toBe(200);
@@ -214,7 +214,7 @@ describe("statuses before the stream, over real HTTP", () => {
   });
 
   it("a token made with TokenStore runs agents; its principal is recorded on the thread, the run and the approval", async () => {
-    const { token } = exposed.services.tokens.create("ci-bot");
+    const { token } = await exposed.services.tokens.create("ci-bot");
     const client = new RecordingAgent(exposed.url, { token });
     client.addMessage(userMessage("refund order 77 for 3 EUR"));
     const run = await observeRun(client);
@@ -224,6 +224,6 @@ describe("statuses before the stream, over real HTTP", () => {
     expect(await exposed.services.runs.getRun(run.input.runId)).toMatchObject({ principal: "token:ci-bot", status: "interrupted" });
     expect(await exposed.services.runs.getThread(client.threadId)).toMatchObject({ principal: "token:ci-bot" });
     expect(await exposed.services.approvals.get(interrupt!.id)).toMatchObject({ principal: "token:ci-bot", status: "pending" });
-    expect(exposed.services.tokens.list().find((t) => t.name === "ci-bot")?.lastUsedAt).toEqual(expect.any(Number));
+    expect((await exposed.services.tokens.list()).find((t) => t.name === "ci-bot")?.lastUsedAt).toEqual(expect.any(Number));
   });
 });

@@ -117,12 +117,12 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
   const world = new World(services.database);
   const routes = new Map((await loadRouteExports()).map((route) => [route.key, route]));
   const tokens: Record<string, string> = {
-    all: services.tokens.create("fuzz-all", ["agui", "approvals", "tools", "admin"]).token,
-    agui: services.tokens.create("fuzz-agui", ["agui"]).token,
-    tools: services.tokens.create("fuzz-tools", ["tools"]).token,
-    approvals: services.tokens.create("fuzz-approvals", ["approvals"]).token,
+    all: (await services.tokens.create("fuzz-all", ["agui", "approvals", "tools", "admin"])).token,
+    agui: (await services.tokens.create("fuzz-agui", ["agui"])).token,
+    tools: (await services.tokens.create("fuzz-tools", ["tools"])).token,
+    approvals: (await services.tokens.create("fuzz-approvals", ["approvals"])).token,
   };
-  const callers: Callers = { tokens, session: services.sessions.open(tokens.all!).cookie };
+  const callers: Callers = { tokens, session: (await services.sessions.open(tokens.all!)).cookie };
   const findings: Finding[] = [];
   const statuses: Record<string, number> = {};
   const time: Record<string, number> = {};
@@ -148,9 +148,9 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
   };
 
   /** Put back what earlier requests took away, so later ones still reach tools and sessions. */
-  const replenish = () => {
+  const replenish = async () => {
     if (services.registry.count() < 3) services.registry.upsertBuiltins(demoTools);
-    if (!services.sessions.verify(callers.session)) callers.session = services.sessions.open(tokens.all!).cookie;
+    if (!(await services.sessions.verify(callers.session))) callers.session = (await services.sessions.open(tokens.all!)).cookie;
   };
 
   /**
@@ -163,7 +163,7 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
     if (!web) return void unsendable++;
     requests++;
     if (alone) {
-      replenish();
+      await replenish();
       // Both stores write behind: what an earlier request left waiting must not count as this one's write.
       await services.runs.flush();
       services.callHistory.flush();
@@ -241,7 +241,7 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
   }
   // Concurrent bursts of random requests, then of requests aimed at one thing at once.
   for (let burst = 0; burst < Math.ceil(perEndpoint / 4); burst++) {
-    replenish();
+    await replenish();
     await Promise.all(
       Array.from({ length: BURST_SIZE }, () => {
         const route = routes.get(r.pick(keys))!;
@@ -249,7 +249,7 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
       }),
     );
     await settle("(after a concurrent burst)");
-    replenish();
+    await replenish();
     await Promise.all(raceOnOneThing(r, world).map(([key, request]) => sendOne(routes.get(key)!, request, false)));
     await settle("(after a race)");
   }

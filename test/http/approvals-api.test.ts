@@ -88,13 +88,13 @@ describe("approvals REST", () => {
 
   it("refuses callers who are not operators: 401 without a token off loopback, 403 for a token without the approvals scope", async () => {
     const id = await pendingRefund();
-    const { token } = services.tokens.create(`agent-only-${seq}`, ["agui"]);
+    const { token } = await services.tokens.create(`agent-only-${seq}`, ["agui"]);
     const forbidden = await api.decide(post({ approved: true }, { authorization: `Bearer ${token}` }), ctx(id));
     expect(forbidden.status).toBe(403);
     expect((await api.decide(post({ approved: true }, { authorization: "Bearer aguic_wrong" }), ctx(id))).status).toBe(401);
     const remote = createConsoleApi({ ...services, access: { ...services.access, bindHost: "0.0.0.0" } }).approvals;
     expect((await remote.decide(post({ approved: true }), ctx(id))).status).toBe(401);
-    const { token: operatorToken } = services.tokens.create(`operator-${seq}`, ["approvals"]);
+    const { token: operatorToken } = await services.tokens.create(`operator-${seq}`, ["approvals"]);
     const allowed = await remote.decide(post({ approved: true }, { authorization: `Bearer ${operatorToken}` }), ctx(id));
     expect(allowed.status).toBe(200);
     expect(await allowed.json()).toMatchObject({ approval: { decidedBy: `token:operator-${seq}` } });

@@ -45,8 +45,8 @@ beforeAll(async () => {
   ]);
   base = await listenLocal(server);
   host = new URL(base).host;
-  plain = services.access.tokens.create("plain", ["agui", "mcp", "a2a"]).token;
-  cookie = `${SESSION_COOKIE}=${services.sessions.open(plain).cookie}`;
+  plain = (await services.access.tokens.create("plain", ["agui", "mcp", "a2a"])).token;
+  cookie = `${SESSION_COOKIE}=${(await services.sessions.open(plain)).cookie}`;
 });
 afterAll(async () => {
   server?.closeAllConnections();
@@ -150,8 +150,8 @@ describe.each(Object.keys(ENDPOINTS) as Array<keyof typeof ENDPOINTS>)("CORS on 
 });
 
 describe("per-token origins", () => {
-  beforeAll(() => {
-    own = services.access.tokens.create("own", ["agui", "mcp", "a2a"], { origins: [OWN] }).token;
+  beforeAll(async () => {
+    own = (await services.access.tokens.create("own", ["agui", "mcp", "a2a"], { origins: [OWN] })).token;
   });
 
   it("let that token's pages in, and no other token's", async () => {
@@ -167,9 +167,9 @@ describe("per-token origins", () => {
   });
 
   it("stop counting once the token is revoked", async () => {
-    const gone = services.access.tokens.create("gone", ["agui"], { origins: ["http://127.0.0.1:5999"] });
+    const gone = await services.access.tokens.create("gone", ["agui"], { origins: ["http://127.0.0.1:5999"] });
     expect((await preflight("/api/agui", "http://127.0.0.1:5999")).headers["access-control-allow-origin"]).toBe("http://127.0.0.1:5999");
-    services.access.tokens.revoke(gone.info.id);
+    await services.access.tokens.revoke(gone.info.id);
     expect((await preflight("/api/agui", "http://127.0.0.1:5999")).headers["access-control-allow-origin"]).toBeUndefined();
   });
 
@@ -192,7 +192,7 @@ describe("per-token origins", () => {
     }).catch((error: { code: number; stderr: string }) => error);
     expect((refused as { code: number }).code).toBe(1);
     expect((refused as { stderr: string }).stderr).toContain('"*" is not an origin');
-    expect(services.access.tokens.list().some((t) => t.name === "bad")).toBe(false);
+    expect((await services.access.tokens.list()).some((t) => t.name === "bad")).toBe(false);
   });
 });
 

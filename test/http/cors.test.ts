@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { authenticate, type AccessPolicy } from "@/lib/auth/authenticate";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { TokenError, TokenStore } from "@/lib/auth/tokens";
@@ -100,25 +100,25 @@ describe("CORS_ORIGINS", () => {
 });
 
 describe("listedOrigin", () => {
-  it("is the request's origin when it is listed and foreign", () => {
-    expect(listedOrigin(request({ origin: APP }), listed)).toBe(APP);
-    expect(listedOrigin(request({ origin: "HTTPS://APP.EXAMPLE.COM" }), listed)).toBe(APP);
-    expect(listedOrigin(request({ origin: "http://127.0.0.1:5173" }), listed)).toBe("http://127.0.0.1:5173");
+  it("is the request's origin when it is listed and foreign", async () => {
+    expect(await listedOrigin(request({ origin: APP }), listed)).toBe(APP);
+    expect(await listedOrigin(request({ origin: "HTTPS://APP.EXAMPLE.COM" }), listed)).toBe(APP);
+    expect(await listedOrigin(request({ origin: "http://127.0.0.1:5173" }), listed)).toBe("http://127.0.0.1:5173");
   });
 
-  it("is undefined without an Origin, for unlisted ones, null, another port, and the console's own", () => {
-    expect(listedOrigin(request({}), listed)).toBeUndefined();
-    expect(listedOrigin(request({ origin: "https://evil.example" }), listed)).toBeUndefined();
-    expect(listedOrigin(request({ origin: "null" }), () => true)).toBeUndefined();
-    expect(listedOrigin(request({ origin: "http://127.0.0.1:5174" }), listed)).toBeUndefined();
-    expect(listedOrigin(request({ origin: "https://app.example.com/x" }), listed)).toBeUndefined();
-    expect(listedOrigin(request({ origin: "http://127.0.0.1:3000" }), () => true)).toBeUndefined();
+  it("is undefined without an Origin, for unlisted ones, null, another port, and the console's own", async () => {
+    expect(await listedOrigin(request({}), listed)).toBeUndefined();
+    expect(await listedOrigin(request({ origin: "https://evil.example" }), listed)).toBeUndefined();
+    expect(await listedOrigin(request({ origin: "null" }), () => true)).toBeUndefined();
+    expect(await listedOrigin(request({ origin: "http://127.0.0.1:5174" }), listed)).toBeUndefined();
+    expect(await listedOrigin(request({ origin: "https://app.example.com/x" }), listed)).toBeUndefined();
+    expect(await listedOrigin(request({ origin: "http://127.0.0.1:3000" }), () => true)).toBeUndefined();
   });
 });
 
 describe("preflightAnswer", () => {
-  it("answers a listed origin's preflight with that origin, the methods, headers and max-age", () => {
-    const answer = preflightAnswer(preflight(APP), ENDPOINT, listed);
+  it("answers a listed origin's preflight with that origin, the methods, headers and max-age", async () => {
+    const answer = await preflightAnswer(preflight(APP), ENDPOINT, listed);
     expect(answer.status).toBe(204);
     expect(Object.fromEntries(answer.headers)).toEqual({
       allow: "POST, OPTIONS",
@@ -130,14 +130,17 @@ describe("preflightAnswer", () => {
     });
   });
 
-  it.each([["https://evil.example"], ["null"], ["http://127.0.0.1:5174"], [undefined]])("gives %j no CORS header at all", (origin) => {
-    const answer = preflightAnswer(preflight(origin), ENDPOINT, listed);
-    expect(answer.status).toBe(204);
-    expect(Object.fromEntries(answer.headers)).toEqual({ allow: "POST, OPTIONS", vary: "Origin" });
-  });
+  it.each([["https://evil.example"], ["null"], ["http://127.0.0.1:5174"], [undefined]])(
+    "gives %j no CORS header at all",
+    async (origin) => {
+      const answer = await preflightAnswer(preflight(origin), ENDPOINT, listed);
+      expect(answer.status).toBe(204);
+      expect(Object.fromEntries(answer.headers)).toEqual({ allow: "POST, OPTIONS", vary: "Origin" });
+    },
+  );
 
-  it("is a plain OPTIONS answer without Access-Control-Request-Method", () => {
-    const answer = preflightAnswer(request({ origin: APP }, "OPTIONS"), ENDPOINT, listed);
+  it("is a plain OPTIONS answer without Access-Control-Request-Method", async () => {
+    const answer = await preflightAnswer(request({ origin: APP }, "OPTIONS"), ENDPOINT, listed);
     expect(answer.headers.get("access-control-allow-origin")).toBeNull();
   });
 });
@@ -173,72 +176,76 @@ describe("tokens with allowed origins", () => {
     return new TokenStore(handle.db);
   }
 
-  it("keeps a token's origins normalized and lists them while it is active", () => {
+  it("keeps a token's origins normalized and lists them while it is active", async () => {
     const tokens = store();
-    const { token, info } = tokens.create("app", ["agui"], { origins: ["https://App.example.com/", "http://127.0.0.1:5173"] });
+    const { token, info } = await tokens.create("app", ["agui"], { origins: ["https://App.example.com/", "http://127.0.0.1:5173"] });
     expect(info.origins).toEqual([APP, "http://127.0.0.1:5173"]);
-    expect(tokens.bearer(token)?.origins).toEqual([APP, "http://127.0.0.1:5173"]);
-    expect(tokens.listsOrigin(APP)).toBe(true);
-    expect(tokens.listsOrigin("https://other.example")).toBe(false);
-    tokens.revoke("app");
-    expect(tokens.listsOrigin(APP)).toBe(false);
+    expect((await tokens.bearer(token))?.origins).toEqual([APP, "http://127.0.0.1:5173"]);
+    expect(await tokens.listsOrigin(APP)).toBe(true);
+    expect(await tokens.listsOrigin("https://other.example")).toBe(false);
+    await tokens.revoke("app");
+    expect(await tokens.listsOrigin(APP)).toBe(false);
   });
 
-  it("has no origins unless given", () => {
+  it("has no origins unless given", async () => {
     const tokens = store();
-    const { token, info } = tokens.create("plain");
+    const { token, info } = await tokens.create("plain");
     expect(info.origins).toBeNull();
-    expect(tokens.bearer(token)?.origins).toEqual([]);
+    expect((await tokens.bearer(token))?.origins).toEqual([]);
   });
 
-  it("refuses a bad origin and writes nothing", () => {
+  it("refuses a bad origin and writes nothing", async () => {
     const tokens = store();
-    expect(() => tokens.create("bad", ["agui"], { origins: ["*"] })).toThrow(TokenError);
-    expect(() => tokens.create("bad", ["agui"], { origins: ["https://app.example.com/embed"] })).toThrow(
+    await expect(tokens.create("bad", ["agui"], { origins: ["*"] })).rejects.toThrow(TokenError);
+    await expect(tokens.create("bad", ["agui"], { origins: ["https://app.example.com/embed"] })).rejects.toThrow(
       /allowed origin .* is not an origin/,
     );
-    expect(tokens.list()).toEqual([]);
+    expect(await tokens.list()).toEqual([]);
   });
 });
 
 describe("authenticate across origins", () => {
   const handle = openDatabase(":memory:");
   const tokens = new TokenStore(handle.db);
-  const plain = tokens.create("plain").token;
-  const own = tokens.create("own", ["agui"], { origins: ["http://127.0.0.1:5173"] }).token;
+  let plain: string;
+  let own: string;
+  beforeAll(async () => {
+    plain = (await tokens.create("plain")).token;
+    own = (await tokens.create("own", ["agui"], { origins: ["http://127.0.0.1:5173"] })).token;
+  });
   const policy: AccessPolicy = { bindHost: "127.0.0.1", allowedHosts: [], tokens, corsOrigins: [APP] };
 
-  function kindOf(headers: Record<string, string>, method = "POST"): string {
+  async function kindOf(headers: Record<string, string>, method = "POST"): Promise<string> {
     try {
-      return authenticate(request(headers, method), policy).id;
+      return (await authenticate(request(headers, method), policy)).id;
     } catch (error) {
       expect(error).toBeInstanceOf(DomainError);
       return (error as DomainError).kind;
     }
   }
 
-  it("takes a bearer token from an origin in CORS_ORIGINS, or in the token's own list", () => {
-    expect(kindOf({ origin: APP, authorization: `Bearer ${plain}` })).toBe("token:plain");
-    expect(kindOf({ origin: "http://127.0.0.1:5173", authorization: `Bearer ${own}` })).toBe("token:own");
-    expect(kindOf({ origin: APP, authorization: `Bearer ${own}` })).toBe("token:own");
+  it("takes a bearer token from an origin in CORS_ORIGINS, or in the token's own list", async () => {
+    expect(await kindOf({ origin: APP, authorization: `Bearer ${plain}` })).toBe("token:plain");
+    expect(await kindOf({ origin: "http://127.0.0.1:5173", authorization: `Bearer ${own}` })).toBe("token:own");
+    expect(await kindOf({ origin: APP, authorization: `Bearer ${own}` })).toBe("token:own");
   });
 
-  it("refuses a token's own origin for another token, and unlisted or null origins", () => {
-    expect(kindOf({ origin: "http://127.0.0.1:5173", authorization: `Bearer ${plain}` })).toBe("origin_not_allowed");
-    expect(kindOf({ origin: "https://evil.example", authorization: `Bearer ${plain}` })).toBe("origin_not_allowed");
-    expect(kindOf({ origin: "null", authorization: `Bearer ${plain}` })).toBe("origin_not_allowed");
+  it("refuses a token's own origin for another token, and unlisted or null origins", async () => {
+    expect(await kindOf({ origin: "http://127.0.0.1:5173", authorization: `Bearer ${plain}` })).toBe("origin_not_allowed");
+    expect(await kindOf({ origin: "https://evil.example", authorization: `Bearer ${plain}` })).toBe("origin_not_allowed");
+    expect(await kindOf({ origin: "null", authorization: `Bearer ${plain}` })).toBe("origin_not_allowed");
   });
 
-  it("never takes the local operator or a session cookie from another origin, even to read", () => {
-    expect(kindOf({ origin: APP }, "GET")).toBe("origin_not_allowed");
-    expect(kindOf({ origin: APP })).toBe("origin_not_allowed");
-    expect(kindOf({ origin: APP, cookie: `${SESSION_COOKIE}=x`, authorization: `Bearer ${plain}` })).toBe("origin_not_allowed");
+  it("never takes the local operator or a session cookie from another origin, even to read", async () => {
+    expect(await kindOf({ origin: APP }, "GET")).toBe("origin_not_allowed");
+    expect(await kindOf({ origin: APP })).toBe("origin_not_allowed");
+    expect(await kindOf({ origin: APP, cookie: `${SESSION_COOKIE}=x`, authorization: `Bearer ${plain}` })).toBe("origin_not_allowed");
   });
 
-  it("keeps the same-origin rules: the console's own pages and clients without an Origin", () => {
-    expect(kindOf({ origin: "http://127.0.0.1:3000" })).toBe("local");
-    expect(kindOf({}, "GET")).toBe("local");
-    expect(kindOf({ authorization: `Bearer ${plain}` })).toBe("token:plain");
-    expect(kindOf({ "sec-fetch-site": "cross-site" })).toBe("origin_not_allowed");
+  it("keeps the same-origin rules: the console's own pages and clients without an Origin", async () => {
+    expect(await kindOf({ origin: "http://127.0.0.1:3000" })).toBe("local");
+    expect(await kindOf({}, "GET")).toBe("local");
+    expect(await kindOf({ authorization: `Bearer ${plain}` })).toBe("token:plain");
+    expect(await kindOf({ "sec-fetch-site": "cross-site" })).toBe("origin_not_allowed");
   });
 });

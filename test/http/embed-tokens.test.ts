@@ -29,8 +29,8 @@ beforeAll(async () => {
     { method: "OPTIONS", path: "/api/agui/[agent]", handler: h(api.agui.preflight) },
   ]);
   base = await listenLocal(server);
-  admin = services.tokens.create("admin", ["admin"]).token;
-  operator = services.tokens.create("operator", ["agui", "approvals", "tools"]).token;
+  admin = (await services.tokens.create("admin", ["admin"])).token;
+  operator = (await services.tokens.create("operator", ["agui", "approvals", "tools"])).token;
 });
 afterEach(() => vi.restoreAllMocks());
 afterAll(async () => {
@@ -86,7 +86,7 @@ describe("POST /api/tokens/embed", () => {
     expect(created.token).toMatch(/^aguic_/);
     expect(created.expiresAt).toBeGreaterThanOrEqual(before + 60 * 60_000);
     expect(created.expiresAt).toBeLessThanOrEqual(Date.now() + 60 * 60_000);
-    expect(services.tokens.verify(created.token)).toMatchObject({ scopes: ["agui"], role: "viewer", agent: "demo" });
+    expect(await services.tokens.verify(created.token)).toMatchObject({ scopes: ["agui"], role: "viewer", agent: "demo" });
 
     // It runs its agent, from the page it lists too (CORS), and ends the run.
     const response = await run("demo", created.token, PAGE);
@@ -122,13 +122,13 @@ describe("POST /api/tokens/embed", () => {
     const created = await minted({ agent: "demo", origins: ["http://127.0.0.3:4555"], ttlSeconds: 60 });
     expect(created.expiresAt - created.createdAt).toBeGreaterThan(59_000);
     expect(created.expiresAt - created.createdAt).toBeLessThanOrEqual(60_000);
-    expect(services.tokens.listsOrigin("http://127.0.0.3:4555")).toBe(true);
+    expect(await services.tokens.listsOrigin("http://127.0.0.3:4555")).toBe(true);
     const now = Date.now();
     vi.spyOn(Date, "now").mockReturnValue(now + 61_000);
     const response = await run("demo", created.token);
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { code: "unauthenticated", message: expect.stringContaining("expired") } });
-    expect(services.tokens.listsOrigin("http://127.0.0.3:4555")).toBe(false);
+    expect(await services.tokens.listsOrigin("http://127.0.0.3:4555")).toBe(false);
     vi.restoreAllMocks();
     expect((await run("demo", created.token)).status).toBe(200);
   });

@@ -42,7 +42,7 @@ describe("signing in off loopback", () => {
   });
 
   it("gives a token's holder an httpOnly, SameSite=Strict session with the token's role", async () => {
-    const { token } = services.tokens.create("viewer-1", ["agui"]);
+    const { token } = await services.tokens.create("viewer-1", ["agui"]);
     const response = await signIn(token);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ id: "token:viewer-1", role: "viewer", scopes: ["agui"] });
@@ -86,7 +86,7 @@ describe("signing in off loopback", () => {
   });
 
   it("accepts a change made with the cookie only from the console's own origin", async () => {
-    const { token } = services.tokens.create("operator-1", ["agui", "approvals"]);
+    const { token } = await services.tokens.create("operator-1", ["agui", "approvals"]);
     const cookie = `console_session=${cookieOf(await signIn(token))}`;
     const decide = (headers: Record<string, string>) =>
       api.approvals.decide(
@@ -102,7 +102,7 @@ describe("signing in off loopback", () => {
   });
 
   it("ends the session at sign-out and when its token is revoked", async () => {
-    const { token } = services.tokens.create("operator-2", ["agui", "approvals"]);
+    const { token } = await services.tokens.create("operator-2", ["agui", "approvals"]);
     const first = `console_session=${cookieOf(await signIn(token))}`;
     const out = await api.session.signOut(request("DELETE", "/api/session", { cookie: first, origin: ORIGIN }));
     expect(out.headers.get("set-cookie")).toMatch(/console_session=; Path=\/; Max-Age=0/);
@@ -110,12 +110,12 @@ describe("signing in off loopback", () => {
 
     const second = `console_session=${cookieOf(await signIn(token))}`;
     expect((await api.threads.listThreads(request("GET", "/api/threads", { cookie: second }))).status).toBe(200);
-    services.tokens.revoke("operator-2");
+    await services.tokens.revoke("operator-2");
     expect((await api.threads.listThreads(request("GET", "/api/threads", { cookie: second }))).status).toBe(401);
   });
 
   it("refuses a sign-in posted by another site (it would sign the browser in as the attacker)", async () => {
-    const { token } = services.tokens.create("viewer-2", ["agui"]);
+    const { token } = await services.tokens.create("viewer-2", ["agui"]);
     expect(await codeOf(await signIn(token, { origin: "http://evil.example" }))).toEqual({ status: 403, code: "origin_not_allowed" });
     expect(await codeOf(await signIn(token, { "sec-fetch-site": "cross-site" }))).toEqual({ status: 403, code: "origin_not_allowed" });
   });

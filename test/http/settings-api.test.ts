@@ -19,7 +19,7 @@ let viewer: string;
 let agentOnly: string;
 const logged: string[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   services = createServices(
     loadConfig({
       CONSOLE_DB: `${tempDir()}/console.db`,
@@ -30,9 +30,9 @@ beforeAll(() => {
     { logger: createLogger("debug", (line) => logged.push(line)) },
   );
   ({ settings } = consoleApi(services));
-  admin = services.tokens.create("admin", ["tools", "admin"]).token;
-  viewer = services.tokens.create("viewer", ["tools"]).token;
-  agentOnly = services.tokens.create("chat", ["agui"]).token;
+  admin = (await services.tokens.create("admin", ["tools", "admin"])).token;
+  viewer = (await services.tokens.create("viewer", ["tools"])).token;
+  agentOnly = (await services.tokens.create("chat", ["agui"])).token;
 });
 afterAll(() => services.close());
 

@@ -43,7 +43,7 @@ const callPet = (s: Services, name = "pets_getPetById") =>
 
 describe("a source's own outbound allowance", () => {
   it("is refused to anyone but an admin, and nothing is written", async () => {
-    const { token } = services.tokens.create("tools-only", ["tools"]);
+    const { token } = await services.tokens.create("tools-only", ["tools"]);
     const before = countRows(services.database, "sources");
     const refused = await consoleApi(services).sources.importDocument(
       send("/api/sources/openapi", importBody(["127.0.0.1/32"]), { authorization: `Bearer ${token}` }),

@@ -17,13 +17,13 @@ let admin: string;
 let operator: string;
 const logged: string[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   services = createServices(loadConfig({ CONSOLE_DB: `${tempDir()}/console.db`, LOG_LEVEL: "debug" }), {
     logger: createLogger("debug", (line) => logged.push(line)),
   });
   ({ tokens } = consoleApi(services));
-  admin = services.tokens.create("admin", ["admin"]).token;
-  operator = services.tokens.create("operator", ["agui", "approvals", "tools"]).token;
+  admin = (await services.tokens.create("admin", ["admin"])).token;
+  operator = (await services.tokens.create("operator", ["agui", "approvals", "tools"])).token;
 });
 afterAll(() => services.close());
 
@@ -58,7 +58,7 @@ describe("/api/tokens", () => {
     expect(created).toMatchObject({ name: "shop-embed", scopes: ["agui"], lastUsedAt: null, revokedAt: null });
     expect(created.token).toMatch(/^aguic_[A-Za-z0-9_-]{43}$/);
     // The secret stands for a principal with exactly the scopes asked for.
-    expect(services.tokens.verify(created.token)).toMatchObject({ id: "token:shop-embed", scopes: ["agui"], role: "viewer" });
+    expect(await services.tokens.verify(created.token)).toMatchObject({ id: "token:shop-embed", scopes: ["agui"], role: "viewer" });
 
     const listed = await tokens.list(request("GET", "/api/tokens", admin));
     const text = await listed.text();
@@ -112,13 +112,13 @@ describe("/api/tokens", () => {
     for (const response of [
       await create({ name: "sneaky", scopes: ["admin"] }, operator),
       await tokens.list(request("GET", "/api/tokens", operator)),
-      await revoke(services.tokens.list()[0]!.id, operator),
+      await revoke((await services.tokens.list())[0]!.id, operator),
     ]) {
       expect(response.status).toBe(403);
       expect(await response.json()).toMatchObject({ error: { code: "forbidden" } });
     }
     expect(tokenRows()).toBe(before);
-    expect(services.tokens.list().every((t) => !t.revokedAt)).toBe(true);
+    expect((await services.tokens.list()).every((t) => !t.revokedAt)).toBe(true);
   });
 
   it("a taken name is 422 even when the store's error class is another bundle layer's (as in a Next build)", async () => {
@@ -151,12 +151,12 @@ describe("/api/tokens", () => {
 
   it("DELETE revokes by id: the token stops working, the list says when; an unknown or revoked id is 404", async () => {
     const created = (await (await create({ name: "short-lived", scopes: ["agui", "approvals"] })).json()) as CreatedToken;
-    expect(services.tokens.verify(created.token)).toBeDefined();
+    expect(await services.tokens.verify(created.token)).toBeDefined();
 
     const response = await revoke(created.id);
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ revoked: { id: created.id, name: "short-lived", revokedAt: expect.any(Number) } });
-    expect(services.tokens.verify(created.token)).toBeUndefined();
+    expect(await services.tokens.verify(created.token)).toBeUndefined();
     expect((await list()).find((t) => t.id === created.id)?.revokedAt).toEqual(expect.any(Number));
 
     for (const id of [created.id, "no-such-id", "operator"]) {
@@ -165,7 +165,7 @@ describe("/api/tokens", () => {
       expect(await missing.json()).toMatchObject({ error: { code: "token_not_found" } });
     }
     // A name is not an id: the operator's token (revocable by name in `npm run token`) is untouched.
-    expect(services.tokens.verify(operator)).toBeDefined();
+    expect(await services.tokens.verify(operator)).toBeDefined();
     // Its name is free again.
     expect((await create({ name: "short-lived", scopes: ["agui"] })).status).toBe(201);
   });

@@ -104,7 +104,7 @@ describe("GET /api/tools", () => {
   it("refuses a foreign Host, a wrong token and a token without the tools scope", async () => {
     expect((await tools.list(get("/api/tools", { host: "evil.example" }))).status).toBe(421);
     expect((await tools.list(get("/api/tools", { authorization: "Bearer aguic_wrong" }))).status).toBe(401);
-    const { token } = services.tokens.create("chat-only", ["agui"]);
+    const { token } = await services.tokens.create("chat-only", ["agui"]);
     const forbidden = await tools.list(get("/api/tools", { authorization: `Bearer ${token}` }));
     expect(forbidden.status).toBe(403);
     expect((await body(forbidden)).error.code).toBe("forbidden");

@@ -61,7 +61,7 @@ const localApprovals = async (threadId: string) => (await local.services.approva
 
 beforeAll(async () => {
   remote = await startAguiServer();
-  token = remote.services.tokens.create("peer").token;
+  token = (await remote.services.tokens.create("peer")).token;
   local = await startAguiServer();
 });
 afterAll(async () => {
@@ -111,7 +111,7 @@ describe("adding a remote AG-UI agent on /sources", () => {
     );
     // Refused by its address, not by a timeout: nothing was connected to.
     expect(Date.now() - started).toBeLessThan(2000);
-    const viewer = local.services.tokens.create("tools-only", ["tools"]).token;
+    const viewer = (await local.services.tokens.create("tools-only", ["tools"])).token;
     const notAdmin = await api().sources.testAgui(
       send("POST", "/api/sources/agui/test", peerBody(), { authorization: `Bearer ${viewer}` }),
     );

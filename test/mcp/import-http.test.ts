@@ -115,7 +115,7 @@ describe("an MCP server over Streamable HTTP", () => {
 
 describe("POST /api/sources/mcp input", () => {
   it("lets only an admin add a stdio server (403 before anything runs), and only an admin widen the guard", async () => {
-    const { token } = services.tokens.create("tools-only", ["tools"]);
+    const { token } = await services.tokens.create("tools-only", ["tools"]);
     const before = countRows(services.database, "sources");
     const headers = { authorization: `Bearer ${token}` };
     const stdio = await consoleApi(services).sources.importMcpServer(send("/api/sources/mcp", { target: stdioTarget(FIXTURE) }, headers));

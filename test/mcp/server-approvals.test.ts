@@ -64,8 +64,8 @@ describe("approvals over MCP: a client without tasks or URL elicitation", () => 
   });
 
   it("scopes call keys by principal: another caller's same key reaches its own approval, not the first caller's", async () => {
-    const alice = await mcp.connect({ token: mcp.services.tokens.create(`alice-${randomUUID()}`, ["mcp"]).token });
-    const bob = await mcp.connect({ token: mcp.services.tokens.create(`bob-${randomUUID()}`, ["mcp"]).token });
+    const alice = await mcp.connect({ token: (await mcp.services.tokens.create(`alice-${randomUUID()}`, ["mcp"])).token });
+    const bob = await mcp.connect({ token: (await mcp.services.tokens.create(`bob-${randomUUID()}`, ["mcp"])).token });
     const args = refund();
     const call = (client: typeof alice) =>
       client.callTool({ name: "issue_refund", arguments: args, _meta: { "agui-console/call_id": "shared-key" } });
@@ -127,7 +127,7 @@ describe("approvals over MCP: a client that asks for a task", () => {
   });
 
   it("answers tasks/get, list, result and cancel from SQLite: after a restart, and only to the task's own principal", async () => {
-    const token = mcp.services.tokens.create(`tasks-${randomUUID()}`, ["mcp"]).token;
+    const token = (await mcp.services.tokens.create(`tasks-${randomUUID()}`, ["mcp"])).token;
     const client = await mcp.connect({ token });
     const args = refund();
     const created = await client.request(
@@ -145,7 +145,9 @@ describe("approvals over MCP: a client that asks for a task", () => {
     try {
       const again = await restarted.connect({ token });
       expect((await again.experimental.tasks.listTasks()).tasks.map((t) => t.taskId)).toContain(taskId);
-      const stranger = await restarted.connect({ token: restarted.services.tokens.create(`stranger-${randomUUID()}`, ["mcp"]).token });
+      const stranger = await restarted.connect({
+        token: (await restarted.services.tokens.create(`stranger-${randomUUID()}`, ["mcp"])).token,
+      });
       expect(await stranger.experimental.tasks.getTask(taskId).catch((e: unknown) => (e as McpError).code)).toBe(-32602);
       expect((await stranger.experimental.tasks.listTasks()).tasks).toEqual([]);
 

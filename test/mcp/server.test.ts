@@ -170,7 +170,7 @@ describe("MCP server: HTTP", () => {
     expect(bad.headers["www-authenticate"]).toMatch(/^Bearer /);
     expect(code(bad.body)).toBe("unauthenticated");
 
-    const { token } = mcp.services.tokens.create("no-mcp", ["agui"]);
+    const { token } = await mcp.services.tokens.create("no-mcp", ["agui"]);
     const forbidden = await rawRequest(mcp.url, { headers: headers({ authorization: `Bearer ${token}` }), body: initialize });
     expect(forbidden.status).toBe(403);
     expect(code(forbidden.body)).toBe("forbidden");
@@ -184,7 +184,7 @@ describe("MCP server: HTTP", () => {
     try {
       const anonymous = await rawRequest(exposed.url, { headers: { ...headers(), host: new URL(exposed.url).host }, body: initialize });
       expect(anonymous.status).toBe(401);
-      const { token } = exposed.services.tokens.create("mcp-client", ["mcp"]);
+      const { token } = await exposed.services.tokens.create("mcp-client", ["mcp"]);
       const client = await exposed.connect({ token });
       expect((await client.callTool({ name: "calculate", arguments: { expression: "6 * 7" } })).structuredContent).toMatchObject({
         result: 42,
@@ -195,7 +195,7 @@ describe("MCP server: HTTP", () => {
   });
 
   it("refuses a foreign Host (421) and a foreign Origin (403) against DNS rebinding, even with a token", async () => {
-    const { token } = mcp.services.tokens.create("rebind", ["mcp"]);
+    const { token } = await mcp.services.tokens.create("rebind", ["mcp"]);
     const host = await rawRequest(mcp.url, { headers: headers({ host: "evil.example" }), body: initialize });
     expect(host.status).toBe(421);
     expect(code(host.body)).toBe("host_not_served");
