@@ -3,7 +3,11 @@
 // file's own database), then, on PostgreSQL, two connection pools stand for two console instances
 // sharing the rows: one claim of a task among many, the cap on MCP tasks held under concurrent
 // creates, and room made once for a caller both instances admit at the same moment.
+import { randomUUID } from "node:crypto";
+import { Task, TaskState } from "@a2a-js/sdk";
+import { ServerCallContext } from "@a2a-js/sdk/server";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { ApprovalStore } from "@/lib/approvals/store";
 import type { DatabaseHandle } from "@/lib/db";
 import { A2ATaskRows, type A2AParkedCall, type A2ATaskRowStore, type A2ATaskWrite } from "@/lib/db/a2a-tasks";
 import { InvalidCursor } from "@/lib/db/cursor";
@@ -11,6 +15,8 @@ import { McpTaskRows, type McpTaskRowStore, type NewMcpTask } from "@/lib/db/mcp
 import { PgA2ATaskRows } from "@/lib/db/postgres/a2a-tasks";
 import { PgMcpTaskRows } from "@/lib/db/postgres/mcp-tasks";
 import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
+import { A2ATasks } from "@/lib/integrations/a2a/server-tasks";
+import { silentLogger } from "@/lib/log";
 import { freshDatabase } from "../support/database";
 import { postgresDatabase } from "../support/postgres";
 
@@ -267,6 +273,14 @@ describe.each(dialects)("server tasks on %s", (_name, fresh) => {
   });
 });
 
+/** Rows whose writes of a working task take 50 ms longer, as a slow connection's would. */
+class SlowWorkingWrites extends PgA2ATaskRows {
+  override async saveMany(writes: ReadonlyArray<A2ATaskWrite>, now: number): Promise<void> {
+    if (writes.some((write) => write.state === TaskState.TASK_STATE_WORKING)) await new Promise((resolve) => setTimeout(resolve, 50));
+    await super.saveMany(writes, now);
+  }
+}
+
 describe("server tasks on PostgreSQL across two instances", () => {
   let other: PostgresHandle;
   beforeAll(async () => {
@@ -310,5 +324,47 @@ describe("server tasks on PostgreSQL across two instances", () => {
     // The first made room for three (one needed, slack two); the others found that room.
     expect(granted.every((room) => room > 0)).toBe(true);
     expect(await instances[0]!.countFor("alice", {}, NOW + 1)).toBe(cap - 3);
+  });
+
+  it("the A2A task store writes a call's states in order and another instance resumes its parked task", async () => {
+    // Approvals are only read when a parked task is cancelled, which this test does not do.
+    const approvalsDb = freshDatabase();
+    try {
+      const approvals = new ApprovalStore(approvalsDb.db);
+      const a = new A2ATasks(new SlowWorkingWrites(pg.db), approvals, silentLogger, { maxPerOwner: 3 });
+      const b = new A2ATasks(new PgA2ATaskRows(other.db), approvals, silentLogger, { maxPerOwner: 3 });
+      const alice = new ServerCallContext({ user: { isAuthenticated: true, userName: "alice" } });
+      const taskIn = (state: TaskState, id: string = randomUUID()) =>
+        Task.fromJSON({ id, contextId: `ctx-${id}`, status: { state, timestamp: new Date().toISOString() }, history: [], artifacts: [] });
+
+      expect(await a.admit("alice")).toBe(true);
+      const task = taskIn(TaskState.TASK_STATE_SUBMITTED);
+      await a.save(task, alice);
+      await a.save(taskIn(TaskState.TASK_STATE_WORKING, task.id), alice);
+      // The working state's write is slow and still under way when the call ends: the end lands after it.
+      const listing = a.list({ tenant: "", contextId: "", status: 0, pageSize: 10, pageToken: "", includeArtifacts: false }, alice);
+      await a.save(taskIn(TaskState.TASK_STATE_COMPLETED, task.id), alice);
+      expect((await listing).tasks.map((t) => t.id)).toEqual([task.id]);
+      expect((await b.load(task.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+      const waiting = taskIn(TaskState.TASK_STATE_INPUT_REQUIRED);
+      const parked = parkedOn("ap-9");
+      expect(await a.admit("alice")).toBe(true);
+      a.park(waiting.id, parked);
+      await a.save(waiting, alice);
+      expect((await b.load(waiting.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(await b.parked("alice", waiting.id)).toEqual(parked);
+      expect(await b.parked("bob", waiting.id)).toBeUndefined();
+
+      // Two open tasks and one ended fill the cap of three: the other instance makes room by dropping the ended one.
+      expect(await a.admit("alice")).toBe(true);
+      await a.save(taskIn(TaskState.TASK_STATE_INPUT_REQUIRED), alice);
+      expect(await b.admit("alice")).toBe(true);
+      expect(await b.load(task.id, alice)).toBeUndefined();
+      await b.save(taskIn(TaskState.TASK_STATE_AUTH_REQUIRED), alice);
+      expect(await b.admit("alice")).toBe(false);
+    } finally {
+      approvalsDb.close();
+    }
   });
 });
