@@ -342,7 +342,19 @@ describe("server tasks on PostgreSQL across two instances", () => {
       await a.save(task, alice);
       await a.save(taskIn(TaskState.TASK_STATE_WORKING, task.id), alice);
       // The working state's write is slow and still under way when the call ends: the end lands after it.
-      const listing = a.list({ tenant: "", contextId: "", status: 0, pageSize: 10, pageToken: "", includeArtifacts: false }, alice);
+      const listing = a.list(
+        {
+          tenant: "",
+          contextId: "",
+          status: 0,
+          pageSize: 10,
+          pageToken: "",
+          historyLength: undefined,
+          statusTimestampAfter: undefined,
+          includeArtifacts: false,
+        },
+        alice,
+      );
       await a.save(taskIn(TaskState.TASK_STATE_COMPLETED, task.id), alice);
       expect((await listing).tasks.map((t) => t.id)).toEqual([task.id]);
       expect((await b.load(task.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
