@@ -127,7 +127,7 @@ export default async function benchA2a(): Promise<BenchResult[]> {
     figures.push({ label, value, unit, ...(target && { target }), ...(note && { note }) });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
   const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent" }));
-  services.registry.add(NOOP, () => ({}));
+  await services.registry.add(NOOP, () => ({}));
   const endpoint = consoleApi(services).a2a;
   const console_ = createNodeServer([{ method: "POST", path: "/api/a2a", handler: endpoint.post as WebHandler }]);
   const bare = createNodeServer([{ method: "POST", path: "/api/a2a", handler: bareHandler() }]);

@@ -15,7 +15,7 @@ export default async function executorBench(): Promise<BenchResult> {
   try {
     const registry = new ToolRegistry(handle.db);
     const noop = (args: Record<string, unknown>) => ({ n: args.n ?? null });
-    registry.add(
+    await registry.add(
       { name: "noop", description: "Does nothing", inputSchema: { type: "object", properties: { n: { type: "integer" } } } },
       noop,
     );

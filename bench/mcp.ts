@@ -60,7 +60,7 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     figures.push({ label, value, unit, ...(target && { target }), ...(note && { note }) });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
   const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent" }));
-  services.registry.add(NOOP, () => ({}));
+  await services.registry.add(NOOP, () => ({}));
   const endpoint = consoleApi(services).mcp;
   const console_ = createNodeServer([{ method: "POST", path: "/api/mcp", handler: endpoint.post as WebHandler }]);
   const bare = createNodeServer([{ method: "POST", path: "/api/mcp", handler: bareHandler }]);
@@ -96,7 +96,7 @@ export default async function benchMcp(): Promise<BenchResult[]> {
 
     // tools/list over a 10,000-tool registry: the first page after the registry changed (the
     // catalog is rebuilt) and a page with the catalog built.
-    services.registry.addMany(
+    await services.registry.addMany(
       Array.from({ length: REGISTRY_TOOLS - services.registry.count() }, (_, i) => ({
         spec: {
           name: `tool_${String(i).padStart(5, "0")}`,

@@ -115,7 +115,7 @@ async function benchSearch(): Promise<Figure[]> {
         policy: { tags: [words[(i * 3) % words.length]!] },
       },
     }));
-    services.registry.addMany(inputs);
+    await services.registry.addMany(inputs);
     const queries = ["refund", "customer invoice", "number 9999", "shipment report", "nothing-matches-this", "tool_0500"];
     services.registry.list({ text: queries[0] });
     const times: number[] = [];

@@ -81,7 +81,7 @@ async function benchSearch(count: number, target: number, withFirstPage: boolean
   const handle = openDatabase(path.join(dir, "console.db"));
   try {
     const built = performance.now();
-    new ToolRows(handle.db).insertMany(toolRows(count));
+    await new ToolRows(handle.db).insertMany(toolRows(count));
     const buildMs = performance.now() - built;
     const registry = new ToolRegistry(handle.db);
     const search = await timeQueries(7, (text) => registry.list({ text, limit: 100 }));
@@ -119,7 +119,7 @@ async function benchHttp(count: number): Promise<Figure[]> {
   });
   const server = createNodeServer([{ method: "GET", path: "/api/tools", handler: consoleApi(services).tools.list }]);
   try {
-    new ToolRows(services.database.db).insertMany(toolRows(count));
+    await new ToolRows(services.database.db).insertMany(toolRows(count));
     const url = await listenLocal(server);
     const search = await timeQueries(5, async (text) => {
       const response = await fetch(`${url}/api/tools?text=${encodeURIComponent(text)}`);

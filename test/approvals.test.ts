@@ -34,13 +34,13 @@ const refundSchema = {
   additionalProperties: false,
 };
 
-function setup(ttlMs = 60_000) {
+async function setup(ttlMs = 60_000) {
   const handle = freshDatabase();
   open.push(handle);
   const start = 1_700_000_000_000;
   let clock = start;
   const registry = new ToolRegistry(handle.db);
-  registry.add(
+  await registry.add(
     { name: "issue_refund", description: "Refund an order", inputSchema: refundSchema, policy: { confirm: true, effects: "destructive" } },
     () => ({ refundId: "rf_1" }),
   );
@@ -90,7 +90,7 @@ async function thrown<T extends Error>(fn: () => Promise<unknown>, type: new (..
 
 describe("request", () => {
   it("creates a pending approval with its expiry and a 'requested' audit row", async () => {
-    const { store, handle, start } = setup();
+    const { store, handle, start } = await setup();
     const approval = await request(store, { message: "Refund 20 EUR?" });
     expect(approval).toMatchObject({
       id: expect.stringMatching(/^apr_/),
@@ -114,7 +114,7 @@ describe("request", () => {
   });
 
   it("is idempotent for the same principal, scope, call, tool and arguments", async () => {
-    const { store, handle, advance } = setup();
+    const { store, handle, advance } = await setup();
     const first = await request(store);
     advance(1000);
     expect((await request(store, { args: { amount: 20, orderId: "1234" } })).id).toBe(first.id);
@@ -132,19 +132,19 @@ describe("request", () => {
   });
 
   it("is still the same approval after it was decided", async () => {
-    const { store } = setup();
+    const { store } = await setup();
     const first = await request(store);
     await store.decide(first.id, { approved: false, decidedBy: "bob" });
     expect(await request(store)).toMatchObject({ id: first.id, status: "denied" });
   });
 
   it("takes a per-request time to decide", async () => {
-    const { store, start } = setup();
+    const { store, start } = await setup();
     expect((await request(store, { ttlMs: 5_000 })).expiresAt).toBe(start + 5_000);
   });
 
   it("findFor finds the approval of exactly this call", async () => {
-    const { store } = setup();
+    const { store } = await setup();
     const approval = await request(store);
     expect((await store.findFor("alice", binding(approval)))?.id).toBe(approval.id);
     expect(await store.findFor("bob", binding(approval))).toBeUndefined();
@@ -154,7 +154,7 @@ describe("request", () => {
 
 describe("decide", () => {
   it("approves once; a second decision is refused with ApprovalAlreadyDecided", async () => {
-    const { store, now, advance } = setup();
+    const { store, now, advance } = await setup();
     const approval = await request(store);
     advance(10);
     const decided = await store.decide(approval.id, { approved: true, reason: "  fine  ", decidedBy: "bob" });
@@ -178,7 +178,7 @@ describe("decide", () => {
   });
 
   it("stores absent values as SQL NULL, not JSON 'null'", async () => {
-    const { store, handle } = setup();
+    const { store, handle } = await setup();
     const approval = await request(store);
     await store.decide(approval.id, { approved: true, decidedBy: "bob" });
     await store.consume(approval.id, binding(approval));
@@ -190,7 +190,7 @@ describe("decide", () => {
   });
 
   it("denies once with a reason", async () => {
-    const { store } = setup();
+    const { store } = await setup();
     const approval = await request(store);
     expect(await store.decide(approval.id, { approved: false, reason: "Too large", decidedBy: "bob" })).toMatchObject({
       status: "denied",
@@ -202,14 +202,14 @@ describe("decide", () => {
   });
 
   it("an unknown id is ApprovalNotFound", async () => {
-    const { store } = setup();
+    const { store } = await setup();
     await expect(store.decide("apr_nope", { approved: true, decidedBy: "bob" })).rejects.toThrow(ApprovalNotFound);
     await expect(store.cancel("apr_nope", "bob")).rejects.toThrow(ApprovalNotFound);
     await expect(store.consume("apr_nope", { scope: "s", callId: "c", tool: "t", argsDigest: "d" })).rejects.toThrow(ApprovalNotFound);
   });
 
   it("after expiry is refused with ApprovalExpired, and the approval is marked expired", async () => {
-    const { store, advance } = setup();
+    const { store, advance } = await setup();
     const approval = await request(store);
     advance(60_000);
     await expect(store.decide(approval.id, { approved: true, decidedBy: "bob" })).rejects.toThrow(ApprovalExpired);
@@ -219,14 +219,14 @@ describe("decide", () => {
   });
 
   it("just before expiry still counts", async () => {
-    const { store, advance } = setup();
+    const { store, advance } = await setup();
     const approval = await request(store);
     advance(59_999);
     expect((await store.decide(approval.id, { approved: true, decidedBy: "bob" })).status).toBe("approved");
   });
 
   it("validates edited arguments against the tool's schema, with issues", async () => {
-    const { store } = setup();
+    const { store } = await setup();
     const approval = await request(store);
     const error = await thrown(
       () => store.decide(approval.id, { approved: true, editedArgs: { orderId: "1234", amount: -5, note: "x" }, decidedBy: "bob" }),
@@ -248,7 +248,7 @@ describe("decide", () => {
   });
 
   it("refuses edited arguments with a denial, non-object edits, an unknown tool, a missing decider and a long reason", async () => {
-    const { store, registry } = setup();
+    const { store, registry } = await setup();
     const approval = await request(store);
     expect(
       (
@@ -270,7 +270,7 @@ describe("decide", () => {
     await expect(store.decide(approval.id, { approved: false, reason: "x".repeat(2001), decidedBy: "bob" })).rejects.toThrow(
       ApprovalDecisionInvalid,
     );
-    registry.remove("issue_refund");
+    await registry.remove("issue_refund");
     expect(
       (await thrown(() => store.decide(approval.id, { approved: true, editedArgs: args, decidedBy: "bob" }), ApprovalDecisionInvalid))
         .message,
@@ -282,7 +282,7 @@ describe("decide", () => {
 
 describe("expiry", () => {
   it("expireDue expires every pending approval past its time, once, with an audit row", async () => {
-    const { store, advance, now } = setup();
+    const { store, advance, now } = await setup();
     const soon = await request(store, { callId: "a", ttlMs: 1_000 });
     const later = await request(store, { callId: "b", ttlMs: 10_000 });
     const decided = await request(store, { callId: "c", ttlMs: 1_000 });
@@ -309,7 +309,7 @@ describe("expiry", () => {
   });
 
   it("countPending leaves out approvals past their time even before they are marked", async () => {
-    const { store, advance } = setup();
+    const { store, advance } = await setup();
     await request(store, { callId: "a", ttlMs: 1_000 });
     await request(store, { callId: "b", ttlMs: 5_000 });
     const decided = await request(store, { callId: "c" });
@@ -324,7 +324,7 @@ describe("expiry", () => {
 
 describe("cancel", () => {
   it("withdraws a pending or approved approval, with who and why", async () => {
-    const { store, now } = setup();
+    const { store, now } = await setup();
     const pending = await request(store, { callId: "a" });
     expect(await store.cancel(pending.id, "operator", "run stopped")).toMatchObject({ status: "cancelled", reason: "run stopped" });
     expect((await store.events(pending.id)).at(-1)).toMatchObject({
@@ -340,7 +340,7 @@ describe("cancel", () => {
   });
 
   it("refuses to cancel what is denied, consumed or cancelled", async () => {
-    const { store } = setup();
+    const { store } = await setup();
     const denied = await request(store, { callId: "a" });
     await store.decide(denied.id, { approved: false, decidedBy: "bob" });
     expect((await thrown(() => store.cancel(denied.id, "operator"), ApprovalAlreadyDecided)).status).toBe("denied");
@@ -357,7 +357,7 @@ describe("cancel", () => {
 
 describe("consume", () => {
   it("uses an approved approval once", async () => {
-    const { store, now } = setup();
+    const { store, now } = await setup();
     const approval = await request(store);
     await store.decide(approval.id, { approved: true, decidedBy: "bob" });
     expect(await store.consume(approval.id, binding(approval))).toMatchObject({ status: "consumed", consumedAt: now() });
@@ -367,7 +367,7 @@ describe("consume", () => {
   });
 
   it("refuses an approval that is not approved", async () => {
-    const { store } = setup();
+    const { store } = await setup();
     const pending = await request(store, { callId: "a" });
     expect((await thrown(() => store.consume(pending.id, binding(pending)), ApprovalNotUsable)).message).toMatch(/it is pending/);
     const denied = await request(store, { callId: "b" });
@@ -381,7 +381,7 @@ describe("consume", () => {
     ["tool", { tool: "create_ticket" }],
     ["argument digest", { argsDigest: jsonDigest({ orderId: "1234", amount: 2000 }) }],
   ])("is bound to its %s", async (_label, change) => {
-    const { store } = setup();
+    const { store } = await setup();
     const approval = await request(store);
     await store.decide(approval.id, { approved: true, decidedBy: "bob" });
     expect((await thrown(() => store.consume(approval.id, { ...binding(approval), ...change }), ApprovalNotUsable)).message).toMatch(
@@ -392,7 +392,7 @@ describe("consume", () => {
   });
 
   it("recordOutcome keeps what the call returned and when, with a 'ran' row", async () => {
-    const { store, now, advance } = setup();
+    const { store, now, advance } = await setup();
     const approval = await request(store);
     await store.decide(approval.id, { approved: true, decidedBy: "bob" });
     await store.consume(approval.id, binding(approval));
@@ -412,7 +412,7 @@ describe("consume", () => {
 
 describe("the audit trail", () => {
   it("records requested, decided, consumed and ran, with actor and time, in order", async () => {
-    const { store, registry, handle, advance, start } = setup();
+    const { store, registry, handle, advance, start } = await setup();
     const executor = new Executor({ registry, approvals: new ApprovalGate(store, () => start), record: new CallResults(handle.db) });
     const ctx = { principal: "alice", scope: "thread-1", runId: "run-1", surface: "agui" as const };
     const pending = await executor.call("issue_refund", args, { callId: "c1", ctx });
@@ -434,7 +434,7 @@ describe("the audit trail", () => {
   });
 
   it("tells listeners of every change, and a failing listener undoes nothing", async () => {
-    const { store } = setup();
+    const { store } = await setup();
     const seen: ApprovalChange["type"][] = [];
     store.onChange(() => {
       throw new Error("listener bug");
@@ -454,7 +454,7 @@ describe("the audit trail", () => {
 
 describe("grants", () => {
   it("reading a grant writes nothing; a changed definition revokes the grants made for the old one", async () => {
-    const { handle } = setup();
+    const { handle } = await setup();
     const grants = new SqliteGrants(handle.db);
     await grants.grant({ tool: "issue_refund", threadId: "t1", toolDigest: "v1", grantedBy: "alice" });
     const events = () => countRows(handle, "tool_events");
@@ -471,7 +471,7 @@ describe("grants", () => {
 
 describe("list", () => {
   async function populate() {
-    const ctx = setup();
+    const ctx = await setup();
     const { store, advance } = ctx;
     const made: Approval[] = [];
     for (let i = 0; i < 25; i++) {
@@ -532,7 +532,7 @@ describe("list", () => {
   });
 
   it("finds a principal by a word with LIKE's own characters in it, matched literally", async () => {
-    const { store } = setup();
+    const { store } = await setup();
     const mine = await request(store, { callId: "u1", principal: "token:ci_bot", args: { orderId: "x" } });
     await request(store, { callId: "u2", principal: "token:cixbot", args: { orderId: "y" } });
     // "_" is LIKE's any-character: unescaped it would also match "cixbot"; escaped without an ESCAPE clause it matched nothing.
@@ -560,15 +560,15 @@ describe("list", () => {
 
 describe("the approval gate", () => {
   it("an operator's policy takes precedence over the tool's own", async () => {
-    const { store, registry, handle } = setup();
+    const { store, registry, handle } = await setup();
     let runs = 0;
-    registry.add({ name: "lookup", description: "read", inputSchema: { type: "object" } }, () => ++runs);
+    await registry.add({ name: "lookup", description: "read", inputSchema: { type: "object" } }, () => ++runs);
     const executor = new Executor({ registry, approvals: new ApprovalGate(store), record: new CallResults(handle.db) });
     expect(await executor.call("lookup", {})).toMatchObject({ ok: true });
-    registry.update("lookup", { approval: "always" });
+    await registry.update("lookup", { approval: "always" });
     expect(await executor.call("lookup", {})).toMatchObject({ pending: { approvalId: expect.any(String) } });
     registry.bindHandler("issue_refund", () => ++runs);
-    registry.update("issue_refund", { approval: "never" });
+    await registry.update("issue_refund", { approval: "never" });
     expect(await executor.call("issue_refund", args)).toMatchObject({ ok: true });
     expect(runs).toBe(2);
     expect(await store.countPending()).toBe(1);
@@ -577,7 +577,7 @@ describe("the approval gate", () => {
 
 describe("two concurrent decisions", () => {
   it("exactly one wins, the other gets ApprovalAlreadyDecided, and one 'decided' row is written", async () => {
-    const { handle } = setup();
+    const { handle } = await setup();
     // The workers decide on the real clock, so the approvals are asked for on it too.
     const store = new ApprovalStore(handle.db);
     const rounds = 8;
@@ -640,7 +640,7 @@ describe("two concurrent decisions", () => {
 
 describe("calls cut off by a stop (settleInterrupted, run at start-up)", () => {
   it("gives a used approval without an outcome the call record's result, or outcome_unknown; the others are untouched; once only", async () => {
-    const { handle, store } = setup();
+    const { handle, store } = await setup();
     const approve = async (callId: string) => {
       const approval = await request(store, { callId });
       await store.decide(approval.id, { approved: true, decidedBy: "bob" });

@@ -99,7 +99,7 @@ describe("demo tools", () => {
   });
 
   it("each run of create_ticket returns a fresh id", async () => {
-    services.registry.update("create_ticket", { approval: "never" });
+    await services.registry.update("create_ticket", { approval: "never" });
     const a = await services.executor.call("create_ticket", { title: "Printer on fire" });
     const b = await services.executor.call("create_ticket", { title: "Printer on fire" });
     expect([a, b]).toMatchObject([{ ok: true }, { ok: true }]);

@@ -44,7 +44,7 @@ function setup() {
   });
 
   /** Register a tool whose handler counts its calls and keeps what it was given. */
-  function tool(
+  async function tool(
     name: string,
     options: {
       policy?: ToolPolicyInput;
@@ -53,7 +53,7 @@ function setup() {
   ) {
     const { impl, policy, ...rest } = options;
     const calls: Array<{ args: Record<string, unknown>; info: ToolCallInfo }> = [];
-    registry.add({ name, description: `${name} for tests`, inputSchema: querySchema, policy, ...rest }, async (args, info) => {
+    await registry.add({ name, description: `${name} for tests`, inputSchema: querySchema, policy, ...rest }, async (args, info) => {
       calls.push({ args, info });
       return impl ? impl(args, info) : { echo: args.q };
     });
@@ -108,18 +108,18 @@ describe("error kinds", () => {
 
   it("tool_not_found for a disabled tool, which does not run", async () => {
     const { executor, registry, tool } = setup();
-    const calls = tool("lookup");
-    registry.setEnabled("lookup", false);
+    const calls = await tool("lookup");
+    await registry.setEnabled("lookup", false);
     expect(errorOf(await executor.call("lookup", { q: "x" })).kind).toBe("tool_not_found");
     expect(calls).toHaveLength(0);
-    registry.setEnabled("lookup", true);
+    await registry.setEnabled("lookup", true);
     expect(await executor.call("lookup", { q: "x" })).toEqual({ ok: true, value: { echo: "x" } });
     expect(calls).toHaveLength(1);
   });
 
   it("invalid_arguments with the path of each issue, and the tool does not run", async () => {
     const { executor, tool } = setup();
-    const calls = tool("lookup");
+    const calls = await tool("lookup");
     expect(errorOf(await executor.call("lookup", { q: 5 }))).toMatchObject({
       kind: "invalid_arguments",
       issues: [{ path: "/q", message: "must be string" }],
@@ -148,7 +148,7 @@ describe("error kinds", () => {
 
   it("a call that waits for approval is pending (not a failure), with the approval id, and the tool does not run", async () => {
     const { executor, approvals, tool } = setup();
-    const calls = tool("refund", { policy: { confirm: true, effects: "destructive" } });
+    const calls = await tool("refund", { policy: { confirm: true, effects: "destructive" } });
     const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
     expect(pending).toEqual({
       approvalId: expect.stringMatching(/^apr_/),
@@ -173,7 +173,7 @@ describe("error kinds", () => {
 
   it("denied with the person's reason, and the tool does not run", async () => {
     const { executor, approvals, tool } = setup();
-    const calls = tool("refund", { policy: { confirm: true } });
+    const calls = await tool("refund", { policy: { confirm: true } });
     const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
     await approvals.decide(pending.approvalId, { approved: false, reason: "Too large", decidedBy: "bob" });
     expect(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).toEqual({
@@ -185,7 +185,7 @@ describe("error kinds", () => {
 
   it("approval_expired when nobody decided in time", async () => {
     const { executor, approvals, tool, advance } = setup();
-    const calls = tool("refund", { policy: { confirm: true } });
+    const calls = await tool("refund", { policy: { confirm: true } });
     const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
     advance(60_001);
     expect(errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).kind).toBe("approval_expired");
@@ -196,7 +196,7 @@ describe("error kinds", () => {
 
   it("cancelled when the approval was withdrawn", async () => {
     const { executor, approvals, tool } = setup();
-    const calls = tool("refund", { policy: { confirm: true } });
+    const calls = await tool("refund", { policy: { confirm: true } });
     const pending = pendingOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx }));
     await approvals.cancel(pending.approvalId, "operator");
     expect(errorOf(await executor.call("refund", { q: "order-1" }, { callId: "c1", ctx })).kind).toBe("cancelled");
@@ -207,7 +207,7 @@ describe("error kinds", () => {
     const { executor, tool } = setup();
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const calls = tool("slow", {
+    const calls = await tool("slow", {
       impl: (_args, info) =>
         new Promise((resolve) => {
           started();
@@ -227,7 +227,7 @@ describe("error kinds", () => {
     const { executor, approvals, tool } = setup();
     let started!: () => void;
     const running = new Promise<void>((resolve) => (started = resolve));
-    const calls = tool("slow_refund", {
+    const calls = await tool("slow_refund", {
       policy: { confirm: true },
       impl: (_args, info) =>
         new Promise((resolve) => {
@@ -263,7 +263,7 @@ describe("error kinds", () => {
 
   it("cancelled without running when the run was aborted before the call", async () => {
     const { executor, tool } = setup();
-    const calls = tool("lookup");
+    const calls = await tool("lookup");
     const controller = new AbortController();
     controller.abort();
     expect(errorOf(await executor.call("lookup", { q: "x" }, { ctx: { signal: controller.signal } })).kind).toBe("cancelled");
@@ -274,7 +274,7 @@ describe("error kinds", () => {
     const { handle, tool, registry } = setup();
     const executor = new Executor({ registry, record: new CallResults(handle.db), backoff: { baseMs: 10_000, maxMs: 10_000 } });
     const controller = new AbortController();
-    const calls = tool("flaky", {
+    const calls = await tool("flaky", {
       policy: { retries: 3 },
       impl: () => {
         setTimeout(() => controller.abort(), 5);
@@ -289,7 +289,7 @@ describe("error kinds", () => {
 
   it("timeout when the tool does not answer in time; the handler's signal aborts", async () => {
     const { executor, tool } = setup();
-    const calls = tool("stuck", { policy: { timeoutMs: 30 }, impl: () => new Promise(() => {}) });
+    const calls = await tool("stuck", { policy: { timeoutMs: 30 }, impl: () => new Promise(() => {}) });
     const started = performance.now();
     expect(await executor.call("stuck", { q: "x" })).toEqual({
       ok: false,
@@ -302,7 +302,7 @@ describe("error kinds", () => {
 
   it("tool_error carries the tool's own message and details, and is not retried", async () => {
     const { executor, tool } = setup();
-    const calls = tool("orders", {
+    const calls = await tool("orders", {
       policy: { retries: 3 },
       impl: () => {
         throw new ToolError("Order 12 not found", { orderId: 12 });
@@ -317,7 +317,7 @@ describe("error kinds", () => {
 
   it("invalid_output when the value breaks the output schema", async () => {
     const { executor, tool } = setup();
-    tool("shaped", {
+    await tool("shaped", {
       outputSchema: { type: "object", properties: { id: { type: "integer" } }, required: ["id"] },
       impl: (args) => (args.q === "good" ? { id: 1 } : { id: "one" }),
     });
@@ -335,14 +335,14 @@ describe("error kinds", () => {
       for (let i = 1; i < depth; i++) value = [value];
       return { id: 1, tree: value };
     };
-    tool("deep", { outputSchema: { type: "object", required: ["id"] }, impl: (args) => nested(Number(args.q)) });
+    await tool("deep", { outputSchema: { type: "object", required: ["id"] }, impl: (args) => nested(Number(args.q)) });
     expect(summary(await executor.call("deep", { q: "100" }))).toBe("ok");
     expect(errorOf(await executor.call("deep", { q: "200" }))).toMatchObject({ kind: "invalid_output" });
   });
 
   it("a handler returning nothing answers null", async () => {
     const { executor, tool } = setup();
-    tool("void", { impl: () => undefined });
+    await tool("void", { impl: () => undefined });
     expect(await executor.call("void", { q: "x" })).toEqual({ ok: true, value: null });
   });
 });
@@ -350,7 +350,7 @@ describe("error kinds", () => {
 describe("retries", async () => {
   it("a RetryableError is tried retries + 1 times, then failed", async () => {
     const { executor, tool } = setup();
-    const calls = tool("flaky", {
+    const calls = await tool("flaky", {
       policy: { retries: 2 },
       impl: () => {
         throw new RetryableError("connection reset");
@@ -365,7 +365,7 @@ describe("retries", async () => {
 
   it("an error marked retryable: true is retried too", async () => {
     const { executor, tool } = setup();
-    const calls = tool("flaky", {
+    const calls = await tool("flaky", {
       policy: { retries: 1 },
       impl: () => {
         throw Object.assign(new Error("503"), { retryable: true });
@@ -377,7 +377,7 @@ describe("retries", async () => {
 
   it("succeeds on a later attempt", async () => {
     const { executor, tool } = setup();
-    const calls = tool("flaky", {
+    const calls = await tool("flaky", {
       policy: { retries: 5 },
       impl: (_args, info) => {
         if (info.attempt < 3) throw new RetryableError("not yet");
@@ -390,7 +390,7 @@ describe("retries", async () => {
 
   it("a plain error is not retried and its details stay out of the result", async () => {
     const { executor, tool } = setup();
-    const calls = tool("broken", {
+    const calls = await tool("broken", {
       policy: { retries: 4 },
       impl: () => {
         throw new Error("SQLITE_CORRUPT at /secret/path");
@@ -402,7 +402,7 @@ describe("retries", async () => {
 
   it("a retryable error without retries configured runs once", async () => {
     const { executor, tool } = setup();
-    const calls = tool("flaky", {
+    const calls = await tool("flaky", {
       impl: () => {
         throw new RetryableError("x");
       },
@@ -413,12 +413,12 @@ describe("retries", async () => {
 
   it("an operator's retries setting applies", async () => {
     const { executor, tool, registry } = setup();
-    const calls = tool("flaky", {
+    const calls = await tool("flaky", {
       impl: () => {
         throw new RetryableError("x");
       },
     });
-    registry.update("flaky", { retries: 3 });
+    await registry.update("flaky", { retries: 3 });
     await executor.call("flaky", { q: "x" });
     expect(calls).toHaveLength(4);
   });
@@ -427,12 +427,12 @@ describe("retries", async () => {
 describe("the call record", () => {
   it("answers a batch retried after an approval without running any call twice", async () => {
     const { executor, approvals, tool, handle, events } = setup();
-    const refunds = tool("refund", {
+    const refunds = await tool("refund", {
       policy: { confirm: true, effects: "destructive" },
       impl: () => ({ refundId: `rf_${Math.random()}` }),
     });
-    const lookups = tool("lookup");
-    const tickets = tool("ticket", { policy: { effects: "write" }, impl: () => ({ ticketId: `tk_${Math.random()}` }) });
+    const lookups = await tool("lookup");
+    const tickets = await tool("ticket", { policy: { effects: "write" }, impl: () => ({ ticketId: `tk_${Math.random()}` }) });
     const batch = [
       { name: "lookup", args: { q: "order-1" }, callId: "c1" },
       { name: "refund", args: { q: "order-1" }, callId: "c2" },
@@ -461,7 +461,7 @@ describe("the call record", () => {
 
   it("keys the record by principal, scope, call id, tool and arguments", async () => {
     const { executor, tool } = setup();
-    const calls = tool("ticket", { policy: { effects: "write" }, impl: () => ({ n: calls.length }) });
+    const calls = await tool("ticket", { policy: { effects: "write" }, impl: () => ({ n: calls.length }) });
     const first = await executor.call("ticket", { q: "a" }, { callId: "c1", ctx });
     expect(await executor.call("ticket", { q: "a" }, { callId: "c1", ctx })).toEqual(first);
     expect(calls).toHaveLength(1);
@@ -474,7 +474,7 @@ describe("the call record", () => {
 
   it("survives a new executor on the same database", async () => {
     const { executor, tool, registry, handle } = setup();
-    const calls = tool("ticket", { policy: { effects: "write" }, impl: () => ({ id: "first" }) });
+    const calls = await tool("ticket", { policy: { effects: "write" }, impl: () => ({ id: "first" }) });
     await executor.call("ticket", { q: "a" }, { callId: "c1", ctx });
     const restarted = new Executor({ registry, record: new CallResults(handle.db) });
     expect(await restarted.call("ticket", { q: "a" }, { callId: "c1", ctx })).toEqual({ ok: true, value: { id: "first" } });
@@ -483,7 +483,7 @@ describe("the call record", () => {
 
   it("records tool failures but not calls that did not run to an end", async () => {
     const { executor, tool, handle } = setup();
-    const failing = tool("failing", {
+    const failing = await tool("failing", {
       impl: () => {
         throw new ToolError("no");
       },
@@ -494,7 +494,7 @@ describe("the call record", () => {
 
     const controller = new AbortController();
     controller.abort();
-    const lookups = tool("lookup");
+    const lookups = await tool("lookup");
     await executor.call("lookup", { q: "a" }, { callId: "c2", ctx: { ...ctx, signal: controller.signal } });
     await executor.call("lookup", { q: 1 }, { callId: "c2", ctx });
     expect(await executor.call("lookup", { q: "a" }, { callId: "c2", ctx })).toEqual({ ok: true, value: { echo: "a" } });
@@ -504,7 +504,7 @@ describe("the call record", () => {
 
   it("calls without a call id are never answered from the record", async () => {
     const { executor, tool } = setup();
-    const calls = tool("lookup");
+    const calls = await tool("lookup");
     await executor.call("lookup", { q: "a" }, { ctx });
     await executor.call("lookup", { q: "a" }, { ctx });
     expect(calls).toHaveLength(2);
@@ -512,7 +512,7 @@ describe("the call record", () => {
 
   it("a call id the caller just made up (fresh) is not read from the record, and is recorded for later repeats", async () => {
     const { tool, registry, handle } = setup();
-    const calls = tool("ticket", { policy: { effects: "write" }, impl: () => ({ n: calls.length }) });
+    const calls = await tool("ticket", { policy: { effects: "write" }, impl: () => ({ n: calls.length }) });
     let reads = 0;
     const record = new (class extends CallResults {
       override get(...args: Parameters<CallResults["get"]>) {
@@ -530,7 +530,7 @@ describe("the call record", () => {
 
   it("a repeat that arrives while the record is being read joins the first call, even if the first finishes before the read answers", async () => {
     const { tool, registry, handle } = setup();
-    const calls = tool("ticket", { policy: { effects: "write" }, impl: () => ({ n: calls.length }) });
+    const calls = await tool("ticket", { policy: { effects: "write" }, impl: () => ({ n: calls.length }) });
     // The second read of the record is slow (a network database): it answers only once the first
     // call has run, recorded its result and ended.
     let reads = 0;
@@ -556,7 +556,7 @@ describe("the call record", () => {
     const { executor, tool } = setup();
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const calls = tool("ticket", { policy: { effects: "write" }, impl: async () => (await gate, { id: Math.random() }) });
+    const calls = await tool("ticket", { policy: { effects: "write" }, impl: async () => (await gate, { id: Math.random() }) });
     const pending = Array.from({ length: 5 }, () => executor.call("ticket", { q: "a" }, { callId: "c1", ctx }));
     const other = executor.call("ticket", { q: "a" }, { callId: "c2", ctx });
     await new Promise((resolve) => setTimeout(resolve, 10));
@@ -573,7 +573,7 @@ describe("callMany", () => {
     const { executor, tool } = setup();
     let running = 0;
     let max = 0;
-    const calls = tool("slow", {
+    const calls = await tool("slow", {
       impl: async (args) => {
         running++;
         max = Math.max(max, running);
@@ -603,7 +603,7 @@ describe("callMany", () => {
 
   it("returns results in call order, failures as data", async () => {
     const { executor, tool } = setup();
-    tool("lookup");
+    await tool("lookup");
     const results = await executor.callMany([
       { name: "lookup", args: { q: "a" } },
       { name: "missing", args: {} },
@@ -623,8 +623,8 @@ describe("callMany", () => {
 describe("the run context", () => {
   it("reaches the handler's call info through AsyncLocalStorage", async () => {
     const { executor, tool, approvals } = setup();
-    const calls = tool("lookup");
-    const confirm = tool("refund", { policy: { confirm: true } });
+    const calls = await tool("lookup");
+    const confirm = await tool("refund", { policy: { confirm: true } });
     const run = { runId: "run-9", threadId: "thread-9", principal: "token:ci", scope: "thread-9", surface: "mcp" as const };
     const [result, pending] = await withRunContext(run, async () => {
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -652,7 +652,7 @@ describe("the run context", () => {
 
   it("explicit ctx overrides the current one; a new run id is its own scope", async () => {
     const { executor, tool, events } = setup();
-    const calls = tool("lookup");
+    const calls = await tool("lookup");
     await withRunContext({ ...ctx }, () => executor.call("lookup", { q: "x" }, { ctx: { runId: "run-2" } }));
     expect(calls[0]!.info).toMatchObject({ runId: "run-2", principal: "alice" });
     expect(events[0]!.ctx).toMatchObject({ runId: "run-2", scope: "run-2", principal: "alice" });
@@ -660,7 +660,7 @@ describe("the run context", () => {
 
   it("outside any run, a call gets fresh ids and the local principal", async () => {
     const { executor, tool } = setup();
-    const calls = tool("lookup");
+    const calls = await tool("lookup");
     await executor.call("lookup", { q: "x" });
     await executor.call("lookup", { q: "x" });
     expect(calls[0]!.info.principal).toBe("local");
@@ -672,7 +672,7 @@ describe("the run context", () => {
 describe("edited arguments", () => {
   it("the handler receives the arguments a person edited", async () => {
     const { executor, approvals, tool } = setup();
-    const calls = tool("refund", { policy: { confirm: true } });
+    const calls = await tool("refund", { policy: { confirm: true } });
     const pending = pendingOf(await executor.call("refund", { q: "500" }, { callId: "c1", ctx }));
     await approvals.decide(pending.approvalId, { approved: true, editedArgs: { q: "50" }, decidedBy: "bob" });
     expect(await executor.call("refund", { q: "500" }, { callId: "c1", ctx })).toEqual({ ok: true, value: { echo: "50" } });
@@ -683,12 +683,12 @@ describe("edited arguments", () => {
 
   it("edited arguments the tool's current schema refuses do not run", async () => {
     const { executor, approvals, tool, registry } = setup();
-    tool("refund", { policy: { confirm: true } });
+    await tool("refund", { policy: { confirm: true } });
     const pending = pendingOf(await executor.call("refund", { q: "" }, { callId: "c1", ctx }));
     await approvals.decide(pending.approvalId, { approved: true, editedArgs: { q: "far too long" }, decidedBy: "bob" });
     // The tool is re-imported with a stricter schema between the decision and the run.
-    registry.remove("refund");
-    const calls = tool("refund", {
+    await registry.remove("refund");
+    const calls = await tool("refund", {
       policy: { confirm: true },
       inputSchema: { ...querySchema, properties: { q: { type: "string", maxLength: 3 } } },
     });

@@ -27,9 +27,9 @@ function spec(name: string, extra: Partial<ToolSpecInput> = {}): ToolSpecInput {
   return { name, description: `The ${name} tool`, inputSchema: objectSchema, ...extra };
 }
 
-function definitionError(fn: () => unknown): ToolDefinitionError {
+async function definitionError(fn: () => unknown): Promise<ToolDefinitionError> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     expect(error).toBeInstanceOf(ToolDefinitionError);
     return error as ToolDefinitionError;
@@ -38,28 +38,28 @@ function definitionError(fn: () => unknown): ToolDefinitionError {
 }
 
 describe("tool names", () => {
-  it.each(["a", "_", "get_weather", "Get-Weather_2", "A" + "b".repeat(63)])("accepts %j", (name) => {
+  it.each(["a", "_", "get_weather", "Get-Weather_2", "A" + "b".repeat(63)])("accepts %j", async (name) => {
     const { registry } = setup();
-    expect(registry.add(spec(name)).name).toBe(name);
+    expect((await registry.add(spec(name))).name).toBe(name);
     expect(registry.get(name)?.name).toBe(name);
   });
 
   it.each(["", "9lives", "-dash", "has space", "dot.ted", "slash/ed", "café", "a" + "b".repeat(64), "__proto__!"])(
     "refuses %j naming the name",
-    (name) => {
+    async (name) => {
       const { handle, registry } = setup();
-      const error = definitionError(() => registry.add(spec(name)));
+      const error = await definitionError(() => registry.add(spec(name)));
       expect(error.path).toBe("name");
       expect(error.kind).toBe("invalid_tool_definition");
       expect(countRows(handle, "tools")).toBe(0);
     },
   );
 
-  it("takes 64 characters and refuses 65", () => {
+  it("takes 64 characters and refuses 65", async () => {
     const { registry } = setup();
     expect("x".repeat(64)).toHaveLength(64);
-    expect(registry.add(spec("x".repeat(64))).name).toHaveLength(64);
-    expect(definitionError(() => registry.add(spec("y".repeat(65)))).path).toBe("name");
+    expect((await registry.add(spec("x".repeat(64)))).name).toHaveLength(64);
+    expect((await definitionError(() => registry.add(spec("y".repeat(65))))).path).toBe("name");
   });
 });
 
@@ -68,45 +68,47 @@ describe("tool schemas", () => {
     [{ type: "string" }, "inputSchema/type"],
     [{ properties: { q: { type: "string" } } }, "inputSchema/type"],
     [{ type: "array", items: {} }, "inputSchema/type"],
-  ])("the input schema's root must be an object: %j", (inputSchema, path) => {
+  ])("the input schema's root must be an object: %j", async (inputSchema, path) => {
     const { registry } = setup();
-    const error = definitionError(() => registry.add(spec("t", { inputSchema })));
+    const error = await definitionError(() => registry.add(spec("t", { inputSchema })));
     expect(error.path).toBe(path);
     expect(error.message).toContain('"t"');
   });
 
-  it("an input schema that is not a JSON object is refused at inputSchema", () => {
+  it("an input schema that is not a JSON object is refused at inputSchema", async () => {
     const { registry } = setup();
-    expect(definitionError(() => registry.add(spec("t", { inputSchema: [] as unknown as Record<string, unknown> }))).path).toBe(
+    expect((await definitionError(() => registry.add(spec("t", { inputSchema: [] as unknown as Record<string, unknown> })))).path).toBe(
       "inputSchema",
     );
   });
 
-  it("a bad schema names its path", () => {
+  it("a bad schema names its path", async () => {
     const { registry } = setup();
-    const error = definitionError(() => registry.add(spec("t", { inputSchema: { type: "object", properties: { x: { type: "strin" } } } })));
+    const error = await definitionError(() =>
+      registry.add(spec("t", { inputSchema: { type: "object", properties: { x: { type: "strin" } } } })),
+    );
     expect(error.path).toBe("inputSchema/properties/x/type");
     expect(error.message).toContain("inputSchema/properties/x/type");
-    const deeper = definitionError(() =>
+    const deeper = await definitionError(() =>
       registry.add(spec("t", { inputSchema: { type: "object", properties: { list: { type: "array", items: { minLength: "three" } } } } })),
     );
     expect(deeper.path).toBe("inputSchema/properties/list/items/minLength");
   });
 
-  it("a bad output schema names its path", () => {
+  it("a bad output schema names its path", async () => {
     const { registry } = setup();
-    const error = definitionError(() => registry.add(spec("t", { outputSchema: { type: "object", required: "id" } })));
+    const error = await definitionError(() => registry.add(spec("t", { outputSchema: { type: "object", required: "id" } })));
     expect(error.path).toBe("outputSchema/required");
   });
 
-  it("an output schema need not be an object", () => {
+  it("an output schema need not be an object", async () => {
     const { registry } = setup();
-    expect(registry.add(spec("t", { outputSchema: { type: "string" } })).outputSchema).toEqual({ type: "string" });
+    expect((await registry.add(spec("t", { outputSchema: { type: "string" } }))).outputSchema).toEqual({ type: "string" });
   });
 
-  it("refuses an unresolvable $ref", () => {
+  it("refuses an unresolvable $ref", async () => {
     const { handle, registry } = setup();
-    const error = definitionError(() =>
+    const error = await definitionError(() =>
       registry.add(spec("t", { inputSchema: { type: "object", properties: { x: { $ref: "#/$defs/missing" } } } })),
     );
     expect(error.path).toBe("inputSchema");
@@ -114,26 +116,28 @@ describe("tool schemas", () => {
     expect(countRows(handle, "tools")).toBe(0);
   });
 
-  it("accepts a resolvable $ref", () => {
+  it("accepts a resolvable $ref", async () => {
     const { registry } = setup();
-    const tool = registry.add(
+    const tool = await registry.add(
       spec("t", { inputSchema: { type: "object", $defs: { s: { type: "string" } }, properties: { x: { $ref: "#/$defs/s" } } } }),
     );
     expect(tool.name).toBe("t");
   });
 
-  it("refuses unknown policy options and out-of-range values, naming them", () => {
+  it("refuses unknown policy options and out-of-range values, naming them", async () => {
     const { registry } = setup();
-    expect(definitionError(() => registry.add(spec("t", { policy: { retries: 11 } }))).path).toBe("policy/retries");
-    expect(definitionError(() => registry.add(spec("t", { policy: { targets: ["smtp" as "mcp"] } }))).path).toBe("policy/targets/0");
-    expect(definitionError(() => registry.add(spec("t", { policy: { confrim: true } as never }))).path).toBe("policy");
+    expect((await definitionError(() => registry.add(spec("t", { policy: { retries: 11 } })))).path).toBe("policy/retries");
+    expect((await definitionError(() => registry.add(spec("t", { policy: { targets: ["smtp" as "mcp"] } })))).path).toBe(
+      "policy/targets/0",
+    );
+    expect((await definitionError(() => registry.add(spec("t", { policy: { confrim: true } as never })))).path).toBe("policy");
   });
 });
 
 describe("adding tools", () => {
-  it("fills the policy defaults and writes the row", () => {
+  it("fills the policy defaults and writes the row", async () => {
     const { handle, registry } = setup();
-    const tool = registry.add(spec("lookup"));
+    const tool = await registry.add(spec("lookup"));
     expect(tool).toMatchObject({
       name: "lookup",
       title: "lookup",
@@ -144,29 +148,29 @@ describe("adding tools", () => {
       policy: { confirm: false, effects: "read", idempotent: true, openWorld: false, timeoutMs: 30_000, retries: 0, tags: [] },
     });
     expect(tool.policy.targets).toEqual(["agui", "mcp", "a2a", "openai", "anthropic", "gemini", "langchain"]);
-    expect(registry.add(spec("wipe", { policy: { effects: "destructive" } })).policy.idempotent).toBe(false);
+    expect((await registry.add(spec("wipe", { policy: { effects: "destructive" } }))).policy.idempotent).toBe(false);
     expect(countRows(handle, "tools")).toBe(2);
   });
 
-  it("refuses a duplicate name with DuplicateTool and keeps the first", () => {
+  it("refuses a duplicate name with DuplicateTool and keeps the first", async () => {
     const { handle, registry } = setup();
-    registry.add(spec("lookup"));
-    expect(() => registry.add(spec("lookup", { description: "another" }))).toThrow(DuplicateTool);
+    await registry.add(spec("lookup"));
+    await expect(registry.add(spec("lookup", { description: "another" }))).rejects.toThrow(DuplicateTool);
     expect(registry.get("lookup")?.description).toBe("The lookup tool");
     expect(countRows(handle, "tools")).toBe(1);
   });
 
-  it("sees a duplicate of a tool another registry added to the same file", () => {
+  it("sees a duplicate of a tool another registry added to the same file", async () => {
     const { handle, registry } = setup();
-    registry.add(spec("lookup"));
+    await registry.add(spec("lookup"));
     const other = new ToolRegistry(handle.db);
-    expect(() => other.add(spec("lookup"))).toThrow(DuplicateTool);
+    await expect(other.add(spec("lookup"))).rejects.toThrow(DuplicateTool);
   });
 
   describe("addMany is all or nothing", () => {
-    it("one bad schema writes nothing", () => {
+    it("one bad schema writes nothing", async () => {
       const { handle, registry } = setup();
-      const error = definitionError(() =>
+      const error = await definitionError(() =>
         registry.addMany([
           { spec: spec("a") },
           { spec: spec("b") },
@@ -179,52 +183,52 @@ describe("adding tools", () => {
       expect(registry.get("a")).toBeUndefined();
     });
 
-    it("a duplicate inside the batch writes nothing", () => {
+    it("a duplicate inside the batch writes nothing", async () => {
       const { handle, registry } = setup();
-      expect(() => registry.addMany([{ spec: spec("a") }, { spec: spec("b") }, { spec: spec("a") }])).toThrow(DuplicateTool);
+      await expect(registry.addMany([{ spec: spec("a") }, { spec: spec("b") }, { spec: spec("a") }])).rejects.toThrow(DuplicateTool);
       expect(countRows(handle, "tools")).toBe(0);
     });
 
-    it("a duplicate of a registered tool writes nothing", () => {
+    it("a duplicate of a registered tool writes nothing", async () => {
       const { handle, registry } = setup();
-      registry.add(spec("b"));
+      await registry.add(spec("b"));
       const handler = () => "new";
-      expect(() =>
+      await expect(
         registry.addMany([
           { spec: spec("a"), handler },
           { spec: spec("b"), handler },
         ]),
-      ).toThrow(DuplicateTool);
+      ).rejects.toThrow(DuplicateTool);
       expect(countRows(handle, "tools")).toBe(1);
       expect(registry.get("a")).toBeUndefined();
     });
 
-    it("a row SQLite refuses (unknown source) writes nothing", () => {
+    it("a row SQLite refuses (unknown source) writes nothing", async () => {
       const { handle, registry } = setup();
-      expect(() => registry.addMany([{ spec: spec("a") }, { spec: spec("b", { sourceId: "no-such-source" }) }])).toThrow();
+      await expect(registry.addMany([{ spec: spec("a") }, { spec: spec("b", { sourceId: "no-such-source" }) }])).rejects.toThrow();
       expect(countRows(handle, "tools")).toBe(0);
       expect(registry.get("a")).toBeUndefined();
       expect(registry.count()).toBe(0);
     });
 
-    it("a large batch lands whole", () => {
+    it("a large batch lands whole", async () => {
       const { handle, registry } = setup();
-      const added = registry.addMany(Array.from({ length: 450 }, (_, i) => ({ spec: spec(`tool_${String(i).padStart(3, "0")}`) })));
+      const added = await registry.addMany(Array.from({ length: 450 }, (_, i) => ({ spec: spec(`tool_${String(i).padStart(3, "0")}`) })));
       expect(added).toHaveLength(450);
       expect(countRows(handle, "tools")).toBe(450);
     });
   });
 
-  it("tells listeners which tools changed", () => {
+  it("tells listeners which tools changed", async () => {
     const { registry } = setup();
     const seen: string[][] = [];
     const off = registry.onChange((names) => seen.push(names));
-    registry.addMany([{ spec: spec("a") }, { spec: spec("b") }]);
-    registry.setEnabled("a", false);
-    registry.remove("b");
-    registry.remove("b");
+    await registry.addMany([{ spec: spec("a") }, { spec: spec("b") }]);
+    await registry.setEnabled("a", false);
+    await registry.remove("b");
+    await registry.remove("b");
     off();
-    registry.add(spec("c"));
+    await registry.add(spec("c"));
     expect(seen).toEqual([["a", "b"], ["a"], ["b"]]);
   });
 });
@@ -235,11 +239,11 @@ function insertSource(handle: DatabaseHandle, id: string): void {
     .run(id, id);
 }
 
-describe("listing", () => {
-  function catalogue() {
+describe("listing", async () => {
+  async function catalogue() {
     const ctx = setup();
     insertSource(ctx.handle, "petstore");
-    ctx.registry.addMany([
+    await ctx.registry.addMany([
       {
         spec: spec("get_weather", {
           title: "Weather",
@@ -275,16 +279,16 @@ describe("listing", () => {
   }
   const names = (page: { items: Array<{ name: string }> }) => page.items.map((t) => t.name);
 
-  it("lists every tool in name order with a total", () => {
-    const { registry } = catalogue();
+  it("lists every tool in name order with a total", async () => {
+    const { registry } = await catalogue();
     const page = registry.list();
     expect(names(page)).toEqual(["create_ticket", "delete_pet", "get_weather", "list_pets", "search_docs"]);
     expect(page.total).toBe(5);
     expect(page.nextCursor).toBeUndefined();
   });
 
-  it("filters by target, tag, source, kind and effects", () => {
-    const { registry } = catalogue();
+  it("filters by target, tag, source, kind and effects", async () => {
+    const { registry } = await catalogue();
     expect(names(registry.list({ target: "mcp" }))).toEqual(["create_ticket", "delete_pet", "get_weather", "list_pets"]);
     expect(names(registry.list({ target: "openai" }))).toEqual(["create_ticket", "list_pets", "search_docs"]);
     expect(names(registry.list({ tag: "demo" }))).toEqual(["create_ticket", "get_weather"]);
@@ -298,8 +302,8 @@ describe("listing", () => {
     expect(registry.list({ kind: "openapi" }).total).toBe(2);
   });
 
-  it("filters by text over name, title, description and tags, every word, case-insensitive", () => {
-    const { registry } = catalogue();
+  it("filters by text over name, title, description and tags, every word, case-insensitive", async () => {
+    const { registry } = await catalogue();
     expect(names(registry.list({ text: "WEATHER" }))).toEqual(["get_weather"]);
     expect(names(registry.list({ text: "documentation" }))).toEqual(["search_docs"]);
     expect(names(registry.list({ text: "support ticket" }))).toEqual(["create_ticket"]);
@@ -313,24 +317,24 @@ describe("listing", () => {
     expect(names(registry.list({ text: "   " }))).toHaveLength(5);
   });
 
-  it("filters by needsApproval as operators set it, and by enabled", () => {
-    const { registry } = catalogue();
+  it("filters by needsApproval as operators set it, and by enabled", async () => {
+    const { registry } = await catalogue();
     expect(names(registry.list({ needsApproval: true }))).toEqual(["create_ticket"]);
-    registry.update("create_ticket", { approval: "never" });
-    registry.update("delete_pet", { approval: "always" });
-    registry.update("list_pets", { approval: "once_per_thread" });
+    await registry.update("create_ticket", { approval: "never" });
+    await registry.update("delete_pet", { approval: "always" });
+    await registry.update("list_pets", { approval: "once_per_thread" });
     expect(names(registry.list({ needsApproval: true }))).toEqual(["delete_pet", "list_pets"]);
     expect(names(registry.list({ needsApproval: false }))).toEqual(["create_ticket", "get_weather", "search_docs"]);
-    registry.setEnabled("get_weather", false);
+    await registry.setEnabled("get_weather", false);
     expect(names(registry.list({ enabled: false }))).toEqual(["get_weather"]);
     expect(names(registry.list({ enabled: true }))).toEqual(["create_ticket", "delete_pet", "list_pets", "search_docs"]);
     expect(registry.list().total).toBe(5);
   });
 
-  it("pages through 250 tools with a cursor, each once, in order", () => {
+  it("pages through 250 tools with a cursor, each once, in order", async () => {
     const { registry } = setup();
     const all = Array.from({ length: 250 }, (_, i) => `tool_${String(i).padStart(3, "0")}`);
-    registry.addMany([...all].reverse().map((name, i) => ({ spec: spec(name, { policy: { tags: [i % 2 ? "odd" : "even"] } }) })));
+    await registry.addMany([...all].reverse().map((name, i) => ({ spec: spec(name, { policy: { tags: [i % 2 ? "odd" : "even"] } }) })));
     const seen: string[] = [];
     const sizes: number[] = [];
     let cursor: string | undefined;
@@ -358,37 +362,37 @@ describe("listing", () => {
     expect(new Set(filtered).size).toBe(125);
   });
 
-  it("a page exactly filling the limit has no next cursor", () => {
-    const { registry } = catalogue();
+  it("a page exactly filling the limit has no next cursor", async () => {
+    const { registry } = await catalogue();
     expect(registry.list({ limit: 5 }).nextCursor).toBeUndefined();
     expect(registry.list({ limit: 4 }).nextCursor).toBeDefined();
   });
 
-  it("clamps the page size and refuses a forged cursor", () => {
-    const { registry } = catalogue();
+  it("clamps the page size and refuses a forged cursor", async () => {
+    const { registry } = await catalogue();
     expect(registry.list({ limit: 0 }).items).toHaveLength(1);
     expect(registry.list({ limit: 1_000_000 }).items).toHaveLength(5);
     expect(() => registry.list({ cursor: "not-a-cursor" })).toThrow(InvalidCursor);
     expect(() => registry.list({ cursor: Buffer.from(JSON.stringify([5])).toString("base64url") })).toThrow(InvalidCursor);
   });
 
-  it("forTarget lists the enabled tools exported to a target", () => {
-    const { registry } = catalogue();
+  it("forTarget lists the enabled tools exported to a target", async () => {
+    const { registry } = await catalogue();
     expect(registry.forTarget("mcp").map((t) => t.name)).toEqual(["create_ticket", "delete_pet", "get_weather", "list_pets"]);
-    registry.setEnabled("delete_pet", false);
+    await registry.setEnabled("delete_pet", false);
     expect(registry.forTarget("mcp").map((t) => t.name)).toEqual(["create_ticket", "get_weather", "list_pets"]);
     expect(registry.forTarget("anthropic").map((t) => t.name)).toEqual(["create_ticket", "list_pets", "search_docs"]);
-    registry.update("search_docs", { targets: ["gemini"] });
+    await registry.update("search_docs", { targets: ["gemini"] });
     expect(registry.forTarget("anthropic").map((t) => t.name)).toEqual(["create_ticket", "list_pets"]);
     expect(registry.forTarget("gemini").map((t) => t.name)).toEqual(["create_ticket", "list_pets", "search_docs"]);
   });
 });
 
 describe("changing tools", () => {
-  it("an operator's change and its audit row commit together; the in-memory copy changes only after the commit", () => {
+  it("an operator's change and its audit row commit together; the in-memory copy changes only after the commit", async () => {
     const { handle, registry } = setup();
-    registry.add(spec("a"));
-    const changed = registry.changeSettings("a", { enabled: false, approval: "always" }, "alice");
+    await registry.add(spec("a"));
+    const changed = await registry.changeSettings("a", { enabled: false, approval: "always" }, "alice");
     expect(changed).toMatchObject({ enabled: false, approval: "always" });
     expect(handle.sqlite.prepare("select type, actor, data from tool_events where tool = 'a'").all()).toEqual([
       { type: "settings_changed", actor: "alice", data: expect.stringContaining('"after":{"enabled":false,"approval":"always"') },
@@ -396,60 +400,60 @@ describe("changing tools", () => {
 
     // The audit insert fails: the whole change is undone, in SQLite and in memory.
     handle.sqlite.exec("create trigger refuse_audit before insert on tool_events begin select raise(abort, 'audit refused'); end");
-    expect(() => registry.changeSettings("a", { enabled: true }, "bob")).toThrow(/audit refused/);
+    await expect(registry.changeSettings("a", { enabled: true }, "bob")).rejects.toThrow(/audit refused/);
     expect(registry.get("a")).toMatchObject({ enabled: false, approval: "always" });
     expect(handle.sqlite.prepare("select enabled from tools where name = 'a'").get()).toEqual({ enabled: 0 });
     expect(reopen(handle).registry.get("a")).toMatchObject({ enabled: false });
   });
 
-  it("remove deletes the row and the handler, and says whether it existed", () => {
+  it("remove deletes the row and the handler, and says whether it existed", async () => {
     const { handle, registry } = setup();
-    registry.add(spec("a"), () => "a");
-    registry.add(spec("b"));
-    expect(registry.remove("a")).toBe(true);
-    expect(registry.remove("a")).toBe(false);
+    await registry.add(spec("a"), () => "a");
+    await registry.add(spec("b"));
+    expect(await registry.remove("a")).toBe(true);
+    expect(await registry.remove("a")).toBe(false);
     expect(registry.get("a")).toBeUndefined();
     expect(countRows(handle, "tools", "name = ?", "a")).toBe(0);
     expect(countRows(handle, "tools")).toBe(1);
-    registry.add(spec("a"));
+    await registry.add(spec("a"));
     expect(registry.handlerFor(registry.get("a")!)).toBeUndefined();
   });
 
-  it("removeSource deletes the tools of one source", () => {
+  it("removeSource deletes the tools of one source", async () => {
     const { handle, registry } = setup();
     insertSource(handle, "s1");
     insertSource(handle, "s2");
-    registry.addMany([
+    await registry.addMany([
       { spec: spec("a", { sourceId: "s1", kind: "openapi" }) },
       { spec: spec("b", { sourceId: "s1", kind: "openapi" }) },
       { spec: spec("c", { sourceId: "s2", kind: "openapi" }) },
     ]);
-    expect(registry.removeSource("s1")).toBe(2);
+    expect(await registry.removeSource("s1")).toBe(2);
     expect(registry.all().map((t) => t.name)).toEqual(["c"]);
     expect(countRows(handle, "tools")).toBe(1);
   });
 
-  it("deleting a source cascades to its tools", () => {
+  it("deleting a source cascades to its tools", async () => {
     const { handle, registry } = setup();
     insertSource(handle, "s1");
-    registry.add(spec("a", { sourceId: "s1", kind: "openapi" }));
+    await registry.add(spec("a", { sourceId: "s1", kind: "openapi" }));
     handle.sqlite.prepare("delete from sources where id = 's1'").run();
     expect(countRows(handle, "tools")).toBe(0);
   });
 
-  it("enable and disable are stored", () => {
+  it("enable and disable are stored", async () => {
     const { handle, registry } = setup();
-    registry.add(spec("a"));
-    expect(registry.setEnabled("a", false).enabled).toBe(false);
+    await registry.add(spec("a"));
+    expect((await registry.setEnabled("a", false)).enabled).toBe(false);
     expect(countRows(handle, "tools", "name = 'a' and enabled = 0")).toBe(1);
-    expect(registry.setEnabled("a", true).enabled).toBe(true);
+    expect((await registry.setEnabled("a", true)).enabled).toBe(true);
     expect(countRows(handle, "tools", "name = 'a' and enabled = 1")).toBe(1);
   });
 
-  it("update changes what operators control and nothing else", () => {
+  it("update changes what operators control and nothing else", async () => {
     const { handle, registry } = setup();
-    const before = registry.add(spec("a", { policy: { tags: ["x"], effects: "write" } }));
-    const after = registry.update("a", { approval: "always", timeoutMs: 1234, retries: 3, targets: ["mcp", "mcp", "a2a"] });
+    const before = await registry.add(spec("a", { policy: { tags: ["x"], effects: "write" } }));
+    const after = await registry.update("a", { approval: "always", timeoutMs: 1234, retries: 3, targets: ["mcp", "mcp", "a2a"] });
     expect(after.approval).toBe("always");
     expect(after.policy).toEqual({ ...before.policy, timeoutMs: 1234, retries: 3, targets: ["mcp", "a2a"] });
     expect(after.description).toBe(before.description);
@@ -458,19 +462,19 @@ describe("changing tools", () => {
     expect(row).toEqual({ approval: "always", timeout_ms: 1234, retries: 3, targets: '["mcp","a2a"]' });
   });
 
-  it("update and setEnabled of an unknown tool throw ToolUsageError", () => {
+  it("update and setEnabled of an unknown tool throw ToolUsageError", async () => {
     const { registry } = setup();
-    expect(() => registry.update("nope", { retries: 1 })).toThrow(ToolUsageError);
-    expect(() => registry.setEnabled("nope", false)).toThrow(ToolUsageError);
+    await expect(registry.update("nope", { retries: 1 })).rejects.toThrow(ToolUsageError);
+    await expect(registry.setEnabled("nope", false)).rejects.toThrow(ToolUsageError);
     expect(() => registry.bindHandler("nope", () => 1)).toThrow(ToolUsageError);
   });
 });
 
 describe("persistence", () => {
-  it("a new registry on the reopened file sees the same tools and settings", () => {
+  it("a new registry on the reopened file sees the same tools and settings", async () => {
     const { handle, registry } = setup();
     insertSource(handle, "petstore");
-    registry.addMany([
+    await registry.addMany([
       {
         spec: spec("a", {
           title: "Alpha",
@@ -480,8 +484,8 @@ describe("persistence", () => {
       },
       { spec: spec("b", { kind: "openapi", sourceId: "petstore", binding: { method: "GET", path: "/pets" } }) },
     ]);
-    registry.update("a", { approval: "never", retries: 2, timeoutMs: 999, targets: ["mcp"] });
-    registry.setEnabled("b", false);
+    await registry.update("a", { approval: "never", retries: 2, timeoutMs: 999, targets: ["mcp"] });
+    await registry.setEnabled("b", false);
     const expected = registry.all();
     handle.close();
     open.splice(open.indexOf(handle), 1);
@@ -492,9 +496,9 @@ describe("persistence", () => {
     expect(again.forTarget("mcp").map((t) => t.name)).toEqual(["a"]);
   });
 
-  it("handlers live in memory: an imported tool's handler is rebuilt by its kind's binder", () => {
+  it("handlers live in memory: an imported tool's handler is rebuilt by its kind's binder", async () => {
     const { handle, registry } = setup();
-    registry.add(spec("op", { kind: "openapi", binding: { path: "/x" } }), () => "original");
+    await registry.add(spec("op", { kind: "openapi", binding: { path: "/x" } }), () => "original");
     const { registry: again } = reopen(handle);
     const tool = again.get("op")!;
     expect(again.handlerFor(tool)).toBeUndefined();
@@ -509,15 +513,15 @@ describe("persistence", () => {
     expect(bound).toEqual([{ path: "/x" }]);
   });
 
-  it("upsertBuiltins inserts, then updates a changed definition and keeps what operators set", () => {
+  it("upsertBuiltins inserts, then updates a changed definition and keeps what operators set", async () => {
     const { handle, registry } = setup();
     const v1 = {
       spec: { ...spec("builtin_tool", { policy: { effects: "write", tags: ["v1"] } }), kind: "builtin" as const },
       handler: () => "v1",
     };
-    registry.upsertBuiltins([v1]);
+    await registry.upsertBuiltins([v1]);
     const created = registry.get("builtin_tool")!;
-    registry.update("builtin_tool", { enabled: false, approval: "always", timeoutMs: 4321, retries: 4, targets: ["a2a"] });
+    await registry.update("builtin_tool", { enabled: false, approval: "always", timeoutMs: 4321, retries: 4, targets: ["a2a"] });
     handle.close();
     open.splice(open.indexOf(handle), 1);
 
@@ -526,7 +530,7 @@ describe("persistence", () => {
       spec: { ...v1.spec, description: "Version two", policy: { effects: "write" as const, tags: ["v2"], timeoutMs: 10, retries: 0 } },
       handler: () => "v2",
     };
-    again.upsertBuiltins([v2]);
+    await again.upsertBuiltins([v2]);
     const check = (tool = again.get("builtin_tool")!) => {
       expect(tool.description).toBe("Version two");
       expect(tool.policy.tags).toEqual(["v2"]);
@@ -540,28 +544,28 @@ describe("persistence", () => {
     expect(countRows(h2, "tools")).toBe(1);
   });
 
-  it("upsertBuiltins of an unchanged definition writes nothing", () => {
+  it("upsertBuiltins of an unchanged definition writes nothing", async () => {
     const { handle, registry } = setup();
     const v1 = {
       spec: { ...spec("builtin_tool", { policy: { confirm: true, tags: ["v1"] } }), kind: "builtin" as const },
       handler: () => 1,
     };
-    registry.upsertBuiltins([v1]);
+    await registry.upsertBuiltins([v1]);
     handle.sqlite.prepare("update tools set updated_at = 1 where name = 'builtin_tool'").run();
     const { handle: h2, registry: again } = reopen(handle);
-    again.upsertBuiltins([v1]);
+    await again.upsertBuiltins([v1]);
     expect(countRows(h2, "tools", "updated_at = 1")).toBe(1);
   });
 
-  it("upsertBuiltins applies a new built-in policy that the definition digest does not cover", () => {
+  it("upsertBuiltins applies a new built-in policy that the definition digest does not cover", async () => {
     const { handle, registry } = setup();
     const v1 = {
       spec: { ...spec("builtin_tool", { title: "One", policy: { tags: ["v1"] } }), kind: "builtin" as const },
       handler: () => 1,
     };
-    registry.upsertBuiltins([v1]);
+    await registry.upsertBuiltins([v1]);
     const { registry: again } = reopen(handle);
-    again.upsertBuiltins([{ ...v1, spec: { ...v1.spec, title: "Two", policy: { confirm: true, tags: ["v2"] } } }]);
+    await again.upsertBuiltins([{ ...v1, spec: { ...v1.spec, title: "Two", policy: { confirm: true, tags: ["v2"] } } }]);
     for (const r of [again, reopen(handle).registry]) {
       expect(r.get("builtin_tool")).toMatchObject({ title: "Two", policy: { confirm: true, tags: ["v2"] } });
     }
@@ -569,7 +573,7 @@ describe("persistence", () => {
 });
 
 describe("replacing a source's tools (a refresh)", () => {
-  function withSource() {
+  async function withSource() {
     const { handle, registry } = setup();
     const source = new SourceStore(handle.db).create({
       kind: "openapi",
@@ -583,34 +587,34 @@ describe("replacing a source's tools (a refresh)", () => {
     return { registry, sourceId: source.id };
   }
 
-  it("keeps what operators set on the tools that remain, and drops the others", () => {
-    const { registry, sourceId } = withSource();
-    registry.addMany([{ spec: spec("kept", { sourceId }) }, { spec: spec("gone", { sourceId }) }]);
-    registry.update("kept", { enabled: false, approval: "always" });
-    const tools = registry.replaceSource(sourceId, [{ spec: spec("kept", { sourceId }) }, { spec: spec("new", { sourceId }) }]);
+  it("keeps what operators set on the tools that remain, and drops the others", async () => {
+    const { registry, sourceId } = await withSource();
+    await registry.addMany([{ spec: spec("kept", { sourceId }) }, { spec: spec("gone", { sourceId }) }]);
+    await registry.update("kept", { enabled: false, approval: "always" });
+    const tools = await registry.replaceSource(sourceId, [{ spec: spec("kept", { sourceId }) }, { spec: spec("new", { sourceId }) }]);
     expect(tools.map((t) => t.name).sort()).toEqual(["kept", "new"]);
     expect(registry.get("kept")).toMatchObject({ enabled: false, approval: "always" });
     expect(registry.get("gone")).toBeUndefined();
   });
 
-  it("puts the old tools back, settings and all, when the new ones cannot be added", () => {
-    const { registry, sourceId } = withSource();
-    registry.add(spec("outside"));
-    registry.add(spec("kept", { sourceId }));
-    registry.update("kept", { timeoutMs: 1234 });
-    expect(() => registry.replaceSource(sourceId, [{ spec: spec("kept", { sourceId }) }, { spec: spec("outside", { sourceId }) }])).toThrow(
-      DuplicateTool,
-    );
+  it("puts the old tools back, settings and all, when the new ones cannot be added", async () => {
+    const { registry, sourceId } = await withSource();
+    await registry.add(spec("outside"));
+    await registry.add(spec("kept", { sourceId }));
+    await registry.update("kept", { timeoutMs: 1234 });
+    await expect(
+      registry.replaceSource(sourceId, [{ spec: spec("kept", { sourceId }) }, { spec: spec("outside", { sourceId }) }]),
+    ).rejects.toThrow(DuplicateTool);
     expect(registry.get("kept")?.policy.timeoutMs).toBe(1234);
     expect(registry.get("outside")?.sourceId).toBeFalsy();
   });
 });
 
 describe("definitions from outside", () => {
-  it("refuses a hostile value where a bounded string is expected, instead of throwing out of the schema check", () => {
+  it("refuses a hostile value where a bounded string is expected, instead of throwing out of the schema check", async () => {
     const { registry } = setup();
     const hostile = JSON.parse('{"name":"x","description":{"length":{"toString":1}},"inputSchema":{"type":"object"}}') as ToolSpecInput;
-    definitionError(() => registry.add(hostile));
+    await definitionError(() => registry.add(hostile));
     expect(registry.count()).toBe(0);
   });
 });

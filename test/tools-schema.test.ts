@@ -13,9 +13,9 @@ function deepObject(depth: number): Record<string, unknown> {
 
 describe("tool arguments are bounded before anything recursive runs", () => {
   let services: Services;
-  beforeAll(() => {
+  beforeAll(async () => {
     services = testServices();
-    services.registry.add({ name: "take_anything", description: "Takes any object", inputSchema: { type: "object" } }, (args) => ({
+    await services.registry.add({ name: "take_anything", description: "Takes any object", inputSchema: { type: "object" } }, (args) => ({
       keys: Object.keys(args),
     }));
   });

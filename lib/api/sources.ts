@@ -424,7 +424,7 @@ export function sourcesApi(
   const remove = protect("tools", async (_request, caller, context) => {
     const id = await routeParam(context, "id");
     const source = sources.get(id);
-    const tools = removeSource(deps, id);
+    const tools = await removeSource(deps, id);
     if (source?.kind === "agui") await forgetAguiSource(aguiDeps, source, caller.id);
     logger.info("source removed over REST", { source: id, tools, by: caller.id });
     return json({ removed: id, tools });

@@ -47,12 +47,12 @@ export function toolsApi(services: Pick<Services, "registry">, protect: Protect)
   const update = protect("tools", async (request, caller, context) => {
     const { name } = await named(context);
     const patch = await readJsonBody(request, ToolSettingsPatch, 64 * 1024);
-    return json({ tool: toolDetail(registry.changeSettings(name, patch, caller.id)) });
+    return json({ tool: toolDetail(await registry.changeSettings(name, patch, caller.id)) });
   });
 
   const remove = protect("tools", async (_request, _caller, context) => {
     const { name } = await named(context);
-    registry.remove(name);
+    await registry.remove(name);
     return json({ removed: name });
   });
 

@@ -29,23 +29,132 @@ export interface ToolRowFilter {
   limit?: number;
 }
 
-/** Writes of the tools table go in chunks: SQLite caps the variables of one statement. */
-const INSERT_CHUNK = 200;
+/** The columns a definition upsert leaves as stored. */
+const SETTINGS_AND_CREATION = new Set(["name", "enabled", "approval", "timeoutMs", "retries", "targets", "createdAt"]);
 
-/** The tools table and its audit trail (tool_events). */
-export class ToolRows {
+/** Writes of the tools table go in chunks: SQLite caps the variables of one statement. */
+export const INSERT_CHUNK = 200;
+
+/** What an operator changes on a tool: the settings given, and when. */
+export type ToolSettingsChange = Partial<Omit<ToolSettingsColumns, "updatedAt">> & Pick<ToolRow, "updatedAt">;
+
+/** A tool's row before and after a change of its settings. */
+export interface ToolSettingsUpdate {
+  before: ToolRow;
+  after: ToolRow;
+}
+
+/** Raised when a tool is inserted under a name already stored; nothing of the write is kept. */
+export class ToolNameTaken extends Error {
+  override readonly name = "ToolNameTaken";
+  constructor(readonly tool: string) {
+    super(`A tool named "${tool}" is already stored`);
+  }
+}
+
+/**
+ * The tools table and its audit trail (tool_events), on either dialect: ToolRows below (SQLite)
+ * and PgToolRows (./postgres/tools). Every write is one transaction.
+ */
+export interface ToolRowStore {
+  /** Every row. */
+  all(): Promise<ToolRow[]>;
+  /** The rows of those of `names` that exist. */
+  byNames(names: readonly string[]): Promise<ToolRow[]>;
+  /** Insert rows, all or nothing. Rejects with ToolNameTaken when a name is stored already. */
+  insertMany(rows: ToolRow[]): Promise<void>;
+  /**
+   * Insert rows, or replace the definition of those whose name is stored (keeping their settings
+   * and creation time). Resolves with the rows as stored. Instances doing it at once for the same
+   * names both succeed.
+   */
+  upsertDefinitions(rows: ToolRow[]): Promise<ToolRow[]>;
+  /**
+   * Apply `change` to a tool's settings, with a "settings_changed" audit row (before and after)
+   * when `actor` is given. Settings left out keep their stored value. Resolves with the row before
+   * and after, or undefined for an unknown tool.
+   */
+  updateSettings(name: string, change: ToolSettingsChange, actor?: string): Promise<ToolSettingsUpdate | undefined>;
+  /** Delete a tool; resolves with whether it existed. */
+  delete(name: string): Promise<boolean>;
+  /** Delete every tool of a source; resolves with the names that went. */
+  deleteBySource(sourceId: string): Promise<string[]>;
+  /**
+   * Replace a source's tools with `rows`: a row whose name the source had keeps that tool's
+   * settings. All or nothing; rejects with ToolNameTaken when a row's name belongs to a tool
+   * outside the source. Resolves with the names removed and the rows as stored.
+   */
+  replaceSource(sourceId: string, rows: ToolRow[]): Promise<{ removed: string[]; rows: ToolRow[] }>;
+}
+
+/** The settings columns of a row, as a tool's audit trail records them. */
+export function settingsColumns(row: ToolRow): Omit<ToolSettingsColumns, "updatedAt"> {
+  return { enabled: row.enabled, approval: row.approval, timeoutMs: row.timeoutMs, retries: row.retries, targets: [...row.targets] };
+}
+
+/** `row` with `change` applied. */
+export function withSettings(row: ToolRow, change: ToolSettingsChange): ToolRow {
+  const given = Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined)) as ToolSettingsChange;
+  return { ...row, ...given };
+}
+
+/** The audit row of a settings change. */
+export function settingsEvent(name: string, actor: string, update: ToolSettingsUpdate): ToolEventRow {
+  const at = update.after.updatedAt;
+  return {
+    tool: name,
+    type: "settings_changed",
+    actor,
+    data: { before: settingsColumns(update.before), after: settingsColumns(update.after) },
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+/** The new rows of a source, each keeping the settings of the tool of that name it had. */
+export function keepingSettings(rows: ToolRow[], old: ToolRow[], now: number): ToolRow[] {
+  const before = new Map(old.map((row) => [row.name, row]));
+  return rows.map((row) => {
+    const kept = before.get(row.name);
+    return kept ? { ...row, ...settingsColumns(kept), updatedAt: now } : row;
+  });
+}
+
+/** The names in `rows` missing from `stored`: the first one, or undefined when every row was stored. */
+export function firstNotStored(rows: ToolRow[], stored: ReadonlyArray<{ name: string }>): string | undefined {
+  const names = new Set(stored.map((row) => row.name));
+  return rows.find((row) => !names.has(row.name))?.name;
+}
+
+/**
+ * The tools table and its audit trail on SQLite. The methods are async to share ToolRowStore with
+ * PostgreSQL, but each body stays synchronous (a better-sqlite3 transaction must never await), so
+ * a write has committed before its promise is returned.
+ */
+export class ToolRows implements ToolRowStore {
   private readonly statements;
 
   constructor(private readonly db: Db) {
     const p = (name: string) => sql.placeholder(name);
     this.statements = {
       all: db.select().from(tools).prepare(),
+      byName: db
+        .select()
+        .from(tools)
+        .where(eq(tools.name, p("name")))
+        .prepare(),
       deleteByName: db
         .delete(tools)
         .where(eq(tools.name, p("name")))
         .prepare(),
       deleteBySource: db
         .delete(tools)
+        .where(eq(tools.sourceId, p("sourceId")))
+        .returning({ name: tools.name })
+        .prepare(),
+      bySource: db
+        .select()
+        .from(tools)
         .where(eq(tools.sourceId, p("sourceId")))
         .prepare(),
       updateSettings: db
@@ -63,62 +172,85 @@ export class ToolRows {
     };
   }
 
-  /** Every row. */
-  all(): ToolRow[] {
+  async all(): Promise<ToolRow[]> {
+    return this.allNow();
+  }
+
+  /** Every row, read at once (the registry's synchronous start on SQLite). */
+  allNow(): ToolRow[] {
     return this.statements.all.all();
   }
 
-  /** Insert rows, all or nothing. */
-  insertMany(rows: ToolRow[]): void {
-    this.db.transaction((tx) => {
+  async byNames(names: readonly string[]): Promise<ToolRow[]> {
+    return names.flatMap((name) => this.statements.byName.all({ name }));
+  }
+
+  async insertMany(rows: ToolRow[]): Promise<void> {
+    this.db.transaction((tx) => this.insertIn(tx, rows));
+  }
+
+  async upsertDefinitions(rows: ToolRow[]): Promise<ToolRow[]> {
+    if (!rows.length) return [];
+    return this.db.transaction((tx) => {
+      const stored: ToolRow[] = [];
       for (let i = 0; i < rows.length; i += INSERT_CHUNK)
-        tx.insert(tools)
-          .values(rows.slice(i, i + INSERT_CHUNK))
-          .run();
+        stored.push(
+          ...tx
+            .insert(tools)
+            .values(rows.slice(i, i + INSERT_CHUNK))
+            .onConflictDoUpdate({ target: tools.name, set: definitionFromExcluded })
+            .returning()
+            .all(),
+        );
+      return stored;
     });
   }
 
-  /** Insert `inserts` and replace the definitions of `updates` (keeping their settings and creation time), in one transaction. */
-  upsertDefinitions(inserts: ToolRow[], updates: ToolRow[]): void {
-    if (!inserts.length && !updates.length) return;
-    this.db.transaction((tx) => {
-      for (let i = 0; i < inserts.length; i += INSERT_CHUNK)
-        tx.insert(tools)
-          .values(inserts.slice(i, i + INSERT_CHUNK))
-          .run();
-      for (const row of updates) {
-        const { name, enabled: _e, approval: _a, timeoutMs: _t, retries: _r, targets: _tg, createdAt: _c, ...definition } = row;
-        tx.update(tools).set(definition).where(eq(tools.name, name)).run();
-      }
-    });
-  }
-
-  /**
-   * Write a tool's settings, with an audit row when `audit` is given, in one transaction.
-   * Returns whether the tool exists.
-   */
-  updateSettings(name: string, settings: ToolSettingsColumns, audit?: Omit<ToolEventRow, "tool" | "createdAt" | "updatedAt">): boolean {
+  async updateSettings(name: string, change: ToolSettingsChange, actor?: string): Promise<ToolSettingsUpdate | undefined> {
     return this.db.transaction(
       (tx) => {
-        const changed = this.statements.updateSettings.run({ ...settings, name }).changes > 0;
-        if (changed && audit)
+        const before = this.statements.byName.get({ name });
+        if (!before) return undefined;
+        const update = { before, after: withSettings(before, change) };
+        this.statements.updateSettings.run({ ...settingsColumns(update.after), updatedAt: update.after.updatedAt, name });
+        if (actor)
           tx.insert(toolEvents)
-            .values({ ...audit, tool: name, createdAt: settings.updatedAt, updatedAt: settings.updatedAt })
+            .values(settingsEvent(name, actor, update))
             .run();
-        return changed;
+        return update;
       },
       { behavior: "immediate" },
     );
   }
 
-  /** Delete a tool; returns whether it existed. */
-  delete(name: string): boolean {
+  async delete(name: string): Promise<boolean> {
     return this.statements.deleteByName.run({ name }).changes > 0;
   }
 
-  /** Delete every tool of a source; returns how many went. */
-  deleteBySource(sourceId: string): number {
-    return this.statements.deleteBySource.run({ sourceId }).changes;
+  async deleteBySource(sourceId: string): Promise<string[]> {
+    return this.statements.deleteBySource.all({ sourceId }).map((row) => row.name);
+  }
+
+  async replaceSource(sourceId: string, rows: ToolRow[]): Promise<{ removed: string[]; rows: ToolRow[] }> {
+    return this.db.transaction(
+      (tx) => {
+        const old = this.statements.bySource.all({ sourceId });
+        this.statements.deleteBySource.all({ sourceId });
+        const next = keepingSettings(rows, old, Date.now());
+        this.insertIn(tx, next);
+        return { removed: old.map((row) => row.name), rows: next };
+      },
+      { behavior: "immediate" },
+    );
+  }
+
+  private insertIn(tx: Parameters<Parameters<Db["transaction"]>[0]>[0], rows: ToolRow[]): void {
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
+      const stored = tx.insert(tools).values(chunk).onConflictDoNothing().returning({ name: tools.name }).all();
+      const taken = firstNotStored(chunk, stored);
+      if (taken !== undefined) throw new ToolNameTaken(taken);
+    }
   }
 
   /**
@@ -171,6 +303,16 @@ export class ToolRows {
     return (matches ? withToolSearch(query) : query).where(and(...where)).get()?.n ?? 0;
   }
 }
+
+/**
+ * On an insert that meets a stored name: the definition columns from the row being inserted; the
+ * settings an operator controls and the creation time stay as stored. Shared by both dialects.
+ */
+export const definitionFromExcluded = Object.fromEntries(
+  Object.entries(getTableColumns(tools))
+    .filter(([key]) => !SETTINGS_AND_CREATION.has(key))
+    .map(([key, column]) => [key, sql.raw(`excluded.${column.name}`)]),
+) as Record<string, SQL>;
 
 function conditions(filter: ToolRowFilter): SQL[] {
   const where: SQL[] = [];

@@ -80,7 +80,7 @@ async function refreshNow(
     const tools =
       refreshed.keepWhenUnchanged && sameTools(registry, id, old, specs)
         ? old
-        : registry.replaceSource(
+        : await registry.replaceSource(
             id,
             refreshed.tools.map((tool) => ({ ...tool, spec: { ...tool.spec, sourceId: id } })),
           );

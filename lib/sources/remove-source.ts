@@ -9,15 +9,15 @@ export interface SourceConnections {
 
 /**
  * Remove a source and every tool it brought, and close its connection (an MCP server's session or
- * process, an A2A agent's client) if it has one. Throws SourceNotFound. Returns how many tools went.
+ * process, an A2A agent's client) if it has one. Rejects with SourceNotFound. Resolves with how many tools went.
  */
-export function removeSource(
+export async function removeSource(
   deps: { registry: ToolRegistry; sources: SourceStore; mcp?: SourceConnections; a2aAgents?: SourceConnections },
   id: string,
-): number {
+): Promise<number> {
   if (!deps.sources.get(id)) throw new SourceNotFound(id);
   // Through the registry first, so its in-memory copy and listeners see the tools go.
-  const removed = deps.registry.removeSource(id);
+  const removed = await deps.registry.removeSource(id);
   deps.sources.delete(id);
   // The pool forgets the connection at once; ending a process may take a moment, which nobody waits for.
   void deps.mcp?.close(id).catch(() => {});

@@ -1,20 +1,11 @@
 import type { Db } from "../db";
-import { ToolRows, type ToolRow } from "../db/tools";
-import { jsonDigest } from "../json/canonical";
+import { ToolNameTaken, ToolRows, type ToolRow, type ToolRowStore } from "../db/tools";
+import { canonicalJson, jsonDigest } from "../json/canonical";
 import { parseUntrusted } from "../json/untrusted";
 import { DuplicateTool, ToolDefinitionError, ToolUsageError } from "./errors";
 import type { ToolHandler } from "./handler";
 import { assertUsableSchema } from "./schema";
-import {
-  resolvePolicy,
-  ToolSpecInput,
-  type ApprovalPolicy,
-  type Effects,
-  type RegisteredTool,
-  type Target,
-  type ToolPolicy,
-  type ToolSpec,
-} from "./spec";
+import { resolvePolicy, ToolSpecInput, type ApprovalPolicy, type Effects, type RegisteredTool, type Target, type ToolSpec } from "./spec";
 
 /** Rebuilds the handler of an imported tool from its stored binding (after a restart, say). */
 export type HandlerBinder = (tool: RegisteredTool) => ToolHandler | undefined;
@@ -57,28 +48,42 @@ export interface ToolInput {
 }
 
 /**
- * The tool registry: definitions in SQLite, handlers in memory. Reads of a single tool come from
- * an in-memory copy kept in step with every write made through this registry; the copy changes
- * only after the write committed.
+ * The tool registry: definitions in the database, handlers in memory. Reads (get, all, forTarget,
+ * count) come from an in-memory copy. Writes are async: each writes its rows in one transaction,
+ * then changes the copy and tells listeners, only once that committed; a failed write changes
+ * neither. Another console instance's writes reach the copy through `reload`.
  */
 export class ToolRegistry {
   private readonly handlers = new Map<string, ToolHandler>();
   private readonly binders = new Map<string, HandlerBinder>();
   private cache: Map<string, RegisteredTool> | undefined;
   private readonly listeners = new Set<(names: string[]) => void>();
-  private readonly rows: ToolRows;
+  private readonly rows: ToolRowStore;
+  /** The write (numbered from 1) that last changed each name in the copy; reload leaves those alone. */
+  private readonly written = new Map<string, number>();
+  private writes = 0;
 
-  constructor(db: Db) {
-    this.rows = new ToolRows(db);
+  /**
+   * A registry over a SQLite database (its rows are read on first use, synchronously) or over the
+   * rows `open` read from any store.
+   */
+  constructor(source: Db | ToolRowStore, rows?: ToolRow[]) {
+    this.rows = isRowStore(source) ? source : new ToolRows(source);
+    if (rows) this.cache = new Map(rows.map((row) => [row.name, fromRow(row)]));
+  }
+
+  /** A registry over `rows` (either dialect), with every stored tool read. */
+  static async open(rows: ToolRowStore): Promise<ToolRegistry> {
+    return new ToolRegistry(rows, await rows.all());
   }
 
   /** Register one tool. Throws DuplicateTool or ToolDefinitionError; nothing is written then. */
-  add(spec: ToolSpecInput, handler?: ToolHandler): RegisteredTool {
-    return this.addMany([{ spec, handler }])[0]!;
+  async add(spec: ToolSpecInput, handler?: ToolHandler): Promise<RegisteredTool> {
+    return (await this.addMany([{ spec, handler }]))[0]!;
   }
 
   /** Register several tools, all or nothing. Throws DuplicateTool or ToolDefinitionError. */
-  addMany(inputs: ToolInput[]): RegisteredTool[] {
+  async addMany(inputs: ToolInput[]): Promise<RegisteredTool[]> {
     const prepared = inputs.map((input) => normalise(input.spec));
     const names = new Set<string>();
     for (const spec of prepared) {
@@ -87,11 +92,10 @@ export class ToolRegistry {
     }
     const now = Date.now();
     const rows = prepared.map((spec) => toRow(spec, now));
-    this.rows.insertMany(rows);
+    await this.rows.insertMany(rows).catch(duplicateOf);
     const added = rows.map(fromRow);
-    const cache = this.getCached();
+    this.cacheTools(added);
     added.forEach((tool, i) => {
-      cache.set(tool.name, tool);
       const handler = inputs[i]!.handler;
       if (handler) this.handlers.set(tool.name, handler);
     });
@@ -101,30 +105,57 @@ export class ToolRegistry {
 
   /**
    * Insert or update tools the console ships (built-ins), keeping what operators set
-   * (enabled, approval policy, timeout, retries, targets).
+   * (enabled, approval policy, timeout, retries, targets). Instances starting at once on one
+   * database may both call it.
    */
-  upsertBuiltins(inputs: Array<{ spec: ToolSpecInput; handler: ToolHandler }>): void {
+  async upsertBuiltins(inputs: Array<{ spec: ToolSpecInput; handler: ToolHandler }>): Promise<void> {
     const now = Date.now();
     const cache = this.getCached();
-    const inserts: ToolRow[] = [];
-    const updates: ToolRow[] = [];
-    const cached: RegisteredTool[] = [];
+    const rows: ToolRow[] = [];
+    const updated: string[] = [];
     for (const input of inputs) {
       const spec = normalise(input.spec);
       const existing = cache.get(spec.name);
-      const row = toRow(spec, now);
-      if (!existing) {
-        inserts.push(row);
-        cached.push(fromRow(row));
-      } else if (shipped(existing) !== shipped(spec)) {
-        updates.push(row);
-        cached.push({ ...existing, ...fromRow({ ...row, ...pickSettings(existing) }), createdAt: existing.createdAt });
-      }
+      if (existing && shipped(existing) === shipped(spec)) continue;
+      rows.push(toRow(spec, now));
+      if (existing) updated.push(spec.name);
     }
-    this.rows.upsertDefinitions(inserts, updates);
-    for (const tool of cached) cache.set(tool.name, tool);
+    const stored = await this.rows.upsertDefinitions(rows);
+    this.cacheTools(stored.map(fromRow));
     for (const input of inputs) this.handlers.set(input.spec.name, input.handler);
-    if (updates.length) this.emit(updates.map((row) => row.name));
+    if (updated.length) this.emit(updated);
+  }
+
+  /**
+   * Read `names` (every tool when absent) from the database again, after another instance changed
+   * them: the copy takes what is stored, and listeners hear the names that actually changed. A
+   * tool this registry wrote while the rows were read keeps what that write left.
+   */
+  async reload(names?: string[]): Promise<string[]> {
+    const from = this.writes;
+    const rows = names ? await this.rows.byNames(names) : await this.rows.all();
+    const cache = this.getCached();
+    const stored = new Map(rows.map((row) => [row.name, fromRow(row)]));
+    const changed: string[] = [];
+    for (const name of names ?? [...new Set([...cache.keys(), ...stored.keys()])]) {
+      if ((this.written.get(name) ?? 0) > from) continue;
+      const before = cache.get(name);
+      const after = stored.get(name);
+      if (!after) {
+        if (!before) continue;
+        cache.delete(name);
+        this.handlers.delete(name);
+      } else if (before && canonicalJson(before) === canonicalJson(after)) {
+        continue;
+      } else {
+        cache.set(name, after);
+        // An imported tool's handler is rebuilt from its new binding; a built-in keeps its own.
+        if (before && before.digest !== after.digest && this.binders.has(after.kind)) this.handlers.delete(name);
+      }
+      changed.push(name);
+    }
+    if (changed.length) this.emit(changed);
+    return changed;
   }
 
   /** The tool with this name, or undefined. */
@@ -153,8 +184,9 @@ export class ToolRegistry {
     this.binders.set(kind, binder);
   }
 
-  /** A page of tools in name order, filtered. Throws InvalidCursor. */
+  /** A page of tools in name order, filtered, read from SQLite. Throws InvalidCursor. */
   list(filter: ToolListFilter = {}): ToolPage {
+    if (!(this.rows instanceof ToolRows)) throw new Error("Listing tools is served by SQLite only");
     const page = this.rows.page(filter);
     return { items: page.items.map(fromRow), total: page.total, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
   }
@@ -173,54 +205,60 @@ export class ToolRegistry {
     return this.getCached().size;
   }
 
-  /** Remove a tool; returns whether it existed. */
-  remove(name: string): boolean {
-    const removed = this.rows.delete(name);
-    this.getCached().delete(name);
-    this.handlers.delete(name);
+  /** Remove a tool; resolves with whether it existed. */
+  async remove(name: string): Promise<boolean> {
+    const removed = await this.rows.delete(name);
+    this.forget([name]);
     if (removed) this.emit([name]);
     return removed;
   }
 
   /**
    * Replace a source's tools with `inputs` (a refresh): the old ones go, the new ones come, and a
-   * tool that keeps its name keeps what operators set on it. All or nothing: when the new tools
-   * cannot be added, the old ones are put back with their settings (their handlers come back through
-   * the binder). Throws what addMany throws.
+   * tool that keeps its name keeps what operators set on it. All or nothing, in one transaction.
+   * Throws what addMany throws.
    */
-  replaceSource(sourceId: string, inputs: ToolInput[]): RegisteredTool[] {
-    const old = this.all().filter((tool) => tool.sourceId === sourceId);
-    this.removeSource(sourceId);
-    let added: RegisteredTool[];
-    try {
-      added = this.addMany(inputs);
-    } catch (error) {
-      this.addMany(old.map((tool) => ({ spec: specOf(tool) })));
-      for (const tool of old) this.update(tool.name, settingsOf(tool));
-      throw error;
+  async replaceSource(sourceId: string, inputs: ToolInput[]): Promise<RegisteredTool[]> {
+    const prepared = inputs.map((input) => normalise(input.spec));
+    const names = new Set<string>();
+    for (const spec of prepared) {
+      const existing = this.getCached().get(spec.name);
+      if (names.has(spec.name) || (existing && existing.sourceId !== sourceId)) throw new DuplicateTool(spec.name);
+      names.add(spec.name);
     }
-    for (const tool of old) if (this.get(tool.name)) this.update(tool.name, settingsOf(tool));
-    return added.map((tool) => this.get(tool.name) ?? tool);
+    const now = Date.now();
+    const { removed, rows } = await this.rows
+      .replaceSource(
+        sourceId,
+        prepared.map((spec) => toRow(spec, now)),
+      )
+      .catch(duplicateOf);
+    this.forget(removed);
+    const added = rows.map(fromRow);
+    this.cacheTools(added);
+    added.forEach((tool, i) => {
+      const handler = inputs[i]!.handler;
+      if (handler) this.handlers.set(tool.name, handler);
+    });
+    const changed = new Set([...removed, ...added.map((tool) => tool.name)]);
+    if (changed.size) this.emit([...changed]);
+    return added;
   }
 
-  /** Remove every tool of a source (before a refresh re-imports them). */
-  removeSource(sourceId: string): number {
-    const names = [...this.getCached().values()].filter((t) => t.sourceId === sourceId).map((t) => t.name);
-    this.rows.deleteBySource(sourceId);
-    for (const name of names) {
-      this.getCached().delete(name);
-      this.handlers.delete(name);
-    }
+  /** Remove every tool of a source (before a refresh re-imports them); resolves with how many went. */
+  async removeSource(sourceId: string): Promise<number> {
+    const names = await this.rows.deleteBySource(sourceId);
+    this.forget([...names, ...[...this.getCached().values()].filter((t) => t.sourceId === sourceId).map((t) => t.name)]);
     if (names.length) this.emit(names);
     return names.length;
   }
 
-  setEnabled(name: string, enabled: boolean): RegisteredTool {
+  async setEnabled(name: string, enabled: boolean): Promise<RegisteredTool> {
     return this.update(name, { enabled });
   }
 
   /** Change what operators control on a tool, with no audit row (restoring settings, tests). Throws ToolUsageError for an unknown tool. */
-  update(name: string, settings: ToolSettings): RegisteredTool {
+  async update(name: string, settings: ToolSettings): Promise<RegisteredTool> {
     return this.writeSettings(name, settings);
   }
 
@@ -228,42 +266,30 @@ export class ToolRegistry {
    * An operator's change of a tool's settings: written with a "settings_changed" row of its audit
    * trail (before and after), in one transaction. Throws ToolUsageError for an unknown tool.
    */
-  changeSettings(name: string, settings: ToolSettings, actor: string): RegisteredTool {
+  async changeSettings(name: string, settings: ToolSettings, actor: string): Promise<RegisteredTool> {
     return this.writeSettings(name, settings, actor);
   }
 
-  private writeSettings(name: string, settings: ToolSettings, actor?: string): RegisteredTool {
-    const existing = this.get(name);
-    if (!existing) throw new ToolUsageError(`No tool named "${name}" is registered`);
-    const policy: ToolPolicy = {
-      ...existing.policy,
-      ...(settings.timeoutMs !== undefined && { timeoutMs: settings.timeoutMs }),
-      ...(settings.retries !== undefined && { retries: settings.retries }),
-      ...(settings.targets !== undefined && { targets: [...new Set(settings.targets)] }),
-    };
-    const next: RegisteredTool = {
-      ...existing,
-      enabled: settings.enabled ?? existing.enabled,
-      approval: settings.approval ?? existing.approval,
-      policy,
-      updatedAt: Date.now(),
-    };
-    const audit = actor
-      ? { type: "settings_changed" as const, actor, data: { before: settingsOf(existing), after: settingsOf(next) } }
-      : undefined;
-    this.rows.updateSettings(
+  private async writeSettings(name: string, settings: ToolSettings, actor?: string): Promise<RegisteredTool> {
+    if (!this.get(name)) throw new ToolUsageError(`No tool named "${name}" is registered`);
+    const update = await this.rows.updateSettings(
       name,
       {
-        enabled: next.enabled,
-        approval: next.approval,
-        timeoutMs: policy.timeoutMs,
-        retries: policy.retries,
-        targets: policy.targets,
-        updatedAt: next.updatedAt,
+        enabled: settings.enabled,
+        approval: settings.approval,
+        timeoutMs: settings.timeoutMs,
+        retries: settings.retries,
+        targets: settings.targets && [...new Set(settings.targets)],
+        updatedAt: Date.now(),
       },
-      audit,
+      actor,
     );
-    this.getCached().set(name, next);
+    if (!update) {
+      this.forget([name]);
+      throw new ToolUsageError(`No tool named "${name}" is registered`);
+    }
+    const next = fromRow(update.after);
+    this.cacheTools([next]);
     this.emit([name]);
     return next;
   }
@@ -285,9 +311,43 @@ export class ToolRegistry {
   }
 
   private getCached(): Map<string, RegisteredTool> {
-    if (!this.cache) this.cache = new Map(this.rows.all().map((row) => [row.name, fromRow(row)]));
+    if (!this.cache) {
+      if (!(this.rows instanceof ToolRows)) throw new Error("A registry over another store than SQLite is made with ToolRegistry.open");
+      this.cache = new Map(this.rows.allNow().map((row) => [row.name, fromRow(row)]));
+    }
     return this.cache;
   }
+
+  /** Put committed tools in the copy. */
+  private cacheTools(tools: RegisteredTool[]): void {
+    const cache = this.getCached();
+    const write = ++this.writes;
+    for (const tool of tools) {
+      cache.set(tool.name, tool);
+      this.written.set(tool.name, write);
+    }
+  }
+
+  /** Take committed removals out of the copy, with their handlers. */
+  private forget(names: string[]): void {
+    const cache = this.getCached();
+    const write = ++this.writes;
+    for (const name of names) {
+      cache.delete(name);
+      this.handlers.delete(name);
+      this.written.set(name, write);
+    }
+  }
+}
+
+function isRowStore(value: Db | ToolRowStore): value is ToolRowStore {
+  return typeof (value as Partial<ToolRowStore>).upsertDefinitions === "function";
+}
+
+/** A stored name met by an insert is a duplicate tool; anything else goes on as it is. */
+function duplicateOf(error: unknown): never {
+  if (error instanceof ToolNameTaken) throw new DuplicateTool(error.tool);
+  throw error;
 }
 
 /** Validate a spec input and fill its defaults. Throws ToolDefinitionError. */
@@ -393,16 +453,6 @@ function fromRow(row: ToolRow): RegisteredTool {
 function shipped(spec: ToolSpec): string {
   const { timeoutMs: _t, retries: _r, targets: _tg, ...policy } = spec.policy;
   return jsonDigest({ ...definitionDigestInput(spec), title: spec.title, kind: spec.kind, sourceId: spec.sourceId ?? null, policy });
-}
-
-function pickSettings(tool: RegisteredTool): Pick<ToolRow, "enabled" | "approval" | "timeoutMs" | "retries" | "targets"> {
-  return {
-    enabled: tool.enabled,
-    approval: tool.approval,
-    timeoutMs: tool.policy.timeoutMs,
-    retries: tool.policy.retries,
-    targets: tool.policy.targets,
-  };
 }
 
 /** A registered tool as the definition it was added with (to add it again). */

@@ -140,7 +140,7 @@ describe("importing an A2A agent (v1.0)", () => {
   });
 
   it("refresh reads the card again: new skills become tools, gone ones go, operators' settings stay", async () => {
-    services.registry.update("fx_echo", { enabled: false, timeoutMs: 5_000 });
+    await services.registry.update("fx_echo", { enabled: false, timeoutMs: 5_000 });
     agent.setSkills([
       { id: "echo", name: "Echo", description: "Echoes the message back" },
       { id: "shout", name: "Shout", description: "Echoes loudly" },

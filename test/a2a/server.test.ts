@@ -11,7 +11,7 @@ let client: Client;
 
 beforeAll(async () => {
   a2a = await startA2AServer();
-  a2a.services.registry.add(
+  await a2a.services.registry.add(
     { name: "slow_wait", description: "Waits until cancelled", inputSchema: { type: "object" }, policy: { timeoutMs: 60_000 } },
     (_args, { signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("stopped")))),
   );

@@ -166,7 +166,7 @@ describe.each([
   it("two executors on one database: a retry on the second is answered from the first's record without running", async () => {
     const registry = newRegistry();
     const runs: string[] = [];
-    registry.add(
+    await registry.add(
       { name: "open_ticket", description: "test", inputSchema: { type: "object" }, policy: { effects: "write" } },
       (_args, info) => {
         runs.push(info.callId);
@@ -185,13 +185,16 @@ describe.each([
     let entered = 0;
     let bothIn!: () => void;
     const together = new Promise<void>((resolve) => (bothIn = resolve));
-    registry.add({ name: "open_ticket", description: "test", inputSchema: { type: "object" }, policy: { effects: "write" } }, async () => {
-      const mine = ++entered;
-      if (entered === 2) bothIn();
-      await together; // both instances are running the call now
-      await tick(mine === 1 ? 0 : 20); // the first to enter records first
-      return { ticket: mine };
-    });
+    await registry.add(
+      { name: "open_ticket", description: "test", inputSchema: { type: "object" }, policy: { effects: "write" } },
+      async () => {
+        const mine = ++entered;
+        if (entered === 2) bothIn();
+        await together; // both instances are running the call now
+        await tick(mine === 1 ? 0 : 20); // the first to enter records first
+        return { ticket: mine };
+      },
+    );
     const events: CallEvent[] = [];
     const first = new Executor({ registry, record: store, onCall: (e) => events.push(e) });
     const second = new Executor({ registry, record: dialect.another(), onCall: (e) => events.push(e) });
@@ -240,11 +243,14 @@ describe("exactly once on PostgreSQL, across two instances", () => {
   it("50 concurrent calls of one keyed call over two executors: the tool runs at most once per instance, every caller hears one result, and a later retry on either runs nothing", async () => {
     const registry = newRegistry();
     let runs = 0;
-    registry.add({ name: "charge_card", description: "test", inputSchema: { type: "object" }, policy: { effects: "write" } }, async () => {
-      const mine = ++runs;
-      await tick(10);
-      return { charge: mine };
-    });
+    await registry.add(
+      { name: "charge_card", description: "test", inputSchema: { type: "object" }, policy: { effects: "write" } },
+      async () => {
+        const mine = ++runs;
+        await tick(10);
+        return { charge: mine };
+      },
+    );
     const executors = [new Executor({ registry, record: stores[0] }), new Executor({ registry, record: stores[1] })];
     const answers: CallOutcome[] = await Promise.all(
       Array.from({ length: 50 }, (_, i) => executors[i % 2]!.call("charge_card", { amount: 5 }, { callId: "pay-1", ctx })),

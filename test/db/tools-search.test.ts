@@ -32,9 +32,9 @@ const spec = (name: string, extra: Partial<ToolSpecInput> = {}): ToolSpecInput =
 });
 
 /** A registry holding a handful of tools shaped like imported ones. */
-function catalogue(): ToolRegistry {
+async function catalogue(): Promise<ToolRegistry> {
   const registry = registryOn(freshDatabase());
-  registry.addMany([
+  await registry.addMany([
     {
       spec: spec("create_comment", {
         title: "github.issues.create_comment",
@@ -54,8 +54,8 @@ const names = (registry: ToolRegistry, text: string, extra: Parameters<ToolRegis
   registry.list({ text, ...extra }).items.map((tool) => tool.name);
 
 describe("what a user types", () => {
-  it("finds a word anywhere in name, title, description or tags, by its start, ignoring case", () => {
-    const registry = catalogue();
+  it("finds a word anywhere in name, title, description or tags, by its start, ignoring case", async () => {
+    const registry = await catalogue();
     expect(names(registry, "resource")).toEqual(["getResourceHTTPServer"]);
     expect(names(registry, "SERV")).toEqual(["getResourceHTTPServer"]);
     expect(names(registry, "petst")).toEqual(["list_pets"]);
@@ -65,8 +65,8 @@ describe("what a user types", () => {
     expect(names(registry, "esource")).toEqual([]);
   });
 
-  it("finds the parts of snake_case, camelCase and dotted names, next to each other", () => {
-    const registry = catalogue();
+  it("finds the parts of snake_case, camelCase and dotted names, next to each other", async () => {
+    const registry = await catalogue();
     expect(names(registry, "create_comm")).toEqual(["create_comment"]);
     expect(names(registry, "issues.create")).toEqual(["create_comment"]);
     expect(names(registry, "github.issues.create_comment")).toEqual(["create_comment"]);
@@ -79,18 +79,18 @@ describe("what a user types", () => {
     expect(names(registry, "comment_create")).toEqual([]);
   });
 
-  it("needs every word to match somewhere", () => {
-    const registry = catalogue();
+  it("needs every word to match somewhere", async () => {
+    const registry = await catalogue();
     expect(names(registry, "comment issue")).toEqual(["create_comment"]);
     expect(names(registry, "comment pets")).toEqual([]);
   });
 
-  it("lists the tool named exactly by the text first, then the others in name order, across pages", () => {
-    const registry = catalogue();
+  it("lists the tool named exactly by the text first, then the others in name order, across pages", async () => {
+    const registry = await catalogue();
     expect(names(registry, "comment")).toEqual(["comment", "create_comment"]);
     const first = registry.list({ text: "pet", limit: 1 });
     expect(first.items.map((t) => t.name)).toEqual(["delete_pet"]);
-    registry.add(spec("pet", { description: "Exactly pet" }));
+    await registry.add(spec("pet", { description: "Exactly pet" }));
     const lead = registry.list({ text: "pet", limit: 1 });
     expect(lead.items.map((t) => t.name)).toEqual(["pet"]);
     expect(lead.total).toBe(3);
@@ -100,7 +100,7 @@ describe("what a user types", () => {
     expect(last.items.map((t) => t.name)).toEqual(["list_pets"]);
     expect(last.nextCursor).toBeUndefined();
     // Other filters apply to the exact name too.
-    registry.setEnabled("pet", false);
+    await registry.setEnabled("pet", false);
     expect(names(registry, "pet", { enabled: true })).toEqual(["delete_pet", "list_pets"]);
   });
 
@@ -126,14 +126,14 @@ describe("what a user types", () => {
     ["\u0000pet", 2],
     ["%", 5],
     ["_", 5],
-  ] as const)("answers %j with results or none, never an error", (text, count) => {
-    const registry = catalogue();
+  ] as const)("answers %j with results or none, never an error", async (text, count) => {
+    const registry = await catalogue();
     expect(registry.list({ text }).items).toHaveLength(count);
     expect(registry.count()).toBe(5);
   });
 
-  it("takes a 10,000-character query", () => {
-    const registry = catalogue();
+  it("takes a 10,000-character query", async () => {
+    const registry = await catalogue();
     expect(registry.list({ text: "x".repeat(10_000) }).items).toEqual([]);
     expect(registry.list({ text: `pet ${'"*('.repeat(3_000)}` }).items.map((t) => t.name)).toEqual(["delete_pet", "list_pets"]);
     expect(registry.list({ text: Array.from({ length: 2_000 }, (_, i) => `w${i}`).join(" ") }).items).toEqual([]);
@@ -151,41 +151,41 @@ describe("the query each engine is given", () => {
 });
 
 describe("the index follows every write at once", () => {
-  it("finds added tools, loses removed ones, follows a refresh that renames and a definition update", () => {
+  it("finds added tools, loses removed ones, follows a refresh that renames and a definition update", async () => {
     const handle = freshDatabase();
     const registry = registryOn(handle);
     handle.sqlite
       .prepare("insert into sources (id, kind, name, location, status) values ('s1', 'openapi', 'S', 'https://x.test', 'ok')")
       .run();
-    registry.add(spec("alpha_report", { sourceId: "s1", kind: "openapi" }));
+    await registry.add(spec("alpha_report", { sourceId: "s1", kind: "openapi" }));
     expect(names(registry, "alpha")).toEqual(["alpha_report"]);
 
-    registry.replaceSource("s1", [{ spec: spec("beta_report", { sourceId: "s1", kind: "openapi" }) }]);
+    await registry.replaceSource("s1", [{ spec: spec("beta_report", { sourceId: "s1", kind: "openapi" }) }]);
     expect(names(registry, "alpha")).toEqual([]);
     expect(names(registry, "beta")).toEqual(["beta_report"]);
 
-    registry.setEnabled("beta_report", false);
+    await registry.setEnabled("beta_report", false);
     expect(names(registry, "beta")).toEqual(["beta_report"]);
     expect(names(registry, "beta", { enabled: true })).toEqual([]);
     expect(names(registry, "beta", { enabled: false })).toEqual(["beta_report"]);
 
     // A built-in whose shipped definition changed is updated in place (the update trigger).
-    registry.upsertBuiltins([{ spec: spec("gamma", { description: "Old words" }), handler: () => "ok" }]);
-    registry.upsertBuiltins([{ spec: spec("gamma", { description: "Fresh words" }), handler: () => "ok" }]);
+    await registry.upsertBuiltins([{ spec: spec("gamma", { description: "Old words" }), handler: () => "ok" }]);
+    await registry.upsertBuiltins([{ spec: spec("gamma", { description: "Fresh words" }), handler: () => "ok" }]);
     expect(names(registry, "old")).toEqual([]);
     expect(names(registry, "fresh")).toEqual(["gamma"]);
 
-    registry.remove("beta_report");
+    await registry.remove("beta_report");
     expect(names(registry, "beta")).toEqual([]);
-    registry.removeSource("s1");
+    await registry.removeSource("s1");
     expect(indexedRows(handle)).toBe(registry.count());
   });
 
-  it("keeps matching the right rows after VACUUM (the index is keyed by tools' rowids)", () => {
+  it("keeps matching the right rows after VACUUM (the index is keyed by tools' rowids)", async () => {
     const handle = freshDatabase();
     const registry = registryOn(handle);
-    registry.addMany(["one_a", "two_b", "three_c", "four_d"].map((name) => ({ spec: spec(name) })));
-    registry.remove("two_b");
+    await registry.addMany(["one_a", "two_b", "three_c", "four_d"].map((name) => ({ spec: spec(name) })));
+    await registry.remove("two_b");
     handle.sqlite.exec("vacuum");
     expect(names(registry, "three")).toEqual(["three_c"]);
     expect(names(registry, "four")).toEqual(["four_d"]);
@@ -198,7 +198,7 @@ function indexedRows(handle: DatabaseHandle): number {
 }
 
 describe("the migration", () => {
-  it("indexes the tools of a database made before it", () => {
+  it("indexes the tools of a database made before it", async () => {
     // A migrations folder that stops just before 0009_tools_search.
     const folder = path.join(tempDir(), "drizzle");
     fs.cpSync(path.resolve(__dirname, "../../drizzle"), folder, { recursive: true });
@@ -212,7 +212,7 @@ describe("the migration", () => {
     const file = path.join(tempDir(), "console.db");
     const before = openDatabase(file, { migrationsFolder: folder });
     expect(before.sqlite.prepare("select count(*) as n from sqlite_master where name = 'tools_search'").get()).toEqual({ n: 0 });
-    new ToolRegistry(before.db).addMany([
+    await new ToolRegistry(before.db).addMany([
       { spec: spec("create_comment", { title: "github.issues.create_comment" }) },
       { spec: spec("list_pets", { description: "Lists the pets" }) },
     ]);
@@ -223,7 +223,7 @@ describe("the migration", () => {
     expect(names(registry, "issues.create")).toEqual(["create_comment"]);
     expect(names(registry, "pets")).toEqual(["list_pets"]);
     expect(indexedRows(after)).toBe(2);
-    registry.remove("list_pets");
+    await registry.remove("list_pets");
     expect(names(registry, "pets")).toEqual([]);
   });
 });
@@ -231,9 +231,9 @@ describe("the migration", () => {
 describe("GET /api/tools?text=", () => {
   let services: Services;
   let tools: ConsoleApi["tools"];
-  beforeAll(() => {
+  beforeAll(async () => {
     services = testServices({ SEED_DEMO: "0" });
-    services.registry.addMany([{ spec: spec("create_comment", { description: "Add a comment" }) }, { spec: spec("list_pets") }]);
+    await services.registry.addMany([{ spec: spec("create_comment", { description: "Add a comment" }) }, { spec: spec("list_pets") }]);
     ({ tools } = consoleApi(services));
   });
   afterAll(() => services.close());

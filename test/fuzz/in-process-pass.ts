@@ -149,7 +149,7 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
 
   /** Put back what earlier requests took away, so later ones still reach tools and sessions. */
   const replenish = async () => {
-    if (services.registry.count() < 3) services.registry.upsertBuiltins(demoTools);
+    if (services.registry.count() < 3) await services.registry.upsertBuiltins(demoTools);
     if (!(await services.sessions.verify(callers.session))) callers.session = (await services.sessions.open(tokens.all!)).cookie;
   };
 

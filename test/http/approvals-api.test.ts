@@ -195,7 +195,7 @@ describe("approvals REST", () => {
 
 describe("once per thread", () => {
   it("a grant is remembered for its thread only, and revoked when the tool's definition changes", async () => {
-    services.registry.update("create_ticket", { approval: "once_per_thread" });
+    await services.registry.update("create_ticket", { approval: "once_per_thread" });
     const call = (threadId: string, callId: string) =>
       services.executor.call(
         "create_ticket",
@@ -213,7 +213,7 @@ describe("once per thread", () => {
     expect(await call("t-other", "c3")).toMatchObject({ pending: { approvalId: expect.any(String) } });
 
     // A new definition of the tool (a release that changes it) revokes the grant: the thread is asked again.
-    services.registry.upsertBuiltins([
+    await services.registry.upsertBuiltins([
       { spec: { ...createTicket.spec, description: `${createTicket.spec.description} Now with labels.` }, handler: createTicket.handler },
     ]);
     expect(services.registry.get("create_ticket")?.approval).toBe("once_per_thread");

@@ -29,7 +29,7 @@ beforeAll(async () => {
       ? { json: { id: Number(request.path.split("/")[2]), name: "doggie", photoUrls: [] } }
       : { status: 404, json: { message: "no" } };
   // A tool that asks for approval and counts its runs, to prove a repeat never runs it twice.
-  services.registry.add(
+  await services.registry.add(
     {
       name: "open_door",
       description: "Open the door",

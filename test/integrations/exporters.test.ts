@@ -38,11 +38,15 @@ type GeminiJsonSchema = Omit<Schema, "type" | "items" | "properties" | "anyOf"> 
   anyOf?: GeminiJsonSchema[];
 };
 
-function addTool(name: string, inputSchema: JsonSchema, extra: Partial<Parameters<typeof registry.add>[0]> = {}): RegisteredTool {
+async function addTool(
+  name: string,
+  inputSchema: JsonSchema,
+  extra: Partial<Parameters<typeof registry.add>[0]> = {},
+): Promise<RegisteredTool> {
   return registry.add({ name, description: `Tricky ${name}`, inputSchema, ...extra }, (args) => ({ echoed: args }));
 }
 
-const recursive = addTool("tree_walk", {
+const recursive = await addTool("tree_walk", {
   type: "object",
   properties: { root: { $ref: "#/$defs/Node" }, depth: { type: "integer", minimum: 1, default: 3 } },
   required: ["root"],
@@ -54,12 +58,12 @@ const recursive = addTool("tree_walk", {
     },
   },
 });
-const openMap = addTool("set_labels", {
+const openMap = await addTool("set_labels", {
   type: "object",
   properties: { labels: { type: "object", additionalProperties: { type: "string" } } },
   required: ["labels"],
 });
-const unions = addTool("pick_shape", {
+const unions = await addTool("pick_shape", {
   type: "object",
   properties: {
     shape: {
@@ -74,12 +78,12 @@ const unions = addTool("pick_shape", {
   },
   required: ["shape"],
 });
-const scalarOut = addTool(
+const scalarOut = await addTool(
   "count_words",
   { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
   { outputSchema: { type: "integer" } },
 );
-const mcpOnly = addTool("mcp_only", { type: "object", properties: {} }, { policy: { targets: ["mcp"] } });
+const mcpOnly = await addTool("mcp_only", { type: "object", properties: {} }, { policy: { targets: ["mcp"] } });
 
 describe("OpenAI", () => {
   it("exports the demo tools for Chat Completions in strict mode", () => {
@@ -824,18 +828,18 @@ describe("LangChain", () => {
     );
     const shout = langchainTool(async (input: string) => input.toUpperCase(), { name: "shout", description: "Shout", schema: z.string() });
     const before = registry.count();
-    expect(() => importLangChainTools(registry, [divide, { name: "not a tool" }], { prefix: "lc_" })).toThrow(
+    await expect(importLangChainTools(registry, [divide, { name: "not a tool" }], { prefix: "lc_" })).rejects.toThrow(
       /Item 1 is not a LangChain tool/,
     );
-    expect(() =>
+    await expect(
       importLangChainTools(registry, [
         divide,
         langchainTool(async () => 1, { name: "calculate", description: "clash", schema: z.object({}) }),
       ]),
-    ).toThrow(DuplicateTool);
+    ).rejects.toThrow(DuplicateTool);
     expect(registry.count()).toBe(before);
 
-    const added = importLangChainTools(registry, [divide, shout], { prefix: "lc_", policy: { effects: "read" } });
+    const added = await importLangChainTools(registry, [divide, shout], { prefix: "lc_", policy: { effects: "read" } });
     expect(added.map((t) => [t.name, t.kind])).toEqual([
       ["lc_divide_numbers", "langchain"],
       ["lc_shout", "langchain"],
@@ -1001,7 +1005,7 @@ describe("A2A", () => {
 });
 
 describe("targets", () => {
-  it("refuses a tool whose targets exclude the format", () => {
+  it("refuses a tool whose targets exclude the format", async () => {
     expect(() => toOpenAIChatTool(mcpOnly)).toThrow(ToolUsageError);
     expect(() => toOpenAIResponsesTool(mcpOnly)).toThrow(ToolUsageError);
     expect(() => toAnthropicTool(mcpOnly)).toThrow(ToolUsageError);
@@ -1009,7 +1013,7 @@ describe("targets", () => {
     expect(() => toLangChainTool(mcpOnly, executor)).toThrow(ToolUsageError);
     expect(() => toA2ASkill(mcpOnly)).toThrow('Tool "mcp_only" is not exported to a2a (its targets are mcp)');
     expect(() => toMcpTool(registry.get("tree_walk")!)).not.toThrow();
-    const agOnly = addTool("agui_only", { type: "object" }, { policy: { targets: ["agui"] } });
+    const agOnly = await addTool("agui_only", { type: "object" }, { policy: { targets: ["agui"] } });
     expect(() => toMcpTool(agOnly)).toThrow(expect.objectContaining({ name: "ToolUsageError", kind: "tool_not_usable" }));
   });
 });

@@ -119,7 +119,7 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
     expect(result.tools).toHaveLength(20);
   });
 
-  it("registers one tool per operation with policies from the method and a source row", () => {
+  it("registers one tool per operation with policies from the method and a source row", async () => {
     const get = services.registry.get("getPetById")!;
     expect(get).toMatchObject({
       kind: "openapi",
@@ -265,12 +265,12 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
   });
 
   it("refreshes from the stored document, keeping operator settings, and removes with its tools", async () => {
-    services.registry.update("getInventory", { enabled: false, retries: 0 });
+    await services.registry.update("getInventory", { enabled: false, retries: 0 });
     const refreshed = await refreshOpenApiSource(services, sourceId);
     expect(refreshed.tools).toHaveLength(20);
     expect(services.registry.get("getInventory")).toMatchObject({ enabled: false, policy: { retries: 0 } });
     expect(sources.get(sourceId)).toMatchObject({ status: "ok", toolCount: 20 });
-    expect(removeSource({ registry: services.registry, sources }, sourceId)).toBe(20);
+    expect(await removeSource({ registry: services.registry, sources }, sourceId)).toBe(20);
     expect(services.registry.get("getPetById")).toBeUndefined();
     expect(sources.get(sourceId)).toBeUndefined();
   });

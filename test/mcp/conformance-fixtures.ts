@@ -10,15 +10,15 @@ import type { ToolRegistry } from "@/lib/tools";
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const noArguments = { type: "object", properties: {}, additionalProperties: false } as const;
 
-export function registerConformanceFixtures(registry: ToolRegistry): void {
-  registry.add(
+export async function registerConformanceFixtures(registry: ToolRegistry): Promise<void> {
+  await registry.add(
     { name: "test_simple_text", description: "Answers a fixed text (conformance fixture)", inputSchema: noArguments },
     () => "This is a simple text response for testing.",
   );
-  registry.add({ name: "test_error_handling", description: "Always fails (conformance fixture)", inputSchema: noArguments }, () => {
+  await registry.add({ name: "test_error_handling", description: "Always fails (conformance fixture)", inputSchema: noArguments }, () => {
     throw new ToolError("This tool intentionally returns an error for testing");
   });
-  registry.add(
+  await registry.add(
     { name: "test_tool_with_logging", description: "Logs three messages while it runs (conformance fixture)", inputSchema: noArguments },
     async (_args, call) => {
       const log = (data: string) => call.report?.log("info", data);
@@ -30,7 +30,7 @@ export function registerConformanceFixtures(registry: ToolRegistry): void {
       return "Logging test completed";
     },
   );
-  registry.add(
+  await registry.add(
     { name: "test_tool_with_progress", description: "Reports progress while it runs (conformance fixture)", inputSchema: noArguments },
     async (_args, call) => {
       for (const progress of [0, 50, 100]) {

@@ -18,7 +18,7 @@ const cli = path.join(root, "node_modules", "@modelcontextprotocol", "conformanc
 let server: McpTestServer;
 beforeAll(async () => {
   server = await startMcpServer();
-  registerConformanceFixtures(server.services.registry);
+  await registerConformanceFixtures(server.services.registry);
 });
 afterAll(() => server?.close());
 

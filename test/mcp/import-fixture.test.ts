@@ -76,7 +76,7 @@ describe("an import of the fixture server", () => {
   });
 
   it("refreshes the source when the server says its tool list changed, keeping operators' settings", async () => {
-    services.registry.update("fx_say", { approval: "always", timeoutMs: 1234 });
+    await services.registry.update("fx_say", { approval: "always", timeoutMs: 1234 });
     expect(valueOf(await services.executor.call("fx_add_tool", {}))).toBe("added_6");
     await eventually(() => services.registry.get("fx_added_6"));
     expect(services.registry.get("fx_say")).toMatchObject({ approval: "always", policy: { timeoutMs: 1234 } });
@@ -147,7 +147,7 @@ describe("an import of the fixture server", () => {
 
   it("ends the process when the source is removed, and its tools go", async () => {
     const pid = services.mcp.status(sourceId)!.pid!;
-    removeSource(services, sourceId);
+    await removeSource(services, sourceId);
     await eventually(() => !alive(pid));
     expect(services.registry.all().filter((tool) => tool.sourceId === sourceId)).toEqual([]);
   });

@@ -92,7 +92,7 @@ describe("an MCP server over Streamable HTTP", () => {
   });
 
   it("POST /api/sources/[id]/refresh reads the tools again, keeping operators' settings", async () => {
-    services.registry.update("web_echo", { enabled: false });
+    await services.registry.update("web_echo", { enabled: false });
     const response = await consoleApi(services).sources.refresh(send(`/api/sources/${sourceId}/refresh`, {}), {
       params: Promise.resolve({ id: sourceId }),
     });

@@ -89,7 +89,7 @@ describe("importing the everything server over stdio", () => {
   it("closes the server's process when the source is removed", async () => {
     const pid = services.mcp.status(sourceId)!.pid!;
     expect(alive(pid)).toBe(true);
-    expect(removeSource(services, sourceId)).toBeGreaterThan(10);
+    expect(await removeSource(services, sourceId)).toBeGreaterThan(10);
     expect(services.mcp.status(sourceId)).toBeUndefined();
     expect(services.registry.get("ev_echo")).toBeUndefined();
     await eventually(() => !alive(pid));

@@ -10,19 +10,19 @@ beforeAll(async () => {
   mcp = await startMcpServer();
   const { registry } = mcp.services;
   // 250 more tools so the listing takes three pages, one tool kept from MCP and one disabled.
-  registry.addMany(
+  await registry.addMany(
     Array.from({ length: 250 }, (_, i) => ({
       spec: { name: `bulk_${String(i).padStart(3, "0")}`, description: `Bulk tool ${i}`, inputSchema: { type: "object", properties: {} } },
       handler: () => ({ i }),
     })),
   );
-  registry.add(
+  await registry.add(
     { name: "agui_only", description: "Not served over MCP", inputSchema: { type: "object" }, policy: { targets: ["agui"] } },
     () => 1,
   );
-  registry.add({ name: "switched_off", description: "Disabled", inputSchema: { type: "object" } }, () => 1);
-  registry.setEnabled("switched_off", false);
-  registry.add(
+  await registry.add({ name: "switched_off", description: "Disabled", inputSchema: { type: "object" } }, () => 1);
+  await registry.setEnabled("switched_off", false);
+  await registry.add(
     {
       name: "answer_number",
       description: "A number, not an object",
@@ -31,7 +31,7 @@ beforeAll(async () => {
     },
     ({ n }) => (n as number) * 2,
   );
-  registry.add({ name: "count_up", description: "Counts its runs", inputSchema: { type: "object" } }, () => ++counter);
+  await registry.add({ name: "count_up", description: "Counts its runs", inputSchema: { type: "object" } }, () => ++counter);
 });
 afterAll(() => mcp.close());
 

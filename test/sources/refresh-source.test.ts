@@ -9,16 +9,16 @@ const tool = (name: string, description = "A tool") => ({
   handler: async () => ({ ok: true }),
 });
 
-function setup() {
+async function setup() {
   const services = testServices({ SEED_DEMO: "0" });
   const source = services.sources.create({ kind: "openapi", name: "s", location: "inline" });
-  services.registry.addMany([{ ...tool("s_old"), spec: { ...tool("s_old").spec, sourceId: source.id } }]);
+  await services.registry.addMany([{ ...tool("s_old"), spec: { ...tool("s_old").spec, sourceId: source.id } }]);
   return { services, id: source.id };
 }
 
 describe("refreshSource", () => {
   it("runs one refresh per source: a second request joins the first", async () => {
-    const { services, id } = setup();
+    const { services, id } = await setup();
     let reads = 0;
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
@@ -41,12 +41,12 @@ describe("refreshSource", () => {
   });
 
   it("keeps the old tools and records the reason when reading fails, or when a name belongs to another source", async () => {
-    const { services, id } = setup();
+    const { services, id } = await setup();
     await expect(refreshSource(services, id, "openapi", () => Promise.reject(new Error("server down")))).rejects.toThrow("server down");
     expect(services.sources.get(id)).toMatchObject({ status: "error", statusMessage: "server down" });
     expect(services.registry.get("s_old")).toBeDefined();
 
-    services.registry.addMany([tool("taken")]);
+    await services.registry.addMany([tool("taken")]);
     await expect(refreshSource(services, id, "openapi", async () => ({ tools: [tool("taken")], warnings: [] }))).rejects.toBeInstanceOf(
       DuplicateTool,
     );
@@ -55,9 +55,9 @@ describe("refreshSource", () => {
   });
 
   it("writes nothing for a source removed while its tools were read, and refuses a source of another kind", async () => {
-    const { services, id } = setup();
+    const { services, id } = await setup();
     const gone = refreshSource(services, id, "openapi", async () => {
-      services.registry.removeSource(id);
+      await services.registry.removeSource(id);
       services.sources.delete(id);
       return { tools: [tool("s_new")], warnings: [] };
     });
@@ -72,8 +72,8 @@ describe("refreshSource", () => {
   });
 
   it("leaves unchanged tools alone when asked (their settings and rows stay as they were)", async () => {
-    const { services, id } = setup();
-    services.registry.update("s_old", { enabled: false });
+    const { services, id } = await setup();
+    await services.registry.update("s_old", { enabled: false });
     const before = services.registry.get("s_old")!;
     const same = { ...tool("s_old"), spec: { ...tool("s_old").spec } };
     const result = await refreshSource(services, id, "openapi", async () => ({ tools: [same], warnings: ["w"], keepWhenUnchanged: true }));

@@ -100,7 +100,7 @@ export async function importA2A(deps: A2AImportDeps, input: A2AImportInput): Pro
   });
   const id = source.id;
   try {
-    const tools = deps.registry.addMany(
+    const tools = await deps.registry.addMany(
       plan.tools.map((tool) => ({
         spec: { ...tool.spec, sourceId: id },
         handler: remoteSkillHandler(() => deps.a2aAgents.forSource(id), { skillId: tool.skillId, typed: tool.typed }),

@@ -25,9 +25,13 @@ export interface ImportLangChainOptions {
  * tool's own (converted to JSON Schema); arguments the tool's zod schema refuses become
  * ToolArgsInvalid before the call, and a ToolException becomes a ToolError. The handlers live in
  * this process only: after a restart the tools stay listed but fail until imported again.
- * Throws ToolDefinitionError (not a LangChain tool, bad name) or DuplicateTool; nothing is added then.
+ * Rejects with ToolDefinitionError (not a LangChain tool, bad name) or DuplicateTool; nothing is added then.
  */
-export function importLangChainTools(registry: ToolRegistry, tools: unknown[], options: ImportLangChainOptions = {}): RegisteredTool[] {
+export async function importLangChainTools(
+  registry: ToolRegistry,
+  tools: unknown[],
+  options: ImportLangChainOptions = {},
+): Promise<RegisteredTool[]> {
   const prefix = options.prefix ?? "";
   const inputs = tools.map((candidate, index) => {
     if (!isLangChainTool(candidate) || !isStructuredTool(candidate)) throw new ToolDefinitionError(`Item ${index} is not a LangChain tool`);

@@ -115,7 +115,7 @@ export async function importMcp(deps: McpImportDeps, input: McpImportInput): Pro
     });
     sourceId = source.id;
     const id = source.id;
-    const tools = deps.registry.addMany(
+    const tools = await deps.registry.addMany(
       plan.tools.map((tool) => ({
         spec: { ...tool.spec, sourceId: id },
         handler: remoteToolHandler(() => deps.mcp.forSource(id), {
@@ -178,7 +178,7 @@ export function startMcpImports(
   options: Partial<ConstructorParameters<typeof McpConnections>[0]> = {},
 ): McpConnections {
   const pool = new McpConnections({ sources: deps.sources, outbound: deps.outbound, logger: deps.logger, ...options });
-  pool.refresh = (id) => {
+  pool.refresh = async (id) => {
     const source = deps.sources.get(id);
     const stored = source && parseStoredOptions(source.options);
     return refreshMcpSource({ ...deps, outbound: deps.outbound.widen(stored?.allow ?? []), mcp: pool }, id);

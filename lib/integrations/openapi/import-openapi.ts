@@ -133,7 +133,7 @@ export async function importOpenApi(
   });
   try {
     const credentials = sourceCredentials(sources, source.id);
-    const tools = deps.registry.addMany(
+    const tools = await deps.registry.addMany(
       plan.operations.map((op) => ({
         spec: { ...op.spec, sourceId: source.id },
         handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger, outbound: deps.outbound }),

@@ -1,0 +1,115 @@
+import { eq, inArray } from "drizzle-orm";
+import { tools, toolEvents } from "../schema.pg";
+import {
+  definitionFromExcluded,
+  firstNotStored,
+  INSERT_CHUNK,
+  keepingSettings,
+  settingsEvent,
+  ToolNameTaken,
+  withSettings,
+  type ToolRow,
+  type ToolRowStore,
+  type ToolSettingsChange,
+  type ToolSettingsUpdate,
+} from "../tools";
+import type { PgDb } from "./open";
+
+type Tx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
+
+/**
+ * The tools table and its audit trail on PostgreSQL, the twin of ToolRows. Several instances write
+ * it at once: inserts of a stored name are refused through `on conflict do nothing` (no error
+ * aborts the transaction first), definitions are upserted with `on conflict do update` in name
+ * order (so two instances upserting the same tools wait for each other instead of deadlocking), and
+ * a settings change locks its row before it reads the settings it keeps.
+ */
+export class PgToolRows implements ToolRowStore {
+  constructor(private readonly db: PgDb) {}
+
+  async all(): Promise<ToolRow[]> {
+    return this.db.select().from(tools);
+  }
+
+  async byNames(names: readonly string[]): Promise<ToolRow[]> {
+    if (!names.length) return [];
+    return this.db
+      .select()
+      .from(tools)
+      .where(inArray(tools.name, [...names]));
+  }
+
+  async insertMany(rows: ToolRow[]): Promise<void> {
+    if (!rows.length) return;
+    await this.db.transaction((tx) => insertIn(tx, rows));
+  }
+
+  async upsertDefinitions(rows: ToolRow[]): Promise<ToolRow[]> {
+    if (!rows.length) return [];
+    const ordered = [...rows].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return this.db.transaction(async (tx) => {
+      const stored: ToolRow[] = [];
+      for (let i = 0; i < ordered.length; i += INSERT_CHUNK)
+        stored.push(
+          ...(await tx
+            .insert(tools)
+            .values(ordered.slice(i, i + INSERT_CHUNK))
+            .onConflictDoUpdate({ target: tools.name, set: definitionFromExcluded })
+            .returning()),
+        );
+      return stored;
+    });
+  }
+
+  async updateSettings(name: string, change: ToolSettingsChange, actor?: string): Promise<ToolSettingsUpdate | undefined> {
+    return this.db.transaction(async (tx) => {
+      const [before] = await tx.select().from(tools).where(eq(tools.name, name)).for("update");
+      if (!before) return undefined;
+      const after = withSettings(before, change);
+      const [stored] = await tx
+        .update(tools)
+        .set({
+          enabled: after.enabled,
+          approval: after.approval,
+          timeoutMs: after.timeoutMs,
+          retries: after.retries,
+          targets: after.targets,
+          updatedAt: after.updatedAt,
+        })
+        .where(eq(tools.name, name))
+        .returning();
+      const update = { before, after: stored! };
+      if (actor) await tx.insert(toolEvents).values(settingsEvent(name, actor, update));
+      return update;
+    });
+  }
+
+  async delete(name: string): Promise<boolean> {
+    const gone = await this.db.delete(tools).where(eq(tools.name, name)).returning({ name: tools.name });
+    return gone.length > 0;
+  }
+
+  async deleteBySource(sourceId: string): Promise<string[]> {
+    const gone = await this.db.delete(tools).where(eq(tools.sourceId, sourceId)).returning({ name: tools.name });
+    return gone.map((row) => row.name);
+  }
+
+  async replaceSource(sourceId: string, rows: ToolRow[]): Promise<{ removed: string[]; rows: ToolRow[] }> {
+    return this.db.transaction(async (tx) => {
+      const old = await tx.delete(tools).where(eq(tools.sourceId, sourceId)).returning();
+      const next = keepingSettings(rows, old, Date.now());
+      await insertIn(tx, next);
+      return { removed: old.map((row) => row.name), rows: next };
+    });
+  }
+}
+
+async function insertIn(tx: Tx, rows: ToolRow[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    const stored = await tx.insert(tools).values(chunk).onConflictDoNothing().returning({ name: tools.name });
+    const taken = firstNotStored(chunk, stored);
+    // Thrown inside the transaction, so what it wrote before is rolled back.
+    if (taken !== undefined) throw new ToolNameTaken(taken);
+  }
+}
