@@ -1,0 +1,292 @@
+// The tool registry's rows over both dialects: the same behaviour tests run on SQLite (ToolRows on
+// a temporary file) and on PostgreSQL (PgToolRows on this file's own database). Then, on
+// PostgreSQL, two connection pools stand for two console instances: a registry on one writes, a
+// registry on the other reloads and sees it, and both starting at once upsert the built-ins
+// without an error and with one row per tool.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { asc, eq } from "drizzle-orm";
+import type { DatabaseHandle } from "@/lib/db";
+import { PgToolRows } from "@/lib/db/postgres/tools";
+import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
+import * as pgSchema from "@/lib/db/schema.pg";
+import * as liteSchema from "@/lib/db/schema";
+import { ToolNameTaken, ToolRows, type ToolRow, type ToolRowStore } from "@/lib/db/tools";
+import { DuplicateTool, ToolRegistry, type ToolSpecInput } from "@/lib/tools";
+import { freshDatabase } from "../support/database";
+import { postgresDatabase } from "../support/postgres";
+
+const database = postgresDatabase();
+let pg: PostgresHandle;
+beforeAll(async () => {
+  pg = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
+});
+afterAll(async () => {
+  await pg?.close();
+});
+
+let sqliteHandle: DatabaseHandle | undefined;
+afterAll(() => sqliteHandle?.close());
+
+/** One dialect: a fresh row store, its audit rows, and a way to add a source row. */
+interface Dialect {
+  fresh(): Promise<ToolRowStore>;
+  audit(tool: string): Promise<Array<{ type: string; actor: string; data: unknown }>>;
+  addSource(id: string): Promise<void>;
+}
+
+const dialects: Array<[string, Dialect]> = [
+  [
+    "SQLite",
+    {
+      fresh: async () => {
+        sqliteHandle?.close();
+        sqliteHandle = freshDatabase();
+        return new ToolRows(sqliteHandle.db);
+      },
+      audit: async (tool) =>
+        sqliteHandle!.db
+          .select()
+          .from(liteSchema.toolEvents)
+          .where(eq(liteSchema.toolEvents.tool, tool))
+          .orderBy(asc(liteSchema.toolEvents.id))
+          .all(),
+      addSource: async (id) => {
+        sqliteHandle!.sqlite.prepare("insert into sources (id, kind, name, location) values (?, 'openapi', ?, 'inline')").run(id, id);
+      },
+    },
+  ],
+  [
+    "PostgreSQL",
+    {
+      fresh: async () => {
+        await pg.pool.query("truncate tools, tool_events, sources cascade");
+        return new PgToolRows(pg.db);
+      },
+      audit: async (tool) =>
+        pg.db.select().from(pgSchema.toolEvents).where(eq(pgSchema.toolEvents.tool, tool)).orderBy(asc(pgSchema.toolEvents.id)),
+      addSource: async (id) => {
+        await pg.db.insert(pgSchema.sources).values({ id, kind: "openapi", name: id, location: "inline" });
+      },
+    },
+  ],
+];
+
+function row(name: string, overrides: Partial<ToolRow> = {}): ToolRow {
+  return {
+    name,
+    title: name,
+    description: `The ${name} tool`,
+    inputSchema: { type: "object", properties: { q: { type: "string" } } },
+    outputSchema: null,
+    confirm: false,
+    effects: "read",
+    idempotent: true,
+    openWorld: false,
+    timeoutMs: 30_000,
+    retries: 0,
+    targets: ["mcp", "agui"],
+    tags: ["demo"],
+    kind: "builtin",
+    sourceId: null,
+    binding: null,
+    enabled: true,
+    approval: "default",
+    digest: `digest-${name}`,
+    createdAt: 1_000,
+    updatedAt: 1_000,
+    ...overrides,
+  };
+}
+
+const byName = (rows: ToolRow[]) => [...rows].sort((a, b) => (a.name < b.name ? -1 : 1));
+
+describe.each(dialects)("tool rows on %s", (_name, dialect) => {
+  let rows: ToolRowStore;
+  beforeEach(async () => {
+    rows = await dialect.fresh();
+  });
+
+  it("inserts rows all or nothing, reads them back as written, and refuses a stored name", async () => {
+    await rows.insertMany([row("a"), row("b", { outputSchema: { type: "string" }, binding: { path: "/b" } })]);
+    expect(byName(await rows.all())).toEqual([row("a"), row("b", { outputSchema: { type: "string" }, binding: { path: "/b" } })]);
+    await expect(rows.insertMany([row("c"), row("a")])).rejects.toEqual(new ToolNameTaken("a"));
+    expect((await rows.all()).map((r) => r.name).sort()).toEqual(["a", "b"]);
+    expect((await rows.byNames(["b", "zzz"])).map((r) => r.name)).toEqual(["b"]);
+    expect(await rows.byNames([])).toEqual([]);
+  });
+
+  it("a large batch lands whole (more rows than one statement takes)", async () => {
+    await rows.insertMany(Array.from({ length: 450 }, (_, i) => row(`t_${String(i).padStart(3, "0")}`)));
+    expect(await rows.all()).toHaveLength(450);
+  });
+
+  it("upsertDefinitions inserts new rows and replaces definitions, keeping settings and creation time", async () => {
+    await rows.insertMany([row("a")]);
+    await rows.updateSettings("a", {
+      enabled: false,
+      approval: "always",
+      timeoutMs: 5_000,
+      retries: 2,
+      targets: ["mcp"],
+      updatedAt: 2_000,
+    });
+    const stored = await rows.upsertDefinitions([
+      row("a", { description: "New words", digest: "digest-a2", createdAt: 3_000, updatedAt: 3_000 }),
+      row("b", { createdAt: 3_000, updatedAt: 3_000 }),
+    ]);
+    const expected = [
+      row("a", {
+        description: "New words",
+        digest: "digest-a2",
+        enabled: false,
+        approval: "always",
+        timeoutMs: 5_000,
+        retries: 2,
+        targets: ["mcp"],
+        createdAt: 1_000,
+        updatedAt: 3_000,
+      }),
+      row("b", { createdAt: 3_000, updatedAt: 3_000 }),
+    ];
+    expect(byName(stored)).toEqual(expected);
+    expect(byName(await rows.all())).toEqual(expected);
+    expect(await rows.upsertDefinitions([])).toEqual([]);
+  });
+
+  it("updateSettings changes only the settings given, with an audit row of before and after when an actor is named", async () => {
+    await rows.insertMany([row("a")]);
+    const update = await rows.updateSettings("a", { enabled: false, timeoutMs: 9_000, updatedAt: 2_000 }, "alice");
+    expect(update?.before).toEqual(row("a"));
+    expect(update?.after).toEqual(row("a", { enabled: false, timeoutMs: 9_000, updatedAt: 2_000 }));
+    await rows.updateSettings("a", { retries: 3, updatedAt: 3_000 });
+    expect((await rows.byNames(["a"]))[0]).toEqual(row("a", { enabled: false, timeoutMs: 9_000, retries: 3, updatedAt: 3_000 }));
+    const settings = { enabled: true, approval: "default", timeoutMs: 30_000, retries: 0, targets: ["mcp", "agui"] };
+    expect(await dialect.audit("a")).toMatchObject([
+      { type: "settings_changed", actor: "alice", data: { before: settings, after: { ...settings, enabled: false, timeoutMs: 9_000 } } },
+    ]);
+    expect(await rows.updateSettings("nope", { enabled: false, updatedAt: 4_000 }, "alice")).toBeUndefined();
+    expect(await dialect.audit("nope")).toEqual([]);
+  });
+
+  it("delete and deleteBySource say what went", async () => {
+    await dialect.addSource("s1");
+    await rows.insertMany([row("a"), row("b", { sourceId: "s1" }), row("c", { sourceId: "s1" })]);
+    expect(await rows.delete("a")).toBe(true);
+    expect(await rows.delete("a")).toBe(false);
+    expect((await rows.deleteBySource("s1")).sort()).toEqual(["b", "c"]);
+    expect(await rows.deleteBySource("s1")).toEqual([]);
+    expect(await rows.all()).toEqual([]);
+  });
+
+  it("replaceSource swaps a source's tools, keeps settings by name, and changes nothing when a name is taken", async () => {
+    await dialect.addSource("s1");
+    await rows.insertMany([row("outside"), row("kept", { sourceId: "s1" }), row("gone", { sourceId: "s1" })]);
+    await rows.updateSettings("kept", { enabled: false, retries: 4, updatedAt: 2_000 });
+    const replaced = await rows.replaceSource("s1", [row("kept", { sourceId: "s1", digest: "d2" }), row("new", { sourceId: "s1" })]);
+    expect(replaced.removed.sort()).toEqual(["gone", "kept"]);
+    const kept = (await rows.byNames(["kept"]))[0]!;
+    expect(kept).toMatchObject({ digest: "d2", enabled: false, retries: 4 });
+    expect(byName(replaced.rows)).toEqual(byName(await rows.byNames(["kept", "new"])));
+
+    const before = byName(await rows.all());
+    await expect(rows.replaceSource("s1", [row("fresh", { sourceId: "s1" }), row("outside", { sourceId: "s1" })])).rejects.toEqual(
+      new ToolNameTaken("outside"),
+    );
+    expect(byName(await rows.all())).toEqual(before);
+  });
+});
+
+const spec = (name: string, extra: Partial<ToolSpecInput> = {}): ToolSpecInput => ({
+  name,
+  description: `The ${name} tool`,
+  inputSchema: { type: "object" },
+  ...extra,
+});
+
+describe.each(dialects)("the registry over %s rows", (_name, dialect) => {
+  it("a failed write changes neither the rows nor the in-memory copy, and tells no listener", async () => {
+    const rows = await dialect.fresh();
+    const registry = await ToolRegistry.open(rows);
+    await registry.add(spec("a"));
+    const heard: string[][] = [];
+    registry.onChange((names) => heard.push(names));
+    await expect(registry.addMany([{ spec: spec("b") }, { spec: spec("a") }])).rejects.toBeInstanceOf(DuplicateTool);
+    expect(registry.get("b")).toBeUndefined();
+    expect(heard).toEqual([]);
+    expect((await rows.all()).map((r) => r.name)).toEqual(["a"]);
+  });
+});
+
+describe("the registry across two instances on PostgreSQL", () => {
+  let other: PostgresHandle;
+  beforeAll(async () => {
+    other = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+  beforeEach(async () => {
+    await pg.pool.query("truncate tools, tool_events, sources cascade");
+  });
+
+  it("what one instance writes, the other sees after reload, and its listeners hear the names that changed", async () => {
+    const a = await ToolRegistry.open(new PgToolRows(pg.db));
+    const b = await ToolRegistry.open(new PgToolRows(other.db));
+    const heard: string[][] = [];
+    b.onChange((names) => heard.push([...names].sort()));
+
+    await a.addMany([{ spec: spec("one") }, { spec: spec("two") }]);
+    expect(b.get("one")).toBeUndefined();
+    expect((await b.reload()).sort()).toEqual(["one", "two"]);
+    expect(b.get("one")?.description).toBe("The one tool");
+
+    await a.changeSettings("one", { enabled: false, timeoutMs: 1_234 }, "alice");
+    await a.remove("two");
+    await a.add(spec("three"));
+    expect(await b.reload(["one", "two", "three"])).toEqual(["one", "two", "three"]);
+    expect(b.get("one")).toMatchObject({ enabled: false, policy: { timeoutMs: 1_234 } });
+    expect(b.get("two")).toBeUndefined();
+    expect(b.get("three")).toBeDefined();
+
+    // Nothing changed since: nothing is heard.
+    expect(await b.reload()).toEqual([]);
+    expect(heard).toEqual([
+      ["one", "two"],
+      ["one", "three", "two"],
+    ]);
+
+    // An instance changing a setting it has a stale copy of keeps what the other changed meanwhile.
+    await b.update("one", { retries: 2 });
+    await a.update("one", { approval: "always" });
+    await b.reload(["one"]);
+    expect(b.get("one")).toMatchObject({ enabled: false, approval: "always", policy: { timeoutMs: 1_234, retries: 2 } });
+  });
+
+  it("two instances starting at once both upsert the built-ins: no error, one row per tool", async () => {
+    const builtins = Array.from({ length: 30 }, (_, i) => ({ spec: spec(`builtin_${i}`), handler: () => i }));
+    for (let round = 0; round < 5; round++) {
+      await pg.pool.query("truncate tools, tool_events, sources cascade");
+      const [a, b] = await Promise.all([ToolRegistry.open(new PgToolRows(pg.db)), ToolRegistry.open(new PgToolRows(other.db))]);
+      await Promise.all([a.upsertBuiltins(builtins), b.upsertBuiltins(builtins)]);
+      const { rows } = await pg.pool.query<{ name: string; n: number }>("select name, count(*)::int as n from tools group by name");
+      expect(rows).toHaveLength(30);
+      expect(rows.every((r) => r.n === 1)).toBe(true);
+      expect(a.count()).toBe(30);
+      expect(b.count()).toBe(30);
+    }
+  });
+
+  it("two instances adding the same name at once: one wins, the other hears DuplicateTool", async () => {
+    const a = await ToolRegistry.open(new PgToolRows(pg.db));
+    const b = await ToolRegistry.open(new PgToolRows(other.db));
+    const outcomes = await Promise.allSettled([
+      a.add(spec("same", { description: "from a" })),
+      b.add(spec("same", { description: "from b" })),
+    ]);
+    expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+    const lost = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+    expect(lost.reason).toBeInstanceOf(DuplicateTool);
+    const { rows } = await pg.pool.query("select name from tools");
+    expect(rows).toEqual([{ name: "same" }]);
+  });
+});
