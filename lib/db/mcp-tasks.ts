@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, lt, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, lt, lte, notInArray, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Db } from "./connection";
 import { afterDescending, toPage, type Page } from "./paging";
 import { mcpTasks, type McpTaskStatus } from "./schema";
@@ -17,7 +17,7 @@ export interface McpTaskChange {
   approvalId?: string | null;
 }
 
-export const MCP_TERMINAL_STATUSES: McpTaskStatus[] = ["completed", "failed", "cancelled"];
+const MCP_TERMINAL_STATUSES: McpTaskStatus[] = ["completed", "failed", "cancelled"];
 
 /**
  * The mcp_tasks table, whatever the database. Every read is bound to the principal that created the
@@ -52,6 +52,33 @@ export interface McpTaskRowStore {
   countFor(principal: string, now: number): Promise<number>;
 }
 
+/** The columns of mcp_tasks the shared conditions read, in either dialect's table. */
+interface McpTaskColumns {
+  id: AnyColumn;
+  principal: AnyColumn;
+  status: AnyColumn;
+  approvalId: AnyColumn;
+  expiresAt: AnyColumn;
+  leaseUntil: AnyColumn;
+}
+
+/** The conditions both dialects' McpTaskRowStore select and change rows by. */
+export const mcpTaskWhere = {
+  /** The principal's unexpired tasks. */
+  held: (t: McpTaskColumns, principal: string, now: number): SQL => and(eq(t.principal, principal), gt(t.expiresAt, now))!,
+  /** The principal's task `id`, unless it expired. */
+  own: (t: McpTaskColumns, principal: string, id: string, now: number): SQL =>
+    and(eq(t.id, id), eq(t.principal, principal), gt(t.expiresAt, now))!,
+  /** Unexpired tasks waiting for `approvalId`. */
+  waitingFor: (t: McpTaskColumns, approvalId: string, now: number): SQL =>
+    and(eq(t.approvalId, approvalId), eq(t.status, "input_required"), gt(t.expiresAt, now))!,
+  /** Task `id` while it waits, or while it works under a lease that lapsed before `now`. */
+  claimable: (t: McpTaskColumns, id: string, now: number): SQL =>
+    and(eq(t.id, id), or(eq(t.status, "input_required"), and(eq(t.status, "working"), lt(t.leaseUntil, now))))!,
+  /** Task `id` while it has not ended. */
+  unended: (t: McpTaskColumns, id: string): SQL => and(eq(t.id, id), notInArray(t.status, MCP_TERMINAL_STATUSES))!,
+};
+
 /** MCP tasks on SQLite; each method's work runs before its promise is returned. */
 export class McpTaskRows implements McpTaskRowStore {
   constructor(private readonly db: Db) {}
@@ -74,7 +101,7 @@ export class McpTaskRows implements McpTaskRowStore {
     return this.db
       .select()
       .from(mcpTasks)
-      .where(and(eq(mcpTasks.id, id), eq(mcpTasks.principal, principal), gt(mcpTasks.expiresAt, now)))
+      .where(mcpTaskWhere.own(mcpTasks, principal, id, now))
       .get();
   }
 
@@ -82,7 +109,7 @@ export class McpTaskRows implements McpTaskRowStore {
     return this.db
       .select()
       .from(mcpTasks)
-      .where(and(eq(mcpTasks.approvalId, approvalId), eq(mcpTasks.status, "input_required"), gt(mcpTasks.expiresAt, now)))
+      .where(mcpTaskWhere.waitingFor(mcpTasks, approvalId, now))
       .all();
   }
 
@@ -90,7 +117,7 @@ export class McpTaskRows implements McpTaskRowStore {
     const rows = this.db
       .select()
       .from(mcpTasks)
-      .where(and(eq(mcpTasks.principal, principal), gt(mcpTasks.expiresAt, now), afterDescending(cursor, mcpTasks.createdAt, mcpTasks.id)))
+      .where(and(mcpTaskWhere.held(mcpTasks, principal, now), afterDescending(cursor, mcpTasks.createdAt, mcpTasks.id)))
       .orderBy(desc(mcpTasks.createdAt), desc(mcpTasks.id))
       .limit(limit + 1)
       .all();
@@ -101,12 +128,7 @@ export class McpTaskRows implements McpTaskRowStore {
     return this.db
       .update(mcpTasks)
       .set({ status: "working", leaseUntil, updatedAt: now })
-      .where(
-        and(
-          eq(mcpTasks.id, id),
-          or(eq(mcpTasks.status, "input_required"), and(eq(mcpTasks.status, "working"), lt(mcpTasks.leaseUntil, now))),
-        ),
-      )
+      .where(mcpTaskWhere.claimable(mcpTasks, id, now))
       .returning()
       .get();
   }
@@ -115,7 +137,7 @@ export class McpTaskRows implements McpTaskRowStore {
     return this.db
       .update(mcpTasks)
       .set({ ...change, leaseUntil: null, updatedAt: now })
-      .where(and(eq(mcpTasks.id, id), notInArray(mcpTasks.status, MCP_TERMINAL_STATUSES)))
+      .where(mcpTaskWhere.unended(mcpTasks, id))
       .returning()
       .get();
   }
@@ -136,7 +158,7 @@ function held(db: Db | Tx, principal: string, now: number): number {
     db
       .select({ n: sql<number>`count(*)` })
       .from(mcpTasks)
-      .where(and(eq(mcpTasks.principal, principal), gt(mcpTasks.expiresAt, now)))
+      .where(mcpTaskWhere.held(mcpTasks, principal, now))
       .get()?.n ?? 0
   );
 }

@@ -1,5 +1,5 @@
-import { and, count, desc, eq, gt, lt, lte, notInArray, or, sql } from "drizzle-orm";
-import { MCP_TERMINAL_STATUSES, type McpTaskChange, type McpTaskRow, type McpTaskRowStore, type NewMcpTask } from "../mcp-tasks";
+import { and, count, desc, lte, sql } from "drizzle-orm";
+import { mcpTaskWhere, type McpTaskChange, type McpTaskRow, type McpTaskRowStore, type NewMcpTask } from "../mcp-tasks";
 import { afterDescending, toPage, type Page } from "../paging";
 import { mcpTasks } from "../schema.pg";
 import type { PgDb } from "./open";
@@ -32,7 +32,7 @@ export class PgMcpTaskRows implements McpTaskRowStore {
     const [row] = await this.db
       .select()
       .from(mcpTasks)
-      .where(and(eq(mcpTasks.id, id), eq(mcpTasks.principal, principal), gt(mcpTasks.expiresAt, now)));
+      .where(mcpTaskWhere.own(mcpTasks, principal, id, now));
     return row;
   }
 
@@ -40,14 +40,14 @@ export class PgMcpTaskRows implements McpTaskRowStore {
     return this.db
       .select()
       .from(mcpTasks)
-      .where(and(eq(mcpTasks.approvalId, approvalId), eq(mcpTasks.status, "input_required"), gt(mcpTasks.expiresAt, now)));
+      .where(mcpTaskWhere.waitingFor(mcpTasks, approvalId, now));
   }
 
   async page(principal: string, cursor: string | undefined, limit: number, now: number): Promise<Page<McpTaskRow>> {
     const rows = await this.db
       .select()
       .from(mcpTasks)
-      .where(and(eq(mcpTasks.principal, principal), gt(mcpTasks.expiresAt, now), afterDescending(cursor, mcpTasks.createdAt, mcpTasks.id)))
+      .where(and(mcpTaskWhere.held(mcpTasks, principal, now), afterDescending(cursor, mcpTasks.createdAt, mcpTasks.id)))
       .orderBy(desc(mcpTasks.createdAt), desc(mcpTasks.id))
       .limit(limit + 1);
     return toPage(rows, limit, (row) => [row.createdAt, row.id]);
@@ -57,12 +57,7 @@ export class PgMcpTaskRows implements McpTaskRowStore {
     const [row] = await this.db
       .update(mcpTasks)
       .set({ status: "working", leaseUntil, updatedAt: now })
-      .where(
-        and(
-          eq(mcpTasks.id, id),
-          or(eq(mcpTasks.status, "input_required"), and(eq(mcpTasks.status, "working"), lt(mcpTasks.leaseUntil, now))),
-        ),
-      )
+      .where(mcpTaskWhere.claimable(mcpTasks, id, now))
       .returning();
     return row;
   }
@@ -71,7 +66,7 @@ export class PgMcpTaskRows implements McpTaskRowStore {
     const [row] = await this.db
       .update(mcpTasks)
       .set({ ...change, leaseUntil: null, updatedAt: now })
-      .where(and(eq(mcpTasks.id, id), notInArray(mcpTasks.status, MCP_TERMINAL_STATUSES)))
+      .where(mcpTaskWhere.unended(mcpTasks, id))
       .returning();
     return row;
   }
@@ -90,6 +85,6 @@ async function held(db: PgDb | Tx, principal: string, now: number): Promise<numb
   const [row] = await db
     .select({ n: count() })
     .from(mcpTasks)
-    .where(and(eq(mcpTasks.principal, principal), gt(mcpTasks.expiresAt, now)));
+    .where(mcpTaskWhere.held(mcpTasks, principal, now));
   return row?.n ?? 0;
 }
