@@ -190,6 +190,11 @@ export class ToolRows implements ToolRowStore {
   }
 
   async upsertDefinitions(rows: ToolRow[]): Promise<ToolRow[]> {
+    return this.upsertDefinitionsNow(rows);
+  }
+
+  /** upsertDefinitions, committed before it returns (the registry's built-ins at start-up on SQLite). */
+  upsertDefinitionsNow(rows: ToolRow[]): ToolRow[] {
     if (!rows.length) return [];
     return this.db.transaction((tx) => {
       const stored: ToolRow[] = [];

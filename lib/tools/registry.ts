@@ -108,22 +108,34 @@ export class ToolRegistry {
    * (enabled, approval policy, timeout, retries, targets). Instances starting at once on one
    * database may both call it.
    */
-  async upsertBuiltins(inputs: Array<{ spec: ToolSpecInput; handler: ToolHandler }>): Promise<void> {
-    const now = Date.now();
-    const cache = this.getCached();
-    const rows: ToolRow[] = [];
+  upsertBuiltins(inputs: Array<{ spec: ToolSpecInput; handler: ToolHandler }>): Promise<void> {
     const updated: string[] = [];
-    for (const input of inputs) {
-      const spec = normalise(input.spec);
-      const existing = cache.get(spec.name);
-      if (existing && shipped(existing) === shipped(spec)) continue;
-      rows.push(toRow(spec, now));
-      if (existing) updated.push(spec.name);
+    const apply = (stored: ToolRow[]) => {
+      this.cacheTools(stored.map(fromRow));
+      for (const input of inputs) this.handlers.set(input.spec.name, input.handler);
+      if (updated.length) this.emit(updated);
+    };
+    const rows: ToolRow[] = [];
+    try {
+      const now = Date.now();
+      const cache = this.getCached();
+      for (const input of inputs) {
+        const spec = normalise(input.spec);
+        const existing = cache.get(spec.name);
+        if (existing && shipped(existing) === shipped(spec)) continue;
+        rows.push(toRow(spec, now));
+        if (existing) updated.push(spec.name);
+      }
+      // On SQLite the built-ins are written and in the copy within this call, as before writes were
+      // async: services seed them at start-up and serve calls without waiting.
+      if (this.rows instanceof ToolRows) {
+        apply(this.rows.upsertDefinitionsNow(rows));
+        return Promise.resolve();
+      }
+    } catch (error) {
+      return Promise.reject(error as Error);
     }
-    const stored = await this.rows.upsertDefinitions(rows);
-    this.cacheTools(stored.map(fromRow));
-    for (const input of inputs) this.handlers.set(input.spec.name, input.handler);
-    if (updated.length) this.emit(updated);
+    return this.rows.upsertDefinitions(rows).then(apply);
   }
 
   /**
