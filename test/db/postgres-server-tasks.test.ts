@@ -15,8 +15,11 @@ import { McpTaskRows, type McpTaskRowStore, type NewMcpTask } from "@/lib/db/mcp
 import { PgA2ATaskRows } from "@/lib/db/postgres/a2a-tasks";
 import { PgMcpTaskRows } from "@/lib/db/postgres/mcp-tasks";
 import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
+import { Executor } from "@/lib/execution";
 import { A2ATasks } from "@/lib/integrations/a2a/server-tasks";
+import { McpTasks } from "@/lib/integrations/mcp/server-tasks";
 import { silentLogger } from "@/lib/log";
+import { ToolRegistry } from "@/lib/tools";
 import { freshDatabase } from "../support/database";
 import { postgresDatabase } from "../support/postgres";
 
@@ -377,6 +380,43 @@ describe("server tasks on PostgreSQL across two instances", () => {
       expect(await b.admit("alice")).toBe(false);
     } finally {
       approvalsDb.close();
+    }
+  });
+
+  it("two MCP task services reading a task whose lease lapsed take it over once: its call runs once and it ends", async () => {
+    // The registry and approvals live in SQLite on either dialect; only the task rows are shared here.
+    const local = freshDatabase();
+    try {
+      const registry = new ToolRegistry(local.db);
+      let runs = 0;
+      await registry.add(
+        { name: "issue_refund", description: "test", inputSchema: { type: "object" }, policy: { effects: "write" } },
+        async () => {
+          runs++;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return { refunded: true };
+        },
+      );
+      // An executor each and no call record: only the claim stands between the instances and a second run.
+      const approvals = new ApprovalStore(local.db);
+      const instances = [
+        new McpTasks(new PgMcpTaskRows(pg.db), new Executor({ registry }), approvals, silentLogger),
+        new McpTasks(new PgMcpTaskRows(other.db), new Executor({ registry }), approvals, silentLogger),
+      ];
+      const now = Date.now();
+      const rows = new PgMcpTaskRows(pg.db);
+      await rows.insert(mcpTask("t1", { approvalId: null, expiresAt: now + HOUR }), 10, now);
+      // The instance that claimed it stopped: its lease lapsed a second ago.
+      await rows.claim("t1", now - 1000, now - 2000);
+      const seen = await Promise.all(Array.from({ length: 10 }, (_, i) => instances[i % 2]!.get("alice", "t1")));
+      expect(runs).toBe(1);
+      // Each reader sees it working (taken over by one of them) or already completed.
+      expect(seen.map((task) => task?.status).filter((status) => status !== "working" && status !== "completed")).toEqual([]);
+      expect((await instances[1]!.get("alice", "t1"))?.status).toBe("completed");
+      expect(await instances[0]!.result("alice", "t1")).toMatchObject({ structuredContent: { refunded: true } });
+      expect(runs).toBe(1);
+    } finally {
+      local.close();
     }
   });
 });
