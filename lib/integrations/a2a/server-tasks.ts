@@ -72,9 +72,10 @@ interface BatchEntry {
  *
  * The SDK loads and saves a task on every event of a call (four of each for one tool call). Saves
  * go to memory, where a live task is read from, and are written at the end of the tick, every task
- * changed in that tick in one transaction, each transaction after the one before it. A save of a resting state (ended, input-required,
- * auth-required) resolves only once that write is done, and the SDK answers the client only after
- * it: a restart loses no task a client has heard of. The passing states (submitted, working) need
+ * changed in that tick in one transaction, which starts only after the one before it ended (so a
+ * task's states land in the order they were saved, whatever the database). A save of a resting
+ * state (ended, input-required, auth-required) resolves only once that write is done, and the SDK
+ * answers the client only after it: a restart loses no task a client has heard of. The passing states (submitted, working) need
  * not wait: a quick call costs one row write, shared in one commit with the calls that ended in
  * the same tick, and a long one is on disk as working within a tick. Listing, the cap and a
  * resume write pending tasks first.
