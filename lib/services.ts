@@ -19,12 +19,12 @@ import { registerMcpBinder, type McpConnections } from "./integrations/mcp/conne
 import { startMcpImports } from "./integrations/mcp/import-mcp";
 import { registerA2ABinder, type A2AConnections } from "./integrations/a2a/client-connections";
 import { startA2AImports } from "./integrations/a2a/import-a2a";
-import { startAguiRemote } from "./integrations/agui-remote";
+import { registerAguiSources } from "./integrations/agui-remote";
 import { AguiBridge } from "./integrations/agui/bridge";
 import { createLogger, type Logger } from "./log";
 import { OutboundGuard } from "./net";
 import { type RunStore, SqliteRunStore } from "./db/runs";
-import { SourceStore } from "./db/sources";
+import { SourceRows, SourceStore } from "./db/sources";
 import { ToolRegistry, validateAgainst } from "./tools";
 
 /** Everything the console's surfaces share: one registry, one executor, one approval store. */
@@ -152,8 +152,9 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     .add(langGraphDemoAgent({ states: agentStates, model: demoModel.options }));
   // LLM agents an admin added in Settings, each served like the assistant under its own name.
   registerAgentProfiles({ agents, settings, env: config, outbound, logger });
-  // Remote AG-UI agents registered on /sources come back with their sources at every start.
-  startAguiRemote({ sources, agents, approvals, logger, outbound });
+  // Remote AG-UI agents registered on /sources come back with their sources at every start
+  // (read at once from SQLite; a start-up over another row store awaits startAguiRemote).
+  registerAguiSources({ sources, agents, approvals, logger, outbound }, new SourceRows(database.db).listNow());
   const bridge = new AguiBridge({ executor, approvals, grants, runs, logger });
   // Approvals past their time become expired (their interrupts cancel-only) without anyone asking.
   const sweep = setInterval(() => {

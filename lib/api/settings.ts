@@ -64,7 +64,7 @@ export function settingsApi(services: SettingsServices, protect: Protect) {
       if (given?.apiKey !== undefined) changes.set(SETTING_KEYS.apiKey(provider), given.apiKey);
       if (given?.baseUrl !== undefined) changes.set(SETTING_KEYS.baseUrl(provider), given.baseUrl);
     }
-    settings.write(changes, caller.id);
+    await settings.write(changes, caller.id);
     logger.info("settings changed", { by: caller.id, keys: [...changes.keys()] });
     return json(settingsView(services, true));
   });
@@ -79,7 +79,7 @@ export function settingsApi(services: SettingsServices, protect: Protect) {
       throw new DomainError("invalid_body", `Settings hold at most ${MAX_AGENT_PROFILES} added agents; remove one first`);
     const stored = { ...profile, tools: profile.tools && [...new Set(profile.tools)] };
     // A profile stored but not served (one left out at start-up) still holds its name.
-    if (!settings.insert(profileKey(profile.name), stored, caller.id))
+    if (!(await settings.insert(profileKey(profile.name), stored, caller.id)))
       throw new DomainError("agent_name_taken", `Settings hold an agent named ${profile.name} already; remove it first`);
     agents.add(profileAgent(profile.name, { env: services.config, settings, outbound: services.outbound }));
     logger.info("agent added in settings", { by: caller.id, agent: profile.name });
@@ -104,7 +104,7 @@ export function settingsApi(services: SettingsServices, protect: Protect) {
       ...(patch.maxSteps !== undefined && { maxSteps: patch.maxSteps }),
       ...(patch.tools !== undefined && { tools: patch.tools && [...new Set(patch.tools)] }),
     };
-    settings.write(new Map([[profileKey(name), AgentProfile.parse(next)]]), caller.id);
+    await settings.write(new Map([[profileKey(name), AgentProfile.parse(next)]]), caller.id);
     logger.info("agent changed in settings", { by: caller.id, agent: name, fields: Object.keys(patch) });
     return json(settingsView(services, true));
   });
@@ -115,7 +115,7 @@ export function settingsApi(services: SettingsServices, protect: Protect) {
     const key = profileKey(name);
     // A stored value that is no longer a valid profile can be removed too: that is how it goes away.
     if (!settings.many([key]).length) throw notAdded(name);
-    settings.write(new Map([[key, null]]), caller.id);
+    await settings.write(new Map([[key, null]]), caller.id);
     if (isProfileAgent(agents.get(name))) agents.remove(name);
     logger.info("agent removed in settings", { by: caller.id, agent: name });
     return json(settingsView(services, true));

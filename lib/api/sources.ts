@@ -261,7 +261,7 @@ export function sourcesApi(
     ];
   };
 
-  const list = protect("tools", async () => json({ items: sources.list() }));
+  const list = protect("tools", async () => json({ items: await sources.list() }));
 
   const preview = protect("tools", async (request, caller) => {
     const body = await readJsonBody(request, PreviewBody, MAX_IMPORT_BODY_BYTES);
@@ -401,7 +401,7 @@ export function sourcesApi(
 
   const refresh = protect("tools", async (_request, _caller, context) => {
     const id = await routeParam(context, "id");
-    const source = sources.get(id);
+    const source = await sources.get(id);
     if (!source) throw new SourceNotFound(id);
     if (source.kind === "mcp") {
       const result = await refreshMcpSource({ ...deps, outbound: outbound.forSource(source.options) }, id);
@@ -423,7 +423,7 @@ export function sourcesApi(
 
   const remove = protect("tools", async (_request, caller, context) => {
     const id = await routeParam(context, "id");
-    const source = sources.get(id);
+    const source = await sources.get(id);
     const tools = await removeSource(deps, id);
     if (source?.kind === "agui") await forgetAguiSource(aguiDeps, source, caller.id);
     logger.info("source removed over REST", { source: id, tools, by: caller.id });

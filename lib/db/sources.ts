@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "./connection";
 import { sources, tools } from "./schema";
 
@@ -33,84 +33,57 @@ export interface NewSource {
   document?: string | null;
 }
 
-/** The sources table: imported documents, servers and agents. Secrets go in and out only through `credentials`. */
-export class SourceStore {
+export type SourceRow = typeof sources.$inferSelect;
+export type SourcePatch = Partial<Pick<SourceRow, "name" | "document" | "status" | "statusMessage" | "lastRefreshAt" | "options">>;
+
+/**
+ * What the source store needs from its rows, whatever the database. SourceRows (SQLite, below) and
+ * PgSourceRows (./postgres/sources) implement it.
+ */
+export interface SourceRowStore {
+  /** Every row, oldest first (then by id). */
+  all(): Promise<SourceRow[]>;
+  byId(id: string): Promise<SourceRow | undefined>;
+  /** How many tools each source has (sources without tools are absent). */
+  toolCounts(): Promise<Map<string, number>>;
+  toolCount(id: string): Promise<number>;
+  insert(row: SourceRow): Promise<void>;
+  update(id: string, patch: SourcePatch & { updatedAt: number }): Promise<void>;
+  /** Set the source of this kind "refreshing" in one statement; resolves with its row, or undefined when there is none. */
+  markRefreshing(id: string, kind: SourceKind, at: number): Promise<SourceRow | undefined>;
+  /** Delete the row (its tools go with it); resolves with whether it existed. */
+  delete(id: string): Promise<boolean>;
+  document(id: string): Promise<string | null | undefined>;
+  credentials(id: string): Promise<{ authRef: Record<string, unknown> | null; secret: string | null } | undefined>;
+}
+
+/** The sources rows on SQLite. Each method's work runs, committed, before its promise is returned. */
+export class SourceRows implements SourceRowStore {
   constructor(private readonly db: Db) {}
 
-  /** Every source, oldest first, with its tool count. */
-  list(): SourceSummary[] {
-    const counts = this.toolCounts();
-    return this.db
-      .select()
-      .from(sources)
-      .orderBy(asc(sources.createdAt), asc(sources.id))
-      .all()
-      .map((row) => summary(row, counts.get(row.id) ?? 0));
+  /** Every source with its tool count, read at once (a synchronous start-up on SQLite). */
+  listNow(): SourceSummary[] {
+    const counts = this.toolCountsNow();
+    return this.allNow().map((row) => summary(row, counts.get(row.id) ?? 0));
   }
 
-  get(id: string): SourceSummary | undefined {
-    const row = this.db.select().from(sources).where(eq(sources.id, id)).get();
-    if (!row) return undefined;
-    const count =
-      this.db
-        .select({ n: sql<number>`count(*)` })
-        .from(tools)
-        .where(eq(tools.sourceId, id))
-        .get()?.n ?? 0;
-    return summary(row, count);
+  async all(): Promise<SourceRow[]> {
+    return this.allNow();
   }
 
-  create(input: NewSource): SourceSummary {
-    const now = Date.now();
-    const id = `src_${randomBytes(8).toString("hex")}`;
-    this.db
-      .insert(sources)
-      .values({
-        id,
-        kind: input.kind,
-        name: input.name,
-        location: input.location,
-        authRef: input.authRef ?? null,
-        authSecret: input.authSecret ?? null,
-        options: input.options ?? {},
-        document: input.document ?? null,
-        status: "ok",
-        lastRefreshAt: now,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .run();
-    return this.get(id)!;
+  private allNow(): SourceRow[] {
+    return this.db.select().from(sources).orderBy(asc(sources.createdAt), asc(sources.id)).all();
   }
 
-  /** The stored document or card text, for a refresh or a rebuild. */
-  document(id: string): string | null | undefined {
-    return this.db.select({ document: sources.document }).from(sources).where(eq(sources.id, id)).get()?.document;
+  async byId(id: string): Promise<SourceRow | undefined> {
+    return this.db.select().from(sources).where(eq(sources.id, id)).get();
   }
 
-  /** The raw row, secret included: for the code that makes the calls, never for a listing or a log. */
-  credentials(id: string): { authRef: Record<string, unknown> | null; secret: string | null } | undefined {
-    const row = this.db.select({ authRef: sources.authRef, secret: sources.authSecret }).from(sources).where(eq(sources.id, id)).get();
-    return row ?? undefined;
+  async toolCounts(): Promise<Map<string, number>> {
+    return this.toolCountsNow();
   }
 
-  update(
-    id: string,
-    patch: Partial<Pick<typeof sources.$inferInsert, "name" | "document" | "status" | "statusMessage" | "lastRefreshAt" | "options">>,
-  ): void {
-    this.db
-      .update(sources)
-      .set({ ...patch, updatedAt: Date.now() })
-      .where(eq(sources.id, id))
-      .run();
-  }
-
-  /** Delete the row; its tools go with it (foreign key cascade). Returns whether it existed. */
-  delete(id: string): boolean {
-    return this.db.delete(sources).where(eq(sources.id, id)).run().changes > 0;
-  }
-
-  private toolCounts(): Map<string, number> {
+  private toolCountsNow(): Map<string, number> {
     const rows = this.db
       .select({ id: tools.sourceId, n: sql<number>`count(*)` })
       .from(tools)
@@ -118,6 +91,121 @@ export class SourceStore {
       .all();
     return new Map(rows.filter((r) => r.id).map((r) => [r.id!, r.n]));
   }
+
+  async toolCount(id: string): Promise<number> {
+    return (
+      this.db
+        .select({ n: sql<number>`count(*)` })
+        .from(tools)
+        .where(eq(tools.sourceId, id))
+        .get()?.n ?? 0
+    );
+  }
+
+  async insert(row: SourceRow): Promise<void> {
+    this.db.insert(sources).values(row).run();
+  }
+
+  async update(id: string, patch: SourcePatch & { updatedAt: number }): Promise<void> {
+    this.db.update(sources).set(patch).where(eq(sources.id, id)).run();
+  }
+
+  async markRefreshing(id: string, kind: SourceKind, at: number): Promise<SourceRow | undefined> {
+    return this.db
+      .update(sources)
+      .set({ status: "refreshing", updatedAt: at })
+      .where(and(eq(sources.id, id), eq(sources.kind, kind)))
+      .returning()
+      .get();
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.db.delete(sources).where(eq(sources.id, id)).run().changes > 0;
+  }
+
+  async document(id: string): Promise<string | null | undefined> {
+    return this.db.select({ document: sources.document }).from(sources).where(eq(sources.id, id)).get()?.document;
+  }
+
+  async credentials(id: string): Promise<{ authRef: Record<string, unknown> | null; secret: string | null } | undefined> {
+    return this.db.select({ authRef: sources.authRef, secret: sources.authSecret }).from(sources).where(eq(sources.id, id)).get();
+  }
+}
+
+/** The sources table: imported documents, servers and agents. Secrets go in and out only through `credentials`. */
+export class SourceStore {
+  private readonly rows: SourceRowStore;
+
+  /** Over a SQLite database (its SourceRows), or over any implementation of the rows. */
+  constructor(rows: Db | SourceRowStore) {
+    this.rows = isRowStore(rows) ? rows : new SourceRows(rows);
+  }
+
+  /** Every source, oldest first, with its tool count. */
+  async list(): Promise<SourceSummary[]> {
+    const [counts, rows] = await Promise.all([this.rows.toolCounts(), this.rows.all()]);
+    return rows.map((row) => summary(row, counts.get(row.id) ?? 0));
+  }
+
+  async get(id: string): Promise<SourceSummary | undefined> {
+    const row = await this.rows.byId(id);
+    if (!row) return undefined;
+    return summary(row, await this.rows.toolCount(id));
+  }
+
+  /** Store a new source (status "ok", refreshed now) and resolve with its summary. */
+  async create(input: NewSource): Promise<SourceSummary> {
+    const now = Date.now();
+    const row: SourceRow = {
+      id: `src_${randomBytes(8).toString("hex")}`,
+      kind: input.kind,
+      name: input.name,
+      location: input.location,
+      authRef: input.authRef ?? null,
+      authSecret: input.authSecret ?? null,
+      options: input.options ?? {},
+      document: input.document ?? null,
+      status: "ok",
+      statusMessage: null,
+      lastRefreshAt: now,
+      createdAt: now,
+      updatedAt: now,
+    };
+    await this.rows.insert(row);
+    return (await this.get(row.id))!;
+  }
+
+  /** The stored document or card text, for a refresh or a rebuild. */
+  document(id: string): Promise<string | null | undefined> {
+    return this.rows.document(id);
+  }
+
+  /** The raw row, secret included: for the code that makes the calls, never for a listing or a log. */
+  credentials(id: string): Promise<{ authRef: Record<string, unknown> | null; secret: string | null } | undefined> {
+    return this.rows.credentials(id);
+  }
+
+  update(id: string, patch: SourcePatch): Promise<void> {
+    return this.rows.update(id, { ...patch, updatedAt: Date.now() });
+  }
+
+  /**
+   * Mark the source of this kind as refreshing (on SQLite within this call) and resolve with it as
+   * it is then; undefined when there is no such source of that kind.
+   */
+  async startRefresh(id: string, kind: SourceKind): Promise<SourceSummary | undefined> {
+    const row = await this.rows.markRefreshing(id, kind, Date.now());
+    return row && summary(row, await this.rows.toolCount(id));
+  }
+
+  /** Delete the row; its tools go with it (foreign key cascade). Resolves with whether it existed. */
+  delete(id: string): Promise<boolean> {
+    return this.rows.delete(id);
+  }
+}
+
+function isRowStore(value: Db | SourceRowStore): value is SourceRowStore {
+  return typeof (value as Partial<SourceRowStore>).toolCounts === "function";
 }
 
 function summary(row: typeof sources.$inferSelect, toolCount: number): SourceSummary {

@@ -63,13 +63,12 @@ async function refreshNow(
   kind: SourceKind,
   read: (source: SourceSummary) => Promise<RefreshedSource>,
 ): Promise<RefreshResult> {
-  const source = sources.get(id);
-  if (!source || source.kind !== kind) throw new SourceNotFound(id);
-  sources.update(id, { status: "refreshing" });
+  const source = await sources.startRefresh(id, kind);
+  if (!source) throw new SourceNotFound(id);
   try {
     const refreshed = await read(source);
     // The source may have gone while its tools were read: write nothing for a removed source.
-    if (!sources.get(id)) throw new SourceNotFound(id);
+    if (!(await sources.get(id))) throw new SourceNotFound(id);
     const specs = refreshed.tools.map((tool) => normalise({ ...tool.spec, sourceId: id }));
     const clash = specs.find((spec) => {
       const existing = registry.get(spec.name);
@@ -85,12 +84,12 @@ async function refreshNow(
             refreshed.tools.map((tool) => ({ ...tool, spec: { ...tool.spec, sourceId: id } })),
           );
     refreshed.committed?.();
-    sources.update(id, { status: "ok", statusMessage: null, lastRefreshAt: Date.now(), ...refreshed.update });
+    await sources.update(id, { status: "ok", statusMessage: null, lastRefreshAt: Date.now(), ...refreshed.update });
     logger.info(`${kind} source refreshed`, { source: id, tools: tools.length });
-    return { source: sources.get(id)!, tools: tools.map((tool) => registry.get(tool.name) ?? tool), warnings: refreshed.warnings };
+    return { source: (await sources.get(id))!, tools: tools.map((tool) => registry.get(tool.name) ?? tool), warnings: refreshed.warnings };
   } catch (error) {
-    if (sources.get(id))
-      sources.update(id, { status: "error", statusMessage: error instanceof Error ? error.message.slice(0, 1000) : String(error) });
+    if (await sources.get(id))
+      await sources.update(id, { status: "error", statusMessage: error instanceof Error ? error.message.slice(0, 1000) : String(error) });
     throw error;
   }
 }

@@ -15,10 +15,10 @@ export async function removeSource(
   deps: { registry: ToolRegistry; sources: SourceStore; mcp?: SourceConnections; a2aAgents?: SourceConnections },
   id: string,
 ): Promise<number> {
-  if (!deps.sources.get(id)) throw new SourceNotFound(id);
+  if (!(await deps.sources.get(id))) throw new SourceNotFound(id);
   // Through the registry first, so its in-memory copy and listeners see the tools go.
   const removed = await deps.registry.removeSource(id);
-  deps.sources.delete(id);
+  await deps.sources.delete(id);
   // The pool forgets the connection at once; ending a process may take a moment, which nobody waits for.
   void deps.mcp?.close(id).catch(() => {});
   void deps.a2aAgents?.close(id).catch(() => {});

@@ -119,10 +119,10 @@ describe("importing an A2A agent (v1.0)", () => {
   });
 
   it("a second import with the same names is refused whole (409) and leaves no second source", async () => {
-    const before = services.sources.list().length;
+    const before = (await services.sources.list()).length;
     const response = await consoleApi(services).sources.importA2AAgent(send("/api/sources/a2a", body()));
     expect(await errorOf(response)).toMatchObject({ status: 409, code: "duplicate_tool" });
-    expect(services.sources.list().length).toBe(before);
+    expect((await services.sources.list()).length).toBe(before);
   });
 
   it("a failed remote task is a ToolError with the agent's reason", async () => {
@@ -154,7 +154,7 @@ describe("importing an A2A agent (v1.0)", () => {
     expect(answer.tools.map((t) => t.name)).toEqual(["fx_echo", "fx_shout"]);
     expect(services.registry.get("fx_ask_human")).toBeUndefined();
     expect(services.registry.get("fx_echo")).toMatchObject({ enabled: false, policy: { timeoutMs: 5_000 } });
-    expect(services.sources.get(sourceId)!.options).toMatchObject({ card: { skills: [{ id: "echo" }, { id: "shout" }] } });
+    expect((await services.sources.get(sourceId))!.options).toMatchObject({ card: { skills: [{ id: "echo" }, { id: "shout" }] } });
   });
 
   it("remove takes the source and its tools", async () => {
@@ -164,16 +164,16 @@ describe("importing an A2A agent (v1.0)", () => {
     );
     expect(await response.json()).toEqual({ removed: sourceId, tools: 2 });
     expect(services.registry.get("fx_echo")).toBeUndefined();
-    expect(services.sources.get(sourceId)).toBeUndefined();
+    expect(await services.sources.get(sourceId)).toBeUndefined();
   });
 });
 
 describe("importing an A2A agent: what is refused", () => {
   it("refuses a loopback agent without OUTBOUND_ALLOW or an admin's allowance, and leaves nothing", async () => {
-    const before = strict.sources.list().length;
+    const before = (await strict.sources.list()).length;
     const response = await consoleApi(strict).sources.importA2AAgent(send("/api/sources/a2a", { url: agent.base }));
     expect(await errorOf(response)).toMatchObject({ status: 422, code: "server_unreachable" });
-    expect(strict.sources.list().length).toBe(before);
+    expect((await strict.sources.list()).length).toBe(before);
   });
 
   it("takes an admin's per-source allowance (the local operator of a loopback console is one) and keeps it for the calls", async () => {

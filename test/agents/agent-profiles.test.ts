@@ -292,7 +292,7 @@ describe("an agent added in Settings", () => {
       201,
     );
     // Written by hand (or by an older console): not a valid profile.
-    console_.services.settings.write(new Map([["agents.broken", { name: "broken", model: "no-provider" }]]), "test");
+    await console_.services.settings.write(new Map([["agents.broken", { name: "broken", model: "no-provider" }]]), "test");
     await console_.close();
 
     console_ = await openConsole();

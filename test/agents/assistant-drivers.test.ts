@@ -188,7 +188,7 @@ describe.each(DRIVERS)("the assistant over $name", ({ wire, env, keyVariable }) 
   });
 
   it("the step limit stops a model that keeps calling tools", async () => {
-    server.services.settings.write(new Map([[SETTING_KEYS.maxSteps, 2]]), "test");
+    await server.services.settings.write(new Map([[SETTING_KEYS.maxSteps, 2]]), "test");
     try {
       const before = model.requests.length;
       // Only two replies: a third model call would get the scripted server's 500 and end the run in error.
@@ -205,7 +205,7 @@ describe.each(DRIVERS)("the assistant over $name", ({ wire, env, keyVariable }) 
       expect(eventsOf(run, EventType.TOOL_CALL_RESULT)).toHaveLength(2);
       expect(lastText(run)).toBe("I stopped after 2 rounds of tool calls without reaching an answer.");
     } finally {
-      server.services.settings.write(new Map([[SETTING_KEYS.maxSteps, null]]), "test");
+      await server.services.settings.write(new Map([[SETTING_KEYS.maxSteps, null]]), "test");
     }
   });
 });

@@ -162,11 +162,11 @@ describe("configuration of the assistant", () => {
 });
 
 describe("readAssistantSettings", () => {
-  it("reads what the store holds and leaves out values that do not pass their schema", () => {
+  it("reads what the store holds and leaves out values that do not pass their schema", async () => {
     const database = freshDatabase();
     try {
       const store = new SettingsStore(database.db);
-      store.write(
+      await store.write(
         new Map<string, unknown>([
           [SETTING_KEYS.model, "anthropic:claude-sonnet-4-5"],
           [SETTING_KEYS.maxSteps, 500],
@@ -184,7 +184,7 @@ describe("readAssistantSettings", () => {
         keys: { anthropic: "sk-ant" },
         baseUrls: {},
       });
-      store.write(new Map([[SETTING_KEYS.model, null]]), "test");
+      await store.write(new Map([[SETTING_KEYS.model, null]]), "test");
       expect(readAssistantSettings(store).model).toBeUndefined();
     } finally {
       database.close();

@@ -283,12 +283,12 @@ describe("a LangGraph graph behind the AG-UI endpoint", () => {
     }
     expect(client.messages).toHaveLength(16);
     expect(client.messages.at(-1)?.content).toBe("echo 15");
-    const checkpoints = agentStates.list("echo-graph", client.threadId, "checkpoint/");
+    const checkpoints = await agentStates.list("echo-graph", client.threadId, "checkpoint/");
     expect(checkpoints.length).toBeLessThanOrEqual(DEFAULT_KEPT_CHECKPOINTS);
     expect(checkpoints.length).toBeGreaterThan(1);
     // Writes of pruned checkpoints go with them.
     const kept = new Set(checkpoints.map((row) => row.key.split("/").at(-1)));
-    for (const row of agentStates.list("echo-graph", client.threadId, "write/")) expect(kept.has(row.key.split("/")[2])).toBe(true);
+    for (const row of await agentStates.list("echo-graph", client.threadId, "write/")) expect(kept.has(row.key.split("/")[2])).toBe(true);
   });
 
   it("refuses a graph compiled without a checkpointer", () => {

@@ -188,7 +188,7 @@ describe("an OpenAI Agents SDK agent behind the AG-UI endpoint", () => {
       callId: call!.toolCallId,
       threadId: agent.threadId,
     });
-    expect(server.services.agentStates.get("openai-agents-demo", agent.threadId, RUN_STATE_KEY)).toMatchObject({ status: "paused" });
+    expect(await server.services.agentStates.get("openai-agents-demo", agent.threadId, RUN_STATE_KEY)).toMatchObject({ status: "paused" });
     expect(refunds).toHaveLength(0);
 
     await decideThroughRest(interrupt!.id, { approved: true });
@@ -202,7 +202,7 @@ describe("an OpenAI Agents SDK agent behind the AG-UI endpoint", () => {
     expect(results.map((r) => r.toolCallId)).toEqual([call!.toolCallId]);
     expect(lastText(resumed)).toBe("Refund RF-1 is issued.");
     expect(lastToolOutputs()).toEqual([expect.objectContaining({ call_id: call!.toolCallId, output: results[0]!.content })]);
-    expect(server.services.agentStates.get("openai-agents-demo", agent.threadId, RUN_STATE_KEY)).toMatchObject({
+    expect(await server.services.agentStates.get("openai-agents-demo", agent.threadId, RUN_STATE_KEY)).toMatchObject({
       status: "resumed",
       runId: resumed.input.runId,
     });

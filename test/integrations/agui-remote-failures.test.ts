@@ -73,10 +73,10 @@ afterAll(async () => {
 });
 
 /** A remote agent source pointing at `url` (kept as a row, as if added earlier), with short limits. */
-function remoteAt(url: string, options: { allow?: string[]; headers?: Record<string, string> } = { allow: ["127.0.0.1"] }) {
+async function remoteAt(url: string, options: { allow?: string[]; headers?: Record<string, string> } = { allow: ["127.0.0.1"] }) {
   const { services } = local;
   const name = `r${randomUUID().slice(0, 8)}`;
-  const source = services.sources.create({
+  const source = await services.sources.create({
     kind: "agui",
     name,
     location: url,
@@ -90,14 +90,14 @@ function remoteAt(url: string, options: { allow?: string[]; headers?: Record<str
 
 /** One chat run through the local console against the remote at `url`: the real client's view and the RUN_ERROR. */
 async function failedRun(url: string, options?: Parameters<typeof remoteAt>[1]) {
-  const { sourceId, path } = remoteAt(url, options);
+  const { sourceId, path } = await remoteAt(url, options);
   const agent = new RecordingAgent(local.url, { path });
   agent.addMessage(userMessage("hello"));
   const run = await observeRun(agent);
   expectValidRun(run);
   expect(run.error).toBeDefined();
   expect(await local.services.runs.getRun(run.input.runId)).toMatchObject({ status: "error", error: run.error!.message });
-  return { run, error: run.error!, source: local.services.sources.get(sourceId)! };
+  return { run, error: run.error!, source: (await local.services.sources.get(sourceId))! };
 }
 
 describe("a remote agent that fails", () => {
@@ -115,17 +115,17 @@ describe("a remote agent that fails", () => {
   });
 
   it("401: RUN_ERROR remote_unauthorized naming the credentials; a later good run puts the source back to ok", async () => {
-    const { sourceId, path } = remoteAt(`${hostileUrl}/flaky`, { allow: ["127.0.0.1"], headers: { Authorization: "Bearer wrong" } });
+    const { sourceId, path } = await remoteAt(`${hostileUrl}/flaky`, { allow: ["127.0.0.1"], headers: { Authorization: "Bearer wrong" } });
     const agent = new RecordingAgent(local.url, { path });
     agent.addMessage(userMessage("hello"));
     const refused = await observeRun(agent);
     expectValidRun(refused);
     expect(refused.error).toMatchObject({ code: "remote_unauthorized" });
     expect(refused.error!.message).toContain("refused the console's credentials (HTTP 401)");
-    expect(local.services.sources.get(sourceId)).toMatchObject({ status: "error", statusMessage: refused.error!.message });
+    expect(await local.services.sources.get(sourceId)).toMatchObject({ status: "error", statusMessage: refused.error!.message });
     const good = await observeRun(agent);
     expect(good.finished).toMatchObject({ threadId: agent.threadId, runId: good.input.runId });
-    expect(local.services.sources.get(sourceId)).toMatchObject({ status: "ok", statusMessage: null });
+    expect(await local.services.sources.get(sourceId)).toMatchObject({ status: "ok", statusMessage: null });
   });
 
   it("a refused address: RUN_ERROR remote_address_refused, without connecting", async () => {

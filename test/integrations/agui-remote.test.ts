@@ -307,7 +307,7 @@ describe("the remote agent's source", async () => {
     agent.addMessage(userMessage("refund order 99 for 7 EUR"));
     expect(outcomeOf(await observeRun(agent)).type).toBe("interrupt");
     const [pending] = await localApprovals(agent.threadId);
-    const source = local.services.sources.list().find((s) => s.kind === "agui")!;
+    const source = (await local.services.sources.list()).find((s) => s.kind === "agui")!;
     const removed = await api().sources.remove(send("DELETE", `/api/sources/${source.id}`), params({ id: source.id }));
     expect(removed.status).toBe(200);
     expect(local.services.agents.get(AGENT)).toBeUndefined();

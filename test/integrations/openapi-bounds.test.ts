@@ -53,27 +53,27 @@ function document(extra: Record<string, unknown> = {}): Record<string, unknown> 
   };
 }
 
-function snapshot() {
-  return { tools: services.registry.count(), sources: sources.list().length };
+async function snapshot() {
+  return { tools: services.registry.count(), sources: (await sources.list()).length };
 }
 
 describe("documents nested too deep are refused before anything recursive runs", () => {
   it("a JSON document with an extension nested 5,000 deep is a 422 too_deep, not a validator crash", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     const text = JSON.stringify(document({ "x-foo": "DEEP" })).replace('"DEEP"', `${'{"a":'.repeat(5_000)}1${"}".repeat(5_000)}`);
     const error = await importOpenApi(services, { text }, { prefix: "deep_" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "too_deep", message: expect.stringContaining("128 levels") });
     expect(statusOf((error as { kind: "too_deep" }).kind)).toBe(422);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("an already parsed document is checked before it is copied", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     await expect(previewOpenApi({ document: document({ "x-foo": deepObject(20_000) }) })).rejects.toMatchObject({ kind: "too_deep" });
     await expect(importOpenApi(services, { document: document({ "x-foo": deepObject(129) }) })).rejects.toMatchObject({
       kind: "too_deep",
     });
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("deep YAML is refused on its text, twice in a row without taking the process down", async () => {
@@ -101,12 +101,12 @@ describe("documents nested too deep are refused before anything recursive runs",
       { name: "id", in: "path", required: true, schema: { type: "string" } },
       { $ref: "#/components/parameters/P60" },
     ];
-    const before = snapshot();
+    const before = await snapshot();
     await expect(importOpenApi(services, { document: doc }, { prefix: "inl_" })).rejects.toMatchObject({
       kind: "invalid_document",
       message: expect.stringMatching(/GET \/items\/\{id\}.*deeper than 256 levels/),
     });
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });
 
@@ -121,11 +121,11 @@ describe("a $ref with malformed percent-encoding", () => {
   ])("in %s is a clear invalid_document", async (_label, edit) => {
     const doc = document({ components: { schemas: { Thing: { type: "string" } } } });
     edit(doc);
-    const before = snapshot();
+    const before = await snapshot();
     const error = await importOpenApi(services, { document: doc }, { prefix: "pct_" }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: "invalid_document" });
     expect(JSON.stringify(error) + String(error)).toMatch(/%E0/);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });
 

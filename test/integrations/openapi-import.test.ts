@@ -41,19 +41,19 @@ beforeEach(() => {
 });
 
 /** Tools and sources before and after: a failed import must leave both as they were. */
-function snapshot() {
-  return { tools: services.registry.count(), sources: sources.list().length };
+async function snapshot() {
+  return { tools: services.registry.count(), sources: (await sources.list()).length };
 }
 
 describe("previewOpenApi", () => {
   it("lists Petstore 3.0's operations and tool names without registering anything", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     const progress: Array<[number, number]> = [];
     const preview = await previewOpenApi(
       { text: read("3.0/json/petstore.json") },
       { onProgress: (done, total) => progress.push([done, total]) },
     );
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
     expect(preview).toMatchObject({
       title: "Swagger Petstore",
       openapi: "3.0.0",
@@ -130,7 +130,7 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
     expect(services.registry.get("addPet")!.policy).toMatchObject({ effects: "write", idempotent: false, confirm: false });
     expect(services.registry.get("deletePet")!.policy).toMatchObject({ effects: "destructive", idempotent: true, confirm: true });
     expect(get.policy.tags).toEqual(["openapi", "pet"]);
-    const source = sources.get(sourceId)!;
+    const source = (await sources.get(sourceId))!;
     expect(source).toMatchObject({
       kind: "openapi",
       name: "Swagger Petstore",
@@ -140,8 +140,8 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
       status: "ok",
       toolCount: 20,
     });
-    expect(JSON.stringify(sources.list())).not.toContain("pet-secret-1");
-    expect(JSON.parse(sources.document(sourceId)!)).toMatchObject({ openapi: "3.0.0" });
+    expect(JSON.stringify(await sources.list())).not.toContain("pet-secret-1");
+    expect(JSON.parse((await sources.document(sourceId))!)).toMatchObject({ openapi: "3.0.0" });
   });
 
   it("builds input schemas from parameters (auth header left out) and the body, and output schemas from the 2xx JSON response", () => {
@@ -231,9 +231,9 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
   });
 
   it("refuses a second import with the same names, leaving nothing behind", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     await expect(importOpenApi(services, { text: read("3.0/json/petstore.json") }, { baseUrl: server.url })).rejects.toThrow(DuplicateTool);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("rebuilds handlers after a restart from the stored binding and the source's secret", async () => {
@@ -269,10 +269,10 @@ describe("importOpenApi: Petstore 3.0 against a real server", () => {
     const refreshed = await refreshOpenApiSource(services, sourceId);
     expect(refreshed.tools).toHaveLength(20);
     expect(services.registry.get("getInventory")).toMatchObject({ enabled: false, policy: { retries: 0 } });
-    expect(sources.get(sourceId)).toMatchObject({ status: "ok", toolCount: 20 });
+    expect(await sources.get(sourceId)).toMatchObject({ status: "ok", toolCount: 20 });
     expect(await removeSource({ registry: services.registry, sources }, sourceId)).toBe(20);
     expect(services.registry.get("getPetById")).toBeUndefined();
-    expect(sources.get(sourceId)).toBeUndefined();
+    expect(await sources.get(sourceId)).toBeUndefined();
   });
 });
 
@@ -281,11 +281,11 @@ describe("importOpenApi: Petstore 3.1 from a URL", () => {
     const doc = read("3.1/json/petstore.json");
     server.respond = (request) =>
       request.path === "/openapi.json" ? { text: doc, headers: { "content-type": "application/json" } } : { json: {} };
-    const before = snapshot();
+    const before = await snapshot();
     await expect(importOpenApi(strict, { url: `${server.url}/openapi.json` }, { baseUrl: server.url })).rejects.toThrow(
       /Cannot fetch the document: http:\/\/127\.0\.0\.1:\d+: 127\.0\.0\.1 is a loopback address/,
     );
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
     const result = await importOpenApi(services, { url: `${server.url}/openapi.json` }, { baseUrl: `${server.url}/api`, prefix: "p31_" });
     expect(result.source.location).toBe(`${server.url}/openapi.json`);
     expect(result.tools.map((t) => t.name)).toContain("p31_getPetById");
@@ -302,7 +302,7 @@ describe("importOpenApi: Petstore 3.1 from a URL", () => {
   });
 
   it("refuses base URLs that are not http(s) or that point at addresses the operator did not allow", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     await expect(importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "ftp://example.com" })).rejects.toThrow(
       OpenApiOptionsError,
     );
@@ -319,7 +319,7 @@ describe("importOpenApi: Petstore 3.1 from a URL", () => {
     await expect(
       importOpenApi(services, { text: read("3.1/json/petstore.json") }, { baseUrl: "http://169.254.169.254", prefix: "no_" }),
     ).rejects.toThrow(OpenApiOptionsError);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });
 
@@ -361,16 +361,16 @@ describe("importOpenApi: the security-scheme matrix", () => {
     });
     expect(logLines.join("\n")).toContain("apiKey=***");
     expect(logLines.join("\n")).not.toContain("qry-secret-9");
-    expect(JSON.stringify(sources.list())).not.toContain("qry-secret-9");
-    expect(sources.get(source.id)!.auth).toEqual({ kind: "query", name: "apiKey" });
+    expect(JSON.stringify(await sources.list())).not.toContain("qry-secret-9");
+    expect((await sources.get(source.id))!.auth).toEqual({ kind: "query", name: "apiKey" });
   });
 
   it("refuses a malformed auth option", async () => {
-    const before = snapshot();
+    const before = await snapshot();
     await expect(
       importOpenApi(services, { text: doc() }, { baseUrl: server.url, prefix: "x_", auth: { kind: "bearer", token: "" } }),
     ).rejects.toThrow(OpenApiOptionsError);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });
 
@@ -478,44 +478,44 @@ describe("bad documents register nothing", () => {
       /no operations/,
     ],
   ])("%s", async (_label, input, message) => {
-    const before = snapshot();
+    const before = await snapshot();
     const error = await importOpenApi(services, input, { baseUrl: server.url }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenApiDocumentError);
     expect(error).toMatchObject({ name: "OpenApiDocumentError", kind: "invalid_document", message: expect.stringMatching(message) });
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("a broken $ref", async () => {
     const doc = petstore();
     doc.paths!["/pet"]!.post!.requestBody = { $ref: "#/components/requestBodies/Nope" };
-    const before = snapshot();
+    const before = await snapshot();
     await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, prefix: "br_" })).rejects.toMatchObject({
       kind: "invalid_document",
       issues: [expect.objectContaining({ message: expect.stringMatching(/Missing \$ref pointer "#\/components\/requestBodies\/Nope"/) })],
     });
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("a remote $ref, which is never fetched", async () => {
     const doc = petstore();
     doc.paths!["/pet"]!.post!.requestBody = { $ref: `${server.url}/remote.json#/Body` };
-    const before = snapshot();
+    const before = await snapshot();
     server.requests.length = 0;
     await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, prefix: "rr_" })).rejects.toThrow(
       /Remote \$ref .* is not fetched/,
     );
     expect(server.requests).toHaveLength(0);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 
   it("an invalid document, with the validator's reason", async () => {
     const doc = petstore();
     doc.paths!["/pet"]!.post!.responses = 5 as unknown as Record<string, unknown>;
-    const before = snapshot();
+    const before = await snapshot();
     await expect(importOpenApi(services, { document: doc }, { baseUrl: server.url, prefix: "iv_" })).rejects.toMatchObject({
       message: "The document is not valid OpenAPI",
       issues: expect.arrayContaining([expect.objectContaining({ message: expect.stringMatching(/^TYPE must be object/) })]),
     });
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
   });
 });

@@ -52,9 +52,9 @@ describe("an import of the fixture server", () => {
   });
 
   it("keeps the secret environment out of every listing, and gives it to the process only", async () => {
-    const source = services.sources.get(sourceId)!;
+    const source = (await services.sources.get(sourceId))!;
     expect(source).toMatchObject({ auth: { kind: "env", name: "FIXTURE_TOKEN" }, hasSecret: true });
-    expect(JSON.stringify(services.sources.list())).not.toContain("fixture-secret-value");
+    expect(JSON.stringify(await services.sources.list())).not.toContain("fixture-secret-value");
     const answer = await consoleApi(services).sources.list(new Request("http://127.0.0.1/api/sources", { headers: { host: "127.0.0.1" } }));
     expect(await answer.text()).not.toContain("fixture-secret-value");
     const env = valueOf(await services.executor.call("fx_env_names", {})) as { names: string[] };
@@ -80,7 +80,7 @@ describe("an import of the fixture server", () => {
     expect(valueOf(await services.executor.call("fx_add_tool", {}))).toBe("added_6");
     await eventually(() => services.registry.get("fx_added_6"));
     expect(services.registry.get("fx_say")).toMatchObject({ approval: "always", policy: { timeoutMs: 1234 } });
-    expect(services.sources.get(sourceId)).toMatchObject({ status: "ok", toolCount: 6 });
+    expect(await services.sources.get(sourceId)).toMatchObject({ status: "ok", toolCount: 6 });
   });
 
   it("is called by the demo agent in a chat (`/tool {json}`), and a destructive tool interrupts the run for approval", async () => {
@@ -120,10 +120,10 @@ describe("an import of the fixture server", () => {
   });
 
   it("is all or nothing: a second import whose names are taken leaves no source and no process", async () => {
-    const sources = services.sources.list().length;
+    const sources = (await services.sources.list()).length;
     const tools = services.registry.count();
     await expect(importMcp(services, { target: stdioTarget(FIXTURE), prefix: "fx_" })).rejects.toThrow(DuplicateTool);
-    expect(services.sources.list()).toHaveLength(sources);
+    expect(await services.sources.list()).toHaveLength(sources);
     expect(services.registry.count()).toBe(tools);
   });
 

@@ -84,11 +84,11 @@ describe("an MCP server over Streamable HTTP", () => {
     await everything.stop();
     const down = await services.executor.call("web_echo", { message: "anyone?" });
     expect(down).toMatchObject({ ok: false, error: { kind: "tool_error", message: expect.stringContaining("cannot be reached") } });
-    expect(services.sources.get(sourceId)).toMatchObject({ status: "error", statusMessage: expect.any(String) });
+    expect(await services.sources.get(sourceId)).toMatchObject({ status: "error", statusMessage: expect.any(String) });
     await everything.start();
     // The restarted server knows nothing of the old session: the console opens a new one.
     expect(valueOf(await services.executor.call("web_echo", { message: "back" }))).toBe("Echo: back");
-    expect(services.sources.get(sourceId)).toMatchObject({ status: "ok", statusMessage: null });
+    expect(await services.sources.get(sourceId)).toMatchObject({ status: "ok", statusMessage: null });
   });
 
   it("POST /api/sources/[id]/refresh reads the tools again, keeping operators' settings", async () => {

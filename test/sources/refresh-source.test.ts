@@ -11,7 +11,7 @@ const tool = (name: string, description = "A tool") => ({
 
 async function setup() {
   const services = testServices({ SEED_DEMO: "0" });
-  const source = services.sources.create({ kind: "openapi", name: "s", location: "inline" });
+  const source = await services.sources.create({ kind: "openapi", name: "s", location: "inline" });
   await services.registry.addMany([{ ...tool("s_old"), spec: { ...tool("s_old").spec, sourceId: source.id } }]);
   return { services, id: source.id };
 }
@@ -29,21 +29,21 @@ describe("refreshSource", () => {
     };
     const first = refreshSource(services, id, "openapi", read);
     const second = refreshSource(services, id, "openapi", read);
-    expect(services.sources.get(id)?.status).toBe("refreshing");
+    expect((await services.sources.get(id))?.status).toBe("refreshing");
     release();
     const [a, b] = await Promise.all([first, second]);
     expect(reads).toBe(1);
     expect(b).toBe(a);
     expect(a.tools.map((t) => t.name)).toEqual(["s_new"]);
     expect(services.registry.get("s_old")).toBeUndefined();
-    expect(services.sources.get(id)?.status).toBe("ok");
+    expect((await services.sources.get(id))?.status).toBe("ok");
     services.close();
   });
 
   it("keeps the old tools and records the reason when reading fails, or when a name belongs to another source", async () => {
     const { services, id } = await setup();
     await expect(refreshSource(services, id, "openapi", () => Promise.reject(new Error("server down")))).rejects.toThrow("server down");
-    expect(services.sources.get(id)).toMatchObject({ status: "error", statusMessage: "server down" });
+    expect(await services.sources.get(id)).toMatchObject({ status: "error", statusMessage: "server down" });
     expect(services.registry.get("s_old")).toBeDefined();
 
     await services.registry.addMany([tool("taken")]);
@@ -58,13 +58,13 @@ describe("refreshSource", () => {
     const { services, id } = await setup();
     const gone = refreshSource(services, id, "openapi", async () => {
       await services.registry.removeSource(id);
-      services.sources.delete(id);
+      await services.sources.delete(id);
       return { tools: [tool("s_new")], warnings: [] };
     });
     await expect(gone).rejects.toBeInstanceOf(SourceNotFound);
     expect(services.registry.get("s_new")).toBeUndefined();
 
-    const other = services.sources.create({ kind: "mcp", name: "m", location: "x" });
+    const other = await services.sources.create({ kind: "mcp", name: "m", location: "x" });
     await expect(refreshSource(services, other.id, "openapi", async () => ({ tools: [], warnings: [] }))).rejects.toBeInstanceOf(
       SourceNotFound,
     );

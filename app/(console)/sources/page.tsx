@@ -13,7 +13,7 @@ export const metadata = { title: "Sources" };
 export default async function SourcesPage() {
   const caller = await requireCaller();
   const services = getServices();
-  const sources = services.sources.list();
+  const sources = await services.sources.list();
   return (
     <div className="max-w-5xl space-y-6">
       <div className="flex flex-wrap items-start justify-between gap-4">

@@ -9,7 +9,7 @@ export const metadata = { title: "Tools" };
 
 export default async function ToolsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const services = getServices();
-  const sources = services.sources.list().map((s) => ({ id: s.id, name: s.name }));
+  const sources = (await services.sources.list()).map((s) => ({ id: s.id, name: s.name }));
   const kinds = [...new Set(services.registry.all().map((t) => t.kind))].sort();
   const filters = filtersFrom(await searchParams);
   // The first page is rendered here, so the list shows at once; filters the API refuses are left to the browser, which shows the error.

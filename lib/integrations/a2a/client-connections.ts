@@ -26,6 +26,8 @@ export interface A2AStoredOptions {
  */
 export class A2AConnections {
   private readonly open = new Map<string, A2AConnection>();
+  /** Connections being made from a source's row: concurrent first uses share one. */
+  private readonly opening = new Map<string, Promise<A2AConnection>>();
   private readonly waiting = new Map<string, WaitingTasks>();
 
   constructor(private readonly options: { sources: SourceStore; outbound: OutboundGuard; logger: Logger }) {}
@@ -43,17 +45,33 @@ export class A2AConnections {
   }
 
   /** The source's connection, made from its row when there is none. Throws SourceNotFound, A2AOptionsError. */
-  forSource(sourceId: string): A2AConnection {
+  async forSource(sourceId: string): Promise<A2AConnection> {
     const existing = this.open.get(sourceId);
     if (existing) return existing;
-    const source = this.options.sources.get(sourceId);
+    let opening = this.opening.get(sourceId);
+    if (!opening) {
+      opening = this.fromRow(sourceId).finally(() => this.opening.delete(sourceId));
+      this.opening.set(sourceId, opening);
+    }
+    return opening;
+  }
+
+  private async fromRow(sourceId: string): Promise<A2AConnection> {
+    const { sources } = this.options;
+    const [source, cardText, credentials] = await Promise.all([
+      sources.get(sourceId),
+      sources.document(sourceId),
+      sources.credentials(sourceId),
+    ]);
+    // A refresh may have handed one over while the row was read.
+    const adopted = this.open.get(sourceId);
+    if (adopted) return adopted;
     if (!source || source.kind !== "a2a") throw new SourceNotFound(sourceId);
-    const cardText = this.options.sources.document(sourceId);
     if (!cardText) throw new A2AOptionsError(`The A2A source ${sourceId} keeps no agent card; refresh it`);
     const connection = new A2AConnection({
       baseUrl: source.location,
       cardText,
-      secrets: parseSecrets(this.options.sources.credentials(sourceId)?.secret),
+      secrets: parseSecrets(credentials?.secret),
       outbound: this.options.outbound.forSource(source.options),
       waiting: this.waitingFor(sourceId),
     });

@@ -89,7 +89,7 @@ export async function importA2A(deps: A2AImportDeps, input: A2AImportInput): Pro
   // Say which name is taken before anything is written (addMany would refuse it too).
   const clash = plan.tools.find((tool) => deps.registry.get(tool.spec.name));
   if (clash) throw new DuplicateTool(clash.spec.name);
-  const source = deps.sources.create({
+  const source = await deps.sources.create({
     kind: "a2a",
     name: (input.name ?? plan.card.name).slice(0, 200),
     location: connection.baseUrl,
@@ -113,9 +113,9 @@ export async function importA2A(deps: A2AImportDeps, input: A2AImportInput): Pro
       skipped: plan.warnings.length,
       auth: secretsRef(secrets)?.kind ?? "none",
     });
-    return { source: deps.sources.get(id)!, tools, warnings: plan.warnings };
+    return { source: (await deps.sources.get(id))!, tools, warnings: plan.warnings };
   } catch (error) {
-    deps.sources.delete(id);
+    await deps.sources.delete(id);
     await deps.a2aAgents.close(id);
     throw error;
   }
@@ -131,7 +131,7 @@ export function refreshA2ASource(deps: A2AImportDeps, id: string): Promise<A2AIm
     const stored = source.options as A2AStoredOptions;
     const connection = await openA2AConnection({
       url: source.location,
-      secrets: parseSecrets(deps.sources.credentials(id)?.secret),
+      secrets: parseSecrets((await deps.sources.credentials(id))?.secret),
       outbound: deps.outbound,
       waiting: deps.a2aAgents.waitingFor(id),
     });

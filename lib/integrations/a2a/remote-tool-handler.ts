@@ -9,11 +9,11 @@ import { callRemoteSkill } from "./remote-call";
  * (looked up at call time, so a refreshed card is used at once); see callRemoteSkill for what it
  * returns and which failures are ToolErrors.
  */
-export function remoteSkillHandler(connection: () => A2AConnection, binding: A2ABinding): ToolHandler {
+export function remoteSkillHandler(connection: () => Promise<A2AConnection>, binding: A2ABinding): ToolHandler {
   return async (args, call) => {
     let current: A2AConnection;
     try {
-      current = connection();
+      current = await connection();
     } catch (error) {
       throw new ToolError(`The A2A agent of this tool is not available: ${(error as Error).message}`);
     }

@@ -137,7 +137,7 @@ export async function addAguiSource(
     ...(input.description && { description: input.description }),
     ...(input.allow?.length && { allow: input.allow }),
   };
-  const source = deps.sources.create({
+  const source = await deps.sources.create({
     kind: "agui",
     name: input.name,
     location: test.location,
@@ -157,18 +157,18 @@ export async function addAguiSource(
 
 /** Check the endpoint again and record the outcome as the source's status. Throws SourceNotFound, and what testAguiEndpoint throws. */
 export async function refreshAguiSource(deps: AguiRemoteDeps, id: string): Promise<{ source: SourceSummary; test: AguiTestResult }> {
-  const source = deps.sources.get(id);
-  if (!source || source.kind !== "agui") throw new SourceNotFound(id);
-  deps.sources.update(id, { status: "refreshing" });
+  const source = await deps.sources.startRefresh(id, "agui");
+  if (!source) throw new SourceNotFound(id);
   try {
     const test = await testAguiEndpoint(deps.outbound.forSource(source.options), {
       url: source.location,
-      headers: parseSecrets(deps.sources.credentials(id)?.secret)?.headers,
+      headers: parseSecrets((await deps.sources.credentials(id))?.secret)?.headers,
     });
-    deps.sources.update(id, { status: "ok", statusMessage: null, lastRefreshAt: Date.now() });
-    return { source: deps.sources.get(id)!, test };
+    await deps.sources.update(id, { status: "ok", statusMessage: null, lastRefreshAt: Date.now() });
+    return { source: (await deps.sources.get(id))!, test };
   } catch (error) {
-    if (deps.sources.get(id)) deps.sources.update(id, { status: "error", statusMessage: (error as Error).message.slice(0, 1000) });
+    if (await deps.sources.get(id))
+      await deps.sources.update(id, { status: "error", statusMessage: (error as Error).message.slice(0, 1000) });
     throw error;
   }
 }
@@ -181,9 +181,14 @@ export async function forgetAguiSource(deps: AguiRemoteDeps, source: Pick<Source
 }
 
 /** At start-up: register the agent of every remote AG-UI source. Returns how many. */
-export function startAguiRemote(deps: AguiRemoteDeps): number {
+export async function startAguiRemote(deps: AguiRemoteDeps): Promise<number> {
+  return registerAguiSources(deps, await deps.sources.list());
+}
+
+/** Register the agent of every remote AG-UI source among `sources` (read already). Returns how many. */
+export function registerAguiSources(deps: AguiRemoteDeps, sources: readonly SourceSummary[]): number {
   let count = 0;
-  for (const source of deps.sources.list()) {
+  for (const source of sources) {
     if (source.kind !== "agui") continue;
     registerRemoteAgent(deps, source);
     count++;
@@ -207,21 +212,26 @@ export function registerRemoteAgent(deps: AguiRemoteDeps, source: SourceSummary,
     {
       approvals: deps.approvals,
       logger: deps.logger,
-      endpoint: () => {
+      endpoint: async () => {
         // Read at each run: a removed source stops at once, a changed allowance applies to the next run.
-        const current = deps.sources.get(id);
+        const current = await deps.sources.get(id);
         if (!current) return undefined;
         return {
           url: current.location,
-          headers: parseSecrets(deps.sources.credentials(id)?.secret)?.headers ?? {},
+          headers: parseSecrets((await deps.sources.credentials(id))?.secret)?.headers ?? {},
           guard: deps.outbound.forSource(current.options),
         };
       },
-      report: (failure) => {
-        const current = deps.sources.get(id);
-        if (!current) return;
-        if (failure) deps.sources.update(id, { status: "error", statusMessage: failure.message.slice(0, 1000) });
-        else if (current.status !== "ok") deps.sources.update(id, { status: "ok", statusMessage: null });
+      report: async (failure) => {
+        try {
+          const current = await deps.sources.get(id);
+          if (!current) return;
+          if (failure) await deps.sources.update(id, { status: "error", statusMessage: failure.message.slice(0, 1000) });
+          else if (current.status !== "ok") await deps.sources.update(id, { status: "ok", statusMessage: null });
+        } catch (error) {
+          // The run's outcome stands; only its note on the source is missing.
+          deps.logger.warn("could not record a remote AG-UI source's status", { source: id, error });
+        }
       },
     },
     deps.limits ?? DEFAULT_REMOTE_LIMITS,

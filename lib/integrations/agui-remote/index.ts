@@ -5,6 +5,7 @@ export {
   registerRemoteAgent,
   remoteAgentName,
   startAguiRemote,
+  registerAguiSources,
   testAguiEndpoint,
   REMOTE_AGENT_PREFIX,
   type AguiRemoteDeps,

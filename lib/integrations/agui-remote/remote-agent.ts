@@ -23,9 +23,9 @@ export interface RemoteAgentDeps {
   approvals: ApprovalStore;
   logger: Logger;
   /** The source's endpoint now, or undefined when the source is gone. */
-  endpoint: () => RemoteEndpoint | undefined;
+  endpoint: () => Promise<RemoteEndpoint | undefined>;
   /** Told how each run went: the source's status follows it (undefined: it worked). */
-  report: (failure: RemoteAgentFailure | undefined) => void;
+  report: (failure: RemoteAgentFailure | undefined) => Promise<void>;
 }
 
 /** Bounds on one forwarded run. */
@@ -102,7 +102,7 @@ async function forward(
   ctx: AgentContext,
   queue: StampedQueue,
 ): Promise<void> {
-  const endpoint = deps.endpoint();
+  const endpoint = await deps.endpoint();
   if (!endpoint) {
     queue.push({ type: EventType.RUN_ERROR, message: `The source of ${info.name} was removed.`, code: "remote_not_found" });
     return;
@@ -215,7 +215,7 @@ async function forward(
 
   if (terminal) {
     await finishing;
-    deps.report(undefined);
+    await deps.report(undefined);
     return;
   }
   if (stopped === "cancelled" && !open.subagentOpen) {
@@ -233,7 +233,7 @@ async function forward(
           `The remote agent at ${shown(endpoint.url)} ended its stream before the run finished.`,
         ));
   ctx.logger.warn("remote agent run failed", { agent: info.name, runId: input.runId, code: reason.code });
-  if (SOURCE_FAILURES.has(reason.code)) deps.report(reason);
+  if (SOURCE_FAILURES.has(reason.code)) await deps.report(reason);
   for (const event of open.close()) queue.push(event);
   queue.push({ type: EventType.RUN_ERROR, message: reason.message, code: reason.code });
 }

@@ -35,6 +35,8 @@ export interface McpConnectionStatus {
  */
 export class McpConnections {
   private readonly open = new Map<string, McpConnection>();
+  /** Connections being made from a source's row: concurrent first uses share one. */
+  private readonly opening = new Map<string, Promise<McpConnection>>();
   private readonly changeTimers = new Map<string, NodeJS.Timeout>();
   /** Refreshes a source's tools from its server; set by whoever wires the pool (see startMcpImports). */
   refresh: ((sourceId: string) => Promise<unknown>) | undefined;
@@ -55,14 +57,26 @@ export class McpConnections {
   }
 
   /** The source's connection, made from its row when there is none. Throws SourceNotFound, McpOptionsError. */
-  forSource(sourceId: string): McpConnection {
+  async forSource(sourceId: string): Promise<McpConnection> {
     const existing = this.open.get(sourceId);
     if (existing) return existing;
-    const source = this.options.sources.get(sourceId);
+    let opening = this.opening.get(sourceId);
+    if (!opening) {
+      opening = this.fromRow(sourceId).finally(() => this.opening.delete(sourceId));
+      this.opening.set(sourceId, opening);
+    }
+    return opening;
+  }
+
+  private async fromRow(sourceId: string): Promise<McpConnection> {
+    const [source, credentials] = await Promise.all([this.options.sources.get(sourceId), this.options.sources.credentials(sourceId)]);
+    // An import or a refresh may have handed one over while the row was read.
+    const adopted = this.open.get(sourceId);
+    if (adopted) return adopted;
     if (!source || source.kind !== "mcp") throw new SourceNotFound(sourceId);
     const stored = parseStoredOptions(source.options);
     if (!stored) throw new McpOptionsError(`The MCP source ${sourceId} has no usable connection settings; import it again`);
-    const secrets = parseSecrets(this.options.sources.credentials(sourceId)?.secret);
+    const secrets = parseSecrets(credentials?.secret);
     const connection = this.connect(stored.target, secrets, this.options.outbound.widen(stored.allow ?? []), sourceId);
     this.adopt(sourceId, connection);
     return connection;
@@ -109,21 +123,20 @@ export class McpConnections {
       this.changeTimers.set(sourceId, next);
     };
     // The source's status says whether its server can be reached, and why not.
-    const report = (error: string | null) => {
+    const report = async (error: string | null) => {
       if (this.open.get(sourceId) !== connection) return;
-      const source = this.options.sources.get(sourceId);
+      const source = await this.options.sources.get(sourceId);
       if (!source || source.status === "refreshing") return;
       if (error === null && source.status !== "error") return;
-      try {
-        this.options.sources.update(
-          sourceId,
-          error === null ? { status: "ok", statusMessage: null } : { status: "error", statusMessage: error },
-        );
-      } catch (failure) {
-        this.options.logger.warn("could not record an mcp source's status", { source: sourceId, error: String(failure) });
-      }
+      await this.options.sources.update(
+        sourceId,
+        error === null ? { status: "ok", statusMessage: null } : { status: "error", statusMessage: error },
+      );
     };
-    connection.onStatus = report;
+    connection.onStatus = (error) =>
+      void report(error).catch((failure: unknown) =>
+        this.options.logger.warn("could not record an mcp source's status", { source: sourceId, error: String(failure) }),
+      );
   }
 }
 

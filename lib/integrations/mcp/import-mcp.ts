@@ -105,7 +105,7 @@ export async function importMcp(deps: McpImportDeps, input: McpImportInput): Pro
       input.secrets && (Object.keys(input.secrets.headers ?? {}).length || Object.keys(input.secrets.env ?? {}).length)
         ? input.secrets
         : undefined;
-    const source = deps.sources.create({
+    const source = await deps.sources.create({
       kind: "mcp",
       name: (input.name ?? server.title ?? server.name).slice(0, 200),
       location: targetLocation(input.target),
@@ -133,9 +133,9 @@ export async function importMcp(deps: McpImportDeps, input: McpImportInput): Pro
       skipped: plan.warnings.length,
       auth: secretsRef(secrets)?.kind ?? "none",
     });
-    return { source: deps.sources.get(id)!, tools, warnings: plan.warnings };
+    return { source: (await deps.sources.get(id))!, tools, warnings: plan.warnings };
   } catch (error) {
-    if (sourceId) deps.sources.delete(sourceId);
+    if (sourceId) await deps.sources.delete(sourceId);
     await connection.close();
     throw error;
   }
@@ -151,7 +151,7 @@ export function refreshMcpSource(deps: McpImportDeps, id: string): Promise<McpIm
   return refreshSource(deps, id, "mcp", async (source) => {
     const stored = parseStoredOptions(source.options);
     if (!stored) throw new McpOptionsError(`The MCP source ${id} has no usable connection settings; import it again`);
-    const listed = await deps.mcp.forSource(id).listTools();
+    const listed = await (await deps.mcp.forSource(id)).listTools();
     const plan = planMcpTools(listed.tools, stored);
     return {
       tools: plan.tools.map((tool) => ({
@@ -179,7 +179,7 @@ export function startMcpImports(
 ): McpConnections {
   const pool = new McpConnections({ sources: deps.sources, outbound: deps.outbound, logger: deps.logger, ...options });
   pool.refresh = async (id) => {
-    const source = deps.sources.get(id);
+    const source = await deps.sources.get(id);
     const stored = source && parseStoredOptions(source.options);
     return refreshMcpSource({ ...deps, outbound: deps.outbound.widen(stored?.allow ?? []), mcp: pool }, id);
   };

@@ -23,11 +23,11 @@ export interface RemoteToolOptions {
  * with `isError`, a JSON-RPC error and an unreachable server are tool errors the model can read; a
  * connection lost during the call of an idempotent tool is retried by the executor.
  */
-export function remoteToolHandler(connection: () => McpConnection, options: RemoteToolOptions): ToolHandler {
+export function remoteToolHandler(connection: () => Promise<McpConnection>, options: RemoteToolOptions): ToolHandler {
   return async (args, call) => {
     let result: CallToolResult;
     try {
-      result = await connection().callTool(options.remoteName, args, call.signal);
+      result = await (await connection()).callTool(options.remoteName, args, call.signal);
     } catch (error) {
       if (call.signal.aborted) throw error;
       if (error instanceof McpServerUnreachable) throw new ToolError(error.message);

@@ -1,6 +1,7 @@
 import type { Logger } from "../../log";
 import type { OutboundGuard } from "../../net";
 import type { SourceStore } from "../../db/sources";
+import type { ToolHandler } from "../../tools/handler";
 import type { ToolRegistry } from "../../tools/registry";
 import { OpenApiBinding } from "./binding";
 import { sourceCredentials } from "./credentials";
@@ -18,12 +19,21 @@ export function registerOpenApiBinder(registry: ToolRegistry, sources: SourceSto
       logger.error("openapi tool has an unusable binding", { tool: tool.name, issue: parsed.error.issues[0]?.message });
       return undefined;
     }
-    // A source an admin allowed more reaches what it was allowed, on every rebuild.
-    const guard = tool.sourceId ? outbound.forSource(sources.get(tool.sourceId)?.options) : outbound;
-    return operationHandler(parsed.data, {
-      credentials: sourceCredentials(sources, tool.sourceId),
-      logger,
-      outbound: guard,
-    });
+    const credentials = sourceCredentials(sources, tool.sourceId);
+    const sourceId = tool.sourceId;
+    if (!sourceId) return operationHandler(parsed.data, { credentials, logger, outbound });
+    // A source an admin allowed more reaches what it was allowed, on every rebuild: the source's
+    // row is read at the first call of the rebuilt handler (read again if that read failed).
+    let handler: Promise<ToolHandler> | undefined;
+    return async (args, call) => {
+      handler ??= sources.get(sourceId).then(
+        (source) => operationHandler(parsed.data, { credentials, logger, outbound: outbound.forSource(source?.options) }),
+        (error: unknown) => {
+          handler = undefined;
+          throw error;
+        },
+      );
+      return (await handler)(args, call);
+    };
   });
 }

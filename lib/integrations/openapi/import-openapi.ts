@@ -122,7 +122,7 @@ export async function importOpenApi(
   await assertBaseUrls(plan, deps.outbound);
   const { sources } = deps;
   const split = auth && splitAuth(auth);
-  const source = sources.create({
+  const source = await sources.create({
     kind: "openapi",
     name: (options.name ?? plan.title).slice(0, 200),
     location: loaded.location,
@@ -145,9 +145,9 @@ export async function importOpenApi(
       tools: tools.length,
       auth: split?.ref.kind ?? "none",
     });
-    return { source: sources.get(source.id)!, tools, warnings: plan.warnings };
+    return { source: (await sources.get(source.id))!, tools, warnings: plan.warnings };
   } catch (error) {
-    sources.delete(source.id);
+    await sources.delete(source.id);
     throw error;
   }
 }

@@ -9,7 +9,7 @@ import type { OpenApiBinding, ParameterBinding } from "./binding";
 import { readLimited, ResponseTooLarge } from "./read-limited";
 
 /** A source's credential at call time; read per call so a changed secret takes effect at once. */
-export type CredentialLookup = () => { ref: AuthRef; secret: string } | undefined;
+export type CredentialLookup = () => Promise<{ ref: AuthRef; secret: string } | undefined>;
 
 export interface OperationHandlerOptions {
   credentials: CredentialLookup;
@@ -29,7 +29,7 @@ const EXCERPT = 300;
 export function operationHandler(binding: OpenApiBinding, options: OperationHandlerOptions): ToolHandler {
   const idempotent = binding.method !== "post" && binding.method !== "patch";
   return async (args, call) => {
-    const credential = options.credentials();
+    const credential = await options.credentials();
     const { url, init } = buildRequest(binding, args);
     if (credential) applyAuth(credential.ref, credential.secret, init.headers, url);
     const logUrl = maskedUrl(url, credential?.ref);

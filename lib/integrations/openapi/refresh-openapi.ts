@@ -18,14 +18,14 @@ export function refreshOpenApiSource(
   const { sources } = deps;
   return refreshSource(deps, id, "openapi", async (source) => {
     const options = { ...(source.options as OpenApiImportOptions), ...extra };
-    const ref = sources.credentials(id)?.authRef as AuthRef | null | undefined;
+    const ref = (await sources.credentials(id))?.authRef as AuthRef | null | undefined;
     // The plan only needs where the credential goes (to leave that parameter out), not the secret.
     const auth = ref
       ? ref.kind === "bearer"
         ? { kind: "bearer" as const, token: "-" }
         : { kind: ref.kind, name: ref.name, value: "-" }
       : undefined;
-    const input = /^https?:\/\//i.test(source.location) ? { url: source.location } : { text: sources.document(id) ?? "" };
+    const input = /^https?:\/\//i.test(source.location) ? { url: source.location } : { text: (await sources.document(id)) ?? "" };
     if ("text" in input && !input.text) throw new OpenApiOptionsError("The source has no stored document to refresh from");
     const { loaded, plan } = await prepare(input, { ...options, auth, outbound: deps.outbound });
     await assertBaseUrls(plan, deps.outbound);

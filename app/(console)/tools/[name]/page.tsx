@@ -22,7 +22,7 @@ export default async function ToolPage({ params }: Props) {
   const services = getServices();
   const tool = services.registry.get(name);
   if (!tool) notFound();
-  const source = tool.sourceId ? services.sources.get(tool.sourceId) : undefined;
+  const source = tool.sourceId ? await services.sources.get(tool.sourceId) : undefined;
   // The local operator sees every recent call, as GET /api/tools/[name]/calls answers an operator.
   const calls = await services.callHistory.recent(tool.name);
   const { policy } = tool;

@@ -69,8 +69,8 @@ export class AgentStatesSaver extends BaseCheckpointSaver {
     const ns = namespaceOf(config);
     const wanted = getCheckpointId(config);
     const row = wanted
-      ? this.states.get(this.agent, threadId, checkpointKey(ns, wanted))
-      : this.states.list(this.agent, threadId, checkpointPrefix(ns)).at(-1);
+      ? await this.states.get(this.agent, threadId, checkpointKey(ns, wanted))
+      : (await this.states.list(this.agent, threadId, checkpointPrefix(ns))).at(-1);
     if (!row) return undefined;
     const id = row.key.slice(checkpointPrefix(ns).length);
     return this.tuple(threadId, ns, id, row.value as StoredCheckpoint);
@@ -85,7 +85,7 @@ export class AgentStatesSaver extends BaseCheckpointSaver {
     const ns = config.configurable?.checkpoint_ns as string | undefined;
     const onlyId = getCheckpointId(config);
     const beforeId = before?.configurable?.checkpoint_id as string | undefined;
-    const rows = this.states.list(this.agent, threadId, ns === undefined ? CHECKPOINT : checkpointPrefix(ns)).reverse();
+    const rows = (await this.states.list(this.agent, threadId, ns === undefined ? CHECKPOINT : checkpointPrefix(ns))).reverse();
     for (const row of rows) {
       const [rowNs, id] = splitCheckpointKey(row.key);
       if (onlyId && id !== onlyId) continue;
@@ -122,7 +122,7 @@ export class AgentStatesSaver extends BaseCheckpointSaver {
       metadata: store(metadataType, metadataBytes),
       ...(parentId ? { parentId } : {}),
     };
-    this.states.put(this.agent, threadId, checkpointKey(ns, checkpoint.id), runOf(config), value);
+    await this.states.put(this.agent, threadId, checkpointKey(ns, checkpoint.id), runOf(config), value);
     return { configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: checkpoint.id } };
   }
 
@@ -133,20 +133,20 @@ export class AgentStatesSaver extends BaseCheckpointSaver {
       throw new Error("LangGraph writes need configurable.thread_id and checkpoint_id");
     const ns = namespaceOf(config);
     const serialised = await Promise.all(writes.map(([, value]) => this.serde.dumpsTyped(value)));
-    writes.forEach(([channel], index) => {
+    for (const [index, [channel]] of writes.entries()) {
       const idx = WRITES_IDX_MAP[channel] ?? index;
       const key = `${writePrefix(ns, checkpointId)}${encodeURIComponent(taskId)}/${idx}`;
       // A regular write is stored once (a task re-run after a restart writes the same again).
-      if (idx >= 0 && this.states.get(this.agent, threadId, key)) return;
+      if (idx >= 0 && (await this.states.get(this.agent, threadId, key))) continue;
       const [type, bytes] = serialised[index]!;
       const value: StoredWrite = { taskId, channel, value: store(type, bytes), taskPath: taskPath ?? "", idx };
-      this.states.put(this.agent, threadId, key, runOf(config), value);
-    });
+      await this.states.put(this.agent, threadId, key, runOf(config), value);
+    }
   }
 
   async deleteThread(threadId: string): Promise<void> {
-    this.states.delete(this.agent, threadId, CHECKPOINT);
-    this.states.delete(this.agent, threadId, WRITE);
+    await this.states.delete(this.agent, threadId, CHECKPOINT);
+    await this.states.delete(this.agent, threadId, WRITE);
   }
 
   /**
@@ -155,24 +155,23 @@ export class AgentStatesSaver extends BaseCheckpointSaver {
    * checkpoint (and, for delta channels, the parents a checkpoint names), so a short history is
    * enough; without this the table would grow with every step of every run.
    */
-  prune(threadId: string, keep = DEFAULT_KEPT_CHECKPOINTS): number {
+  async prune(threadId: string, keep = DEFAULT_KEPT_CHECKPOINTS): Promise<number> {
     const byNamespace = new Map<string, string[]>();
-    for (const row of this.states.list(this.agent, threadId, CHECKPOINT)) {
+    for (const row of await this.states.list(this.agent, threadId, CHECKPOINT)) {
       const [ns, id] = splitCheckpointKey(row.key);
       byNamespace.set(ns, [...(byNamespace.get(ns) ?? []), id]);
     }
     let removed = 0;
     for (const [ns, ids] of byNamespace)
       for (const id of ids.slice(0, Math.max(0, ids.length - keep))) {
-        removed += this.states.delete(this.agent, threadId, checkpointKey(ns, id));
-        removed += this.states.delete(this.agent, threadId, writePrefix(ns, id));
+        removed += await this.states.delete(this.agent, threadId, checkpointKey(ns, id));
+        removed += await this.states.delete(this.agent, threadId, writePrefix(ns, id));
       }
     return removed;
   }
 
   private async tuple(threadId: string, ns: string, id: string, stored: StoredCheckpoint): Promise<CheckpointTuple> {
-    const writes = this.states
-      .list(this.agent, threadId, writePrefix(ns, id))
+    const writes = (await this.states.list(this.agent, threadId, writePrefix(ns, id)))
       .map((row) => row.value as StoredWrite)
       .sort((a, b) => compareWritesSortKeys(writesSortKey(a.taskPath, a.taskId, a.idx), writesSortKey(b.taskPath, b.taskId, b.idx)));
     const pendingWrites: CheckpointPendingWrite[] = await Promise.all(

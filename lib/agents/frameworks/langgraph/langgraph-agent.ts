@@ -80,6 +80,7 @@ class GraphRun {
   private interrupts: Interrupt[] = [];
   /** The graph's own interrupts among them (not the console's approvals): the pauses to record. */
   private pauses: string[] = [];
+  private pausesKept = false;
   private finalMessages: Message[] | undefined;
 
   constructor(
@@ -116,6 +117,10 @@ class GraphRun {
         const open = openInterrupts(snapshot);
         this.pauses = open.filter((i) => !isConsoleApprovals(i.value)).map((i) => i.id);
         this.interrupts = this.aguiInterrupts(open);
+        // Recorded before the run ends: a resume sent the moment the client hears the end finds them.
+        await this.keepPauses().catch((error: unknown) =>
+          ctx.logger.error("could not record the graph's pauses", { threadId: run.threadId, error }),
+        );
         this.finish(events, this.interrupts.length ? "interrupt" : "success");
       } catch (error) {
         if (error instanceof RunStopped || ctx.signal.aborted) this.finish(events, "cancelled");
@@ -125,8 +130,8 @@ class GraphRun {
       ctx.logger.error("graph run could not finish", { threadId: run.threadId, runId: run.runId, error });
     } finally {
       try {
-        this.keepPauses();
-        if (this.graph.checkpointer instanceof AgentStatesSaver) this.graph.checkpointer.prune(run.threadId);
+        if (!this.pausesKept) await this.keepPauses();
+        if (this.graph.checkpointer instanceof AgentStatesSaver) await this.graph.checkpointer.prune(run.threadId);
       } catch (error) {
         ctx.logger.error("could not record the graph's pauses", { threadId: run.threadId, error });
       }
@@ -149,7 +154,7 @@ class GraphRun {
         this.ignore(entry.interruptId, "no open interrupt with this id on this thread");
         continue;
       }
-      if (!this.takePause(target.id)) {
+      if (!(await this.takePause(target.id))) {
         this.ignore(entry.interruptId, "this interrupt was answered already");
         continue;
       }
@@ -221,24 +226,25 @@ class GraphRun {
    * Take the pause of a graph interrupt for this run: false when another run took it first. A pause
    * with no record (the console stopped before the run that paused could record it) is taken.
    */
-  private takePause(id: string): boolean {
+  private async takePause(id: string): Promise<boolean> {
     const { states } = this.options;
     const key = pauseKey(id);
-    if (!states.get(this.agent, this.run.threadId, key)) return true;
-    return states.take(this.agent, this.run.threadId, key, this.run.runId) !== undefined;
+    if (!(await states.get(this.agent, this.run.threadId, key))) return true;
+    return (await states.take(this.agent, this.run.threadId, key, this.run.runId)) !== undefined;
   }
 
   /** Record the graph's open interrupts as paused, and forget the pauses that were answered. */
-  private keepPauses(): void {
+  private async keepPauses(): Promise<void> {
     const { states } = this.options;
     const { threadId, runId } = this.run;
     const open = new Set(this.pauses);
-    for (const row of states.list(this.agent, threadId, PAUSE))
-      if (!open.has(row.key.slice(PAUSE.length)) && row.status !== "paused") states.delete(this.agent, threadId, row.key);
+    this.pausesKept = true;
+    for (const row of await states.list(this.agent, threadId, PAUSE))
+      if (!open.has(row.key.slice(PAUSE.length)) && row.status !== "paused") await states.delete(this.agent, threadId, row.key);
     for (const id of open) {
       // A pause another run took is that run's to record again: this one only refused it.
-      const row = states.get(this.agent, threadId, pauseKey(id));
-      if (!row || row.runId === runId) states.put(this.agent, threadId, pauseKey(id), runId, {}, "paused");
+      const row = await states.get(this.agent, threadId, pauseKey(id));
+      if (!row || row.runId === runId) await states.put(this.agent, threadId, pauseKey(id), runId, {}, "paused");
     }
   }
 

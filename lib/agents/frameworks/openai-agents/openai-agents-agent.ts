@@ -106,7 +106,7 @@ async function runSdkAgent(run: AgentRun, entries: ResumeEntry[], setup: Setup):
     const paused = await takePausedState(run, name, agent, options.states);
     if (paused) {
       const open = await settle(run, calls, paused, paused.getInterruptions(), entries, unused);
-      if (open) return pause(run, name, paused, options.states);
+      if (open) return await pause(run, name, paused, options.states);
       input = paused;
     }
     for (let round = 0; ; round++) {
@@ -117,7 +117,7 @@ async function runSdkAgent(run: AgentRun, entries: ResumeEntry[], setup: Setup):
       });
       if (!result) return;
       const open = await settle(run, calls, result.state, result.interruptions, [], unused);
-      if (open) return pause(run, name, result.state, options.states);
+      if (open) return await pause(run, name, result.state, options.states);
       if (round >= MAX_SETTLE_ROUNDS) throw new Error(`The SDK run paused more than ${MAX_SETTLE_ROUNDS} times in one AG-UI run`);
       input = result.state;
     }
@@ -300,7 +300,7 @@ async function takePausedState(
   agent: SdkAgent,
   states: AgentStates,
 ): Promise<RunState<unknown, SdkAgent> | undefined> {
-  const row = states.get(name, run.threadId, RUN_STATE_KEY);
+  const row = await states.get(name, run.threadId, RUN_STATE_KEY);
   if (!row || row.status !== "paused" || typeof row.value !== "string") return undefined;
   let state: RunState<unknown, SdkAgent>;
   try {
@@ -312,10 +312,10 @@ async function takePausedState(
   const inThread = new Set(run.messages().flatMap((m) => (m.role === "assistant" ? (m.toolCalls ?? []).map((c) => c.id) : [])));
   const paused = state.getInterruptions().map((item) => (item.rawItem as { callId?: string }).callId);
   if (!paused.length || !paused.every((id) => id && inThread.has(id))) return undefined;
-  return states.take(name, run.threadId, RUN_STATE_KEY, run.runId) ? state : undefined;
+  return (await states.take(name, run.threadId, RUN_STATE_KEY, run.runId)) ? state : undefined;
 }
 
-function pause(run: AgentRun, name: string, state: RunState<unknown, SdkAgent>, states: AgentStates): never {
-  states.put(name, run.threadId, RUN_STATE_KEY, run.runId, state.toString(), "paused");
+async function pause(run: AgentRun, name: string, state: RunState<unknown, SdkAgent>, states: AgentStates): Promise<never> {
+  await states.put(name, run.threadId, RUN_STATE_KEY, run.runId, state.toString(), "paused");
   throw new RunPaused();
 }
