@@ -85,6 +85,23 @@ export interface ToolRowStore {
    * outside the source. Resolves with the names removed and the rows as stored.
    */
   replaceSource(sourceId: string, rows: ToolRow[]): Promise<{ removed: string[]; rows: ToolRow[] }>;
+  /**
+   * A page of rows in name order, filtered, with the count of every row the filter matches. A
+   * search whose text is exactly a tool's name lists that tool first, on the first page only.
+   * Rejects with InvalidCursor.
+   */
+  page(filter: ToolRowFilter): Promise<ToolRowPage>;
+}
+
+export type ToolRowPage = Page<ToolRow> & { total: number };
+
+/**
+ * The page of `rows` (fetched with `limit + 1`, in name order, without `exact`) led by `exact`, the
+ * tool named exactly by the search, when there is one. A page holding only that tool continues
+ * from the start of the name order (which skips it).
+ */
+export function pageLedBy(exact: ToolRow | undefined, rows: ToolRow[], limit: number, total: number): ToolRowPage {
+  return { ...toPage(exact ? [exact, ...rows] : rows, limit, (row) => [row === exact ? "" : row.name]), total };
 }
 
 /** The settings columns of a row, as a tool's audit trail records them. */
@@ -258,12 +275,12 @@ export class ToolRows implements ToolRowStore {
     }
   }
 
-  /**
-   * A page of rows in name order, filtered, with the count of every row the filter matches. A
-   * search whose text is exactly a tool's name lists that tool first, on the first page only.
-   * Throws InvalidCursor.
-   */
-  page(filter: ToolRowFilter): Page<ToolRow> & { total: number } {
+  async page(filter: ToolRowFilter): Promise<ToolRowPage> {
+    return this.pageNow(filter);
+  }
+
+  /** page, read before it returns (the registry's synchronous list on SQLite). Throws InvalidCursor. */
+  pageNow(filter: ToolRowFilter): ToolRowPage {
     const limit = pageSize(filter.limit, 100, 1000);
     const matches = sqliteToolMatches(toolSearchTerms(filter.text));
     const where = conditions(filter);
@@ -289,8 +306,7 @@ export class ToolRows implements ToolRowStore {
       .orderBy(asc(tools.name))
       .limit(limit + 1)
       .all();
-    // A page holding only the exact name continues from the start of the name order (it skips that name).
-    return { ...toPage(exact ? [exact, ...rows] : rows, limit, (row) => [row === exact ? "" : row.name]), total };
+    return pageLedBy(exact, rows, limit, total);
   }
 
   /** How many rows `where` matches; a search with no other filter is counted in the index alone. */

@@ -199,7 +199,7 @@ export class ToolRegistry {
   /** A page of tools in name order, filtered, read from SQLite. Throws InvalidCursor. */
   list(filter: ToolListFilter = {}): ToolPage {
     if (!(this.rows instanceof ToolRows)) throw new Error("Listing tools is served by SQLite only");
-    const page = this.rows.page(filter);
+    const page = this.rows.pageNow(filter);
     return { items: page.items.map(fromRow), total: page.total, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
   }
 

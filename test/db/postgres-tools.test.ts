@@ -5,7 +5,7 @@
 // without an error and with one row per tool.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
-import type { DatabaseHandle } from "@/lib/db";
+import { InvalidCursor, type DatabaseHandle } from "@/lib/db";
 import { PgToolRows } from "@/lib/db/postgres/tools";
 import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
 import * as pgSchema from "@/lib/db/schema.pg";
@@ -85,7 +85,7 @@ function row(name: string, overrides: Partial<ToolRow> = {}): ToolRow {
     timeoutMs: 30_000,
     retries: 0,
     targets: ["mcp", "agui"],
-    tags: ["demo"],
+    tags: [],
     kind: "builtin",
     sourceId: null,
     binding: null,
@@ -193,6 +193,56 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
       new ToolNameTaken("outside"),
     );
     expect(byName(await rows.all())).toEqual(before);
+  });
+});
+
+describe.each(dialects)("listing tool rows on %s", (_name, dialect) => {
+  let rows: ToolRowStore;
+  beforeAll(async () => {
+    rows = await dialect.fresh();
+    await dialect.addSource("petstore");
+    await rows.insertMany([
+      row("get_weather", {
+        title: "Weather",
+        description: "Current weather for a city",
+        tags: ["demo", "weather"],
+        targets: ["agui", "mcp"],
+      }),
+      row("create_ticket", { description: "Open a support ticket", confirm: true, effects: "write", tags: ["demo", "support"] }),
+      row("delete_pet", { description: "Delete a pet", kind: "openapi", sourceId: "petstore", effects: "destructive", targets: ["mcp"] }),
+      row("list_pets", { description: "List the pets", kind: "openapi", sourceId: "petstore", tags: ["pets"], approval: "always" }),
+      row("search_docs", { title: "Search documentation", kind: "mcp", targets: ["openai"], enabled: false }),
+      row("pet", { description: "Exactly pet" }),
+    ]);
+  });
+  const names = (page: { items: ToolRow[] }) => page.items.map((r) => r.name);
+
+  it("filters by target, tag, source, kind, effects, approval as operators set it, and enabled, with the total", async () => {
+    const all = await rows.page({});
+    expect(names(all)).toEqual(["create_ticket", "delete_pet", "get_weather", "list_pets", "pet", "search_docs"]);
+    expect(all.total).toBe(6);
+    expect(names(await rows.page({ target: "agui" }))).toEqual(["create_ticket", "get_weather", "list_pets", "pet"]);
+    expect(names(await rows.page({ tag: "demo" }))).toEqual(["create_ticket", "get_weather"]);
+    expect(names(await rows.page({ sourceId: "petstore" }))).toEqual(["delete_pet", "list_pets"]);
+    expect(names(await rows.page({ kind: "mcp" }))).toEqual(["search_docs"]);
+    expect(names(await rows.page({ effects: "destructive" }))).toEqual(["delete_pet"]);
+    expect(names(await rows.page({ needsApproval: true }))).toEqual(["create_ticket", "list_pets"]);
+    expect((await rows.page({ needsApproval: false })).total).toBe(4);
+    expect(names(await rows.page({ enabled: false }))).toEqual(["search_docs"]);
+    expect(names(await rows.page({ tag: "demo", target: "mcp", effects: "write" }))).toEqual(["create_ticket"]);
+  });
+
+  it("searches words, leads with the exact name on the first page only, and pages with a cursor", async () => {
+    const first = await rows.page({ text: "pet", limit: 1 });
+    expect(names(first)).toEqual(["pet"]);
+    expect(first.total).toBe(3);
+    const second = await rows.page({ text: "pet", limit: 1, cursor: first.nextCursor });
+    const third = await rows.page({ text: "pet", limit: 1, cursor: second.nextCursor });
+    expect([...names(second), ...names(third)]).toEqual(["delete_pet", "list_pets"]);
+    expect(third.nextCursor).toBeUndefined();
+    expect(names(await rows.page({ text: "weather city" }))).toEqual(["get_weather"]);
+    expect(await rows.page({ text: "nothing-here" })).toEqual({ items: [], total: 0 });
+    await expect(rows.page({ cursor: "not-a-cursor" })).rejects.toBeInstanceOf(InvalidCursor);
   });
 });
 

@@ -1,14 +1,19 @@
-import { eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
+import { afterAscending, pageSize } from "../paging";
 import { tools, toolEvents } from "../schema.pg";
+import { pgToolMatches, toolSearchTerms } from "../tool-search";
 import {
   definitionFromExcluded,
   firstNotStored,
   INSERT_CHUNK,
   keepingSettings,
+  pageLedBy,
   settingsEvent,
   ToolNameTaken,
   withSettings,
   type ToolRow,
+  type ToolRowFilter,
+  type ToolRowPage,
   type ToolRowStore,
   type ToolSettingsChange,
   type ToolSettingsUpdate,
@@ -102,6 +107,49 @@ export class PgToolRows implements ToolRowStore {
       return { removed: old.map((row) => row.name), rows: next };
     });
   }
+
+  async page(filter: ToolRowFilter): Promise<ToolRowPage> {
+    const limit = pageSize(filter.limit, 100, 1000);
+    const matches = pgToolMatches(toolSearchTerms(filter.text));
+    const where = conditions(filter);
+    if (matches) where.push(matches);
+    const [counted] = await this.db
+      .select({ n: count() })
+      .from(tools)
+      .where(and(...where));
+    // The exact name, when searched for, leads the first page and is left out of every page's name order.
+    const exactName = matches ? filter.text!.trim() : undefined;
+    const [exact] =
+      exactName && !filter.cursor
+        ? await this.db
+            .select()
+            .from(tools)
+            .where(and(...where, eq(tools.name, exactName)))
+        : [];
+    const rows = await this.db
+      .select()
+      .from(tools)
+      .where(and(...where, afterAscending(filter.cursor, tools.name), exactName ? ne(tools.name, exactName) : undefined))
+      .orderBy(asc(tools.name))
+      .limit(limit + 1);
+    return pageLedBy(exact, rows, limit, counted?.n ?? 0);
+  }
+}
+
+/** The twin of ToolRows' filter conditions: jsonb containment for targets and tags, booleans as such. */
+function conditions(filter: ToolRowFilter): SQL[] {
+  const where: SQL[] = [];
+  if (filter.target) where.push(sql`${tools.targets} ? ${filter.target}`);
+  if (filter.tag) where.push(sql`${tools.tags} ? ${filter.tag}`);
+  if (filter.sourceId) where.push(eq(tools.sourceId, filter.sourceId));
+  if (filter.kind) where.push(eq(tools.kind, filter.kind));
+  if (filter.effects) where.push(eq(tools.effects, filter.effects));
+  if (filter.enabled !== undefined) where.push(eq(tools.enabled, filter.enabled));
+  if (filter.needsApproval !== undefined) {
+    const asks = sql`(${tools.approval} in ('always', 'once_per_thread') or (${tools.approval} = 'default' and ${tools.confirm}))`;
+    where.push(filter.needsApproval ? asks : sql`not ${asks}`);
+  }
+  return where;
 }
 
 async function insertIn(tx: Tx, rows: ToolRow[]): Promise<void> {
