@@ -59,9 +59,10 @@ export class ToolRegistry {
   private cache: Map<string, RegisteredTool> | undefined;
   private readonly listeners = new Set<(names: string[]) => void>();
   private readonly rows: ToolRowStore;
-  /** The write (numbered from 1) that last changed each name in the copy; reload leaves those alone. */
+  /** While reloads run: the write (numbered from 1) that last changed each name in the copy; reload leaves those alone. */
   private readonly written = new Map<string, number>();
   private writes = 0;
+  private reloads = 0;
 
   /**
    * A registry over a SQLite database (its rows are read on first use, synchronously) or over the
@@ -141,33 +142,39 @@ export class ToolRegistry {
   /**
    * Read `names` (every tool when absent) from the database again, after another instance changed
    * them: the copy takes what is stored, and listeners hear the names that actually changed. A
-   * tool this registry wrote while the rows were read keeps what that write left.
+   * tool this registry wrote while the rows were read keeps what that write left. Resolves with the
+   * names that changed.
    */
   async reload(names?: string[]): Promise<string[]> {
     const from = this.writes;
-    const rows = names ? await this.rows.byNames(names) : await this.rows.all();
-    const cache = this.getCached();
-    const stored = new Map(rows.map((row) => [row.name, fromRow(row)]));
-    const changed: string[] = [];
-    for (const name of names ?? [...new Set([...cache.keys(), ...stored.keys()])]) {
-      if ((this.written.get(name) ?? 0) > from) continue;
-      const before = cache.get(name);
-      const after = stored.get(name);
-      if (!after) {
-        if (!before) continue;
-        cache.delete(name);
-        this.handlers.delete(name);
-      } else if (before && canonicalJson(before) === canonicalJson(after)) {
-        continue;
-      } else {
-        cache.set(name, after);
-        // An imported tool's handler is rebuilt from its new binding; a built-in keeps its own.
-        if (before && before.digest !== after.digest && this.binders.has(after.kind)) this.handlers.delete(name);
+    this.reloads++;
+    try {
+      const rows = names ? await this.rows.byNames(names) : await this.rows.all();
+      const cache = this.getCached();
+      const stored = new Map(rows.map((row) => [row.name, fromRow(row)]));
+      const changed: string[] = [];
+      for (const name of new Set(names ?? [...cache.keys(), ...stored.keys()])) {
+        if ((this.written.get(name) ?? 0) > from) continue;
+        const before = cache.get(name);
+        const after = stored.get(name);
+        if (!after) {
+          if (!before) continue;
+          cache.delete(name);
+          this.handlers.delete(name);
+        } else if (before && canonicalJson(before) === canonicalJson(after)) {
+          continue;
+        } else {
+          cache.set(name, after);
+          // An imported tool's handler is rebuilt from its new binding; a built-in keeps its own.
+          if (before && before.digest !== after.digest && this.binders.has(after.kind)) this.handlers.delete(name);
+        }
+        changed.push(name);
       }
-      changed.push(name);
+      if (changed.length) this.emit(changed);
+      return changed;
+    } finally {
+      if (--this.reloads === 0) this.written.clear();
     }
-    if (changed.length) this.emit(changed);
-    return changed;
   }
 
   /** The tool with this name, or undefined. */
@@ -336,7 +343,7 @@ export class ToolRegistry {
     const write = ++this.writes;
     for (const tool of tools) {
       cache.set(tool.name, tool);
-      this.written.set(tool.name, write);
+      if (this.reloads) this.written.set(tool.name, write);
     }
   }
 
@@ -347,7 +354,7 @@ export class ToolRegistry {
     for (const name of names) {
       cache.delete(name);
       this.handlers.delete(name);
-      this.written.set(name, write);
+      if (this.reloads) this.written.set(name, write);
     }
   }
 }

@@ -267,6 +267,39 @@ describe.each(dialects)("the registry over %s rows", (_name, dialect) => {
   });
 });
 
+describe.each(dialects)("reloading a registry over %s rows", (_name, dialect) => {
+  it("a write of this registry made while a reload read the rows keeps what it wrote", async () => {
+    const rows = await dialect.fresh();
+    let release = () => {};
+    let read = () => {};
+    const readDone = new Promise<void>((resolve) => (read = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let holding = false;
+    // Once holding: reads the rows at once, then hands them over only when the gate opens.
+    const held: ToolRowStore = Object.assign(Object.create(rows) as ToolRowStore, {
+      all: async () => {
+        const stale = await rows.all();
+        if (!holding) return stale;
+        read();
+        await gate;
+        return stale;
+      },
+    });
+    const registry = await ToolRegistry.open(held);
+    await registry.add(spec("one"));
+    holding = true;
+    const reloading = registry.reload();
+    await readDone;
+    await registry.update("one", { retries: 5 });
+    release();
+    holding = false;
+    expect(await reloading).toEqual([]);
+    expect(registry.get("one")?.policy.retries).toBe(5);
+    // Once no reload runs, the next one takes what is stored.
+    expect(await registry.reload()).toEqual([]);
+  });
+});
+
 describe("the registry across two instances on PostgreSQL", () => {
   let other: PostgresHandle;
   beforeAll(async () => {
