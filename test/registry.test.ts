@@ -575,7 +575,7 @@ describe("persistence", () => {
 describe("replacing a source's tools (a refresh)", () => {
   async function withSource() {
     const { handle, registry } = setup();
-    const source = new SourceStore(handle.db).create({
+    const source = await new SourceStore(handle.db).create({
       kind: "openapi",
       name: "api",
       location: "inline",
