@@ -49,7 +49,8 @@ export interface ToolInput {
 
 /**
  * The tool registry: definitions in the database, handlers in memory. Reads (get, all, forTarget,
- * count) come from an in-memory copy. Writes are async: each writes its rows in one transaction,
+ * count) come from an in-memory copy; list reads a page of SQLite rows (a registry opened on
+ * another store has its rows' async page instead). Writes are async: each writes its rows in one transaction,
  * then changes the copy and tells listeners, only once that committed; a failed write changes
  * neither. Another console instance's writes reach the copy through `reload`.
  */
@@ -78,12 +79,12 @@ export class ToolRegistry {
     return new ToolRegistry(rows, await rows.all());
   }
 
-  /** Register one tool. Throws DuplicateTool or ToolDefinitionError; nothing is written then. */
+  /** Register one tool. Rejects with DuplicateTool or ToolDefinitionError; nothing is written then. */
   async add(spec: ToolSpecInput, handler?: ToolHandler): Promise<RegisteredTool> {
     return (await this.addMany([{ spec, handler }]))[0]!;
   }
 
-  /** Register several tools, all or nothing. Throws DuplicateTool or ToolDefinitionError. */
+  /** Register several tools, all or nothing. Rejects with DuplicateTool or ToolDefinitionError. */
   async addMany(inputs: ToolInput[]): Promise<RegisteredTool[]> {
     const prepared = inputs.map((input) => normalise(input.spec));
     const names = new Set<string>();
@@ -235,7 +236,7 @@ export class ToolRegistry {
   /**
    * Replace a source's tools with `inputs` (a refresh): the old ones go, the new ones come, and a
    * tool that keeps its name keeps what operators set on it. All or nothing, in one transaction.
-   * Throws what addMany throws.
+   * Rejects as addMany does.
    */
   async replaceSource(sourceId: string, inputs: ToolInput[]): Promise<RegisteredTool[]> {
     const prepared = inputs.map((input) => normalise(input.spec));
@@ -276,14 +277,14 @@ export class ToolRegistry {
     return this.update(name, { enabled });
   }
 
-  /** Change what operators control on a tool, with no audit row (restoring settings, tests). Throws ToolUsageError for an unknown tool. */
+  /** Change what operators control on a tool, with no audit row (restoring settings, tests). Rejects with ToolUsageError for an unknown tool. */
   async update(name: string, settings: ToolSettings): Promise<RegisteredTool> {
     return this.writeSettings(name, settings);
   }
 
   /**
    * An operator's change of a tool's settings: written with a "settings_changed" row of its audit
-   * trail (before and after), in one transaction. Throws ToolUsageError for an unknown tool.
+   * trail (before and after), in one transaction. Rejects with ToolUsageError for an unknown tool.
    */
   async changeSettings(name: string, settings: ToolSettings, actor: string): Promise<RegisteredTool> {
     return this.writeSettings(name, settings, actor);
