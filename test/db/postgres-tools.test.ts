@@ -359,6 +359,20 @@ describe("the registry across two instances on PostgreSQL", () => {
     }
   });
 
+  it("two instances refreshing one source at once both succeed, one after the other", async () => {
+    await pg.db.insert(pgSchema.sources).values({ id: "s1", kind: "openapi", name: "s1", location: "inline" });
+    const a = new PgToolRows(pg.db);
+    const b = new PgToolRows(other.db);
+    const tools = (by: string) => ["x", "y", "z"].map((name) => row(name, { sourceId: "s1", description: `from ${by}` }));
+    for (let round = 0; round < 5; round++) {
+      const done = await Promise.allSettled([a.replaceSource("s1", tools("a")), b.replaceSource("s1", tools("b"))]);
+      expect(done.map((d) => d.status)).toEqual(["fulfilled", "fulfilled"]);
+      const stored = await a.all();
+      expect(stored.map((r) => r.name).sort()).toEqual(["x", "y", "z"]);
+      expect(new Set(stored.map((r) => r.description)).size).toBe(1);
+    }
+  });
+
   it("two instances adding the same name at once: one wins, the other hears DuplicateTool", async () => {
     const a = await ToolRegistry.open(new PgToolRows(pg.db));
     const b = await ToolRegistry.open(new PgToolRows(other.db));

@@ -101,6 +101,9 @@ export class PgToolRows implements ToolRowStore {
 
   async replaceSource(sourceId: string, rows: ToolRow[]): Promise<{ removed: string[]; rows: ToolRow[] }> {
     return this.db.transaction(async (tx) => {
+      // Two instances refreshing one source take turns: the second then replaces what the first
+      // wrote instead of meeting its names as taken.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`tools-source:${sourceId}`}, 0))`);
       const old = await tx.delete(tools).where(eq(tools.sourceId, sourceId)).returning();
       const next = keepingSettings(rows, old, Date.now());
       await insertIn(tx, next);
