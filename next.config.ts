@@ -5,7 +5,7 @@ import { buildWidget } from "./scripts/build-widget";
 
 const nextConfig: NextConfig = {
   // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
-  serverExternalPackages: ["better-sqlite3"],
+  serverExternalPackages: ["better-sqlite3", "pg"],
   poweredByHeader: false,
   // The build checks the app's own code; tests, specs and benches are checked by `npm run typecheck`.
   typescript: { tsconfigPath: "tsconfig.build.json" },

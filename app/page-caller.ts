@@ -11,7 +11,7 @@ import { getServices } from "@/lib/services";
  * not signed in, or whose session has ended, to the sign-in page.
  */
 export const requireCaller = cache(async (): Promise<Principal> => {
-  const caller = await pageCaller(getServices(), { method: "GET", headers: await headers() });
+  const caller = await pageCaller(await getServices(), { method: "GET", headers: await headers() });
   if (!caller) redirect(SIGN_IN_PATH);
   return caller;
 });

@@ -5,32 +5,35 @@ import { readAssistantSettings } from "./agents/assistant-settings";
 import { frameworkDemoModel } from "./agents/frameworks/demo-model";
 import { langGraphDemoAgent } from "./agents/frameworks/langgraph";
 import { openAIAgentsDemo } from "./agents/frameworks/openai-agents";
-import { ApprovalGate, ApprovalStore, SqliteGrants, type GrantStore } from "./approvals";
+import { ApprovalGate, ApprovalStore, type GrantStore } from "./approvals";
 import { SessionStore, TokenStore, type AccessPolicy } from "./auth";
 import { loadConfig, type Config } from "./config";
 import { KnownDatabases, openDatabase, type DatabaseHandle } from "./db";
 import { demoTools } from "./demo/tools";
 import { AgentStates } from "./db/agent-states";
-import { CallResults } from "./db/call-results";
-import { SettingsStore } from "./db/settings";
+import type { CallResults, CallResultStore } from "./db/call-results";
+import type { SettingsStore } from "./db/settings";
 import { Executor } from "./execution";
 import { registerOpenApiBinder } from "./integrations/openapi/binder";
 import { registerMcpBinder, type McpConnections } from "./integrations/mcp/connections";
 import { startMcpImports } from "./integrations/mcp/import-mcp";
 import { registerA2ABinder, type A2AConnections } from "./integrations/a2a/client-connections";
 import { startA2AImports } from "./integrations/a2a/import-a2a";
-import { registerAguiSources } from "./integrations/agui-remote";
+import { registerAguiSources, startAguiRemote } from "./integrations/agui-remote";
+import { linkInstances, type SharedCache } from "./instances";
+import { postgresStorage, sqliteStorage, type Storage } from "./storage";
 import { AguiBridge } from "./integrations/agui/bridge";
 import { createLogger, type Logger } from "./log";
 import { OutboundGuard } from "./net";
-import { type RunStore, SqliteRunStore } from "./db/runs";
+import type { RunStore } from "./db/runs";
 import { SourceRows, SourceStore } from "./db/sources";
-import { ToolRegistry, validateAgainst } from "./tools";
+import { type ToolRegistry, validateAgainst } from "./tools";
 
 /** Everything the console's surfaces share: one registry, one executor, one approval store. */
 export interface Services {
   config: Config;
-  database: DatabaseHandle;
+  /** Where everything is kept: SQLite (one process) or PostgreSQL (shared by every instance). */
+  storage: Storage;
   logger: Logger;
   registry: ToolRegistry;
   approvals: ApprovalStore;
@@ -38,7 +41,7 @@ export interface Services {
   grants: GrantStore;
   executor: Executor;
   /** The recorded calls of each tool, to list, pin and run again. */
-  callHistory: CallResults;
+  callHistory: CallResultStore;
   sources: SourceStore;
   /** The outbound guard: what imports and tool calls may reach (OUTBOUND_ALLOW). */
   outbound: OutboundGuard;
@@ -62,6 +65,9 @@ export interface Services {
   close(): void;
 }
 
+/** Services over a SQLite file (createServices), with its database and its write-behind call record. */
+export type SqliteServices = Services & { database: DatabaseHandle; callHistory: CallResults };
+
 export interface ServicesOptions {
   logger?: Logger;
   migrationsFolder?: string;
@@ -70,10 +76,11 @@ export interface ServicesOptions {
 export const VERSION = "0.1.0";
 
 /**
- * Open the database (applying migrations), seed the demo tools when configured, and wire the
- * registry, approval store and executor. Throws DatabaseOpenError naming CONSOLE_DB.
+ * Open the SQLite database CONSOLE_DB (applying migrations), seed the demo tools when configured,
+ * and wire the registry, approval store and executor: ready when this returns. Throws
+ * DatabaseOpenError naming CONSOLE_DB. (openServices also opens PostgreSQL.)
  */
-export function createServices(config: Config, options: ServicesOptions = {}): Services {
+export function createServices(config: Config, options: ServicesOptions = {}): SqliteServices {
   const logger = options.logger ?? createLogger(config.LOG_LEVEL);
   // A database a console used before and is now missing is not silently replaced by an empty one.
   const database = openDatabase(config.CONSOLE_DB, {
@@ -81,15 +88,58 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     known: new KnownDatabases(config.CONSOLE_STATE_DIR),
     allowCreate: config.CONSOLE_DB_CREATE,
   });
-  const registry = new ToolRegistry(database.db);
-  const approvals = new ApprovalStore(database.db, {
+  const storage = sqliteStorage(database, logger);
+  const services = assemble(config, logger, storage);
+  // On SQLite these start-up passes write within this call (each transaction is synchronous and
+  // runs before its first await), so no call or run of this process can come first; only their
+  // log lines come later.
+  void startUp(services, storage);
+  // Remote AG-UI agents registered on /sources come back with their sources at every start (read at
+  // once from SQLite, so they are served as soon as this returns).
+  registerAguiSources(aguiRemoteDeps(services), new SourceRows(database.db).listNow());
+  return { ...services, database, callHistory: storage.callResults };
+}
+
+/**
+ * Open the console's services on the database the configuration names: PostgreSQL when
+ * DATABASE_URL is set (shared with every other instance given the same URL, and tied to them
+ * through the change bus), else the SQLite file CONSOLE_DB. Ready when it resolves. Throws
+ * DatabaseOpenError or PostgresOpenError naming the variable.
+ */
+export async function openServices(config: Config, options: ServicesOptions = {}): Promise<Services> {
+  if (!config.DATABASE_URL) return createServices(config, options);
+  const logger = options.logger ?? createLogger(config.LOG_LEVEL);
+  const storage = await postgresStorage(config.DATABASE_URL, logger, { migrationsFolder: options.migrationsFolder });
+  const services = assemble(config, logger, storage);
+  try {
+    const unlink = linkInstances({
+      instance: storage.instance,
+      bus: storage.bus,
+      approvals: services.approvals,
+      caches: [registryCache(services.registry), settingsCache(services.settings)],
+      logger,
+    });
+    await startUp(services, storage);
+    await startAguiRemote(aguiRemoteDeps(services));
+    const close = services.close;
+    return { ...services, close: () => (unlink(), close()) };
+  } catch (error) {
+    services.close();
+    throw error;
+  }
+}
+
+/** The services over `storage`: every surface's classes, the agents, the periodic expiry of approvals. */
+function assemble(config: Config, logger: Logger, storage: Storage): Services {
+  const { registry, settings } = storage;
+  const approvals = new ApprovalStore(storage.approvals, {
     ttlMs: config.APPROVAL_TTL_SECONDS * 1000,
     validateArgs: (name, args) => {
       const tool = registry.get(name);
       return tool ? validateAgainst(tool.inputSchema, args) : "unknown";
     },
   });
-  const sources = new SourceStore(database.db);
+  const sources = new SourceStore(storage.sources);
   // Every connection the console opens to another machine goes through this one guard.
   const outbound = new OutboundGuard(config.OUTBOUND_ALLOW);
   registerOpenApiBinder(registry, sources, logger, outbound);
@@ -97,13 +147,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   registerMcpBinder(registry, mcp, logger);
   const a2aAgents = startA2AImports({ sources, logger, outbound });
   registerA2ABinder(registry, a2aAgents, logger);
-  const grants: GrantStore = new SqliteGrants(database.db);
-  // Call records are written a moment behind, in batches: one commit per call was the largest
-  // part of a tool call's own cost (npm run bench mcp).
-  const callResults = new CallResults(database.db, {
-    writeBehind: true,
-    onError: (error, records) => logger.error("could not record tool calls", { records, error }),
-  });
+  const { grants, callResults, runs } = storage;
   // A grant holds for the definition it was made for: a changed or removed tool revokes the others.
   // On SQLite the revocation is written within the change's call, before any later call can look.
   registry.onChange((names) => {
@@ -112,35 +156,11 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
       .catch((error: unknown) => logger.error("could not revoke the grants of changed tools", { tools: names.length, error }));
   });
   const executor = new Executor({ registry, approvals: new ApprovalGate(approvals, Date.now, grants), record: callResults, logger });
-  if (config.SEED_DEMO) registry.upsertBuiltins(demoTools);
-  const tokens = new TokenStore(database.db, {
+  const tokens = new TokenStore(storage.tokens, {
     onTouchError: (error) => logger.warn("could not note a token's use", { error }),
   });
-  const runs = new SqliteRunStore(database.db, (error, runIds) => logger.error("could not record run events", { runIds, error }));
-  // On SQLite the update runs within this call (its body is synchronous up to the promise), so no
-  // run of this process can start before it and be cancelled by it; only the log line comes later.
-  void runs.closeAbandoned().then(
-    (abandoned) => {
-      if (abandoned) logger.info("runs left running by a previous process recorded as cancelled", { count: abandoned });
-    },
-    (error: unknown) => logger.error("could not record the runs left running by a previous process", { error }),
-  );
-  // Approved calls a previous process started and never finished: their outcome is unknown, not denied.
-  // On SQLite the rows are settled within this call (the rows' transaction is synchronous and runs
-  // before the first await), so nothing below can run a call first; only the log line comes later.
-  // A start-up on PostgreSQL must await it before serving.
-  void approvals.settleInterrupted().then(
-    (interrupted) => {
-      if (interrupted.length)
-        logger.warn("approved calls cut off by a previous stop recorded with their outcome (unknown when none was recorded)", {
-          approvals: interrupted.map((a) => a.id),
-        });
-    },
-    (error: unknown) => logger.error("could not settle the approvals of calls cut off by a previous stop", { error }),
-  );
   const streamDelayMs = config.AGENT_STREAM_DELAY_MS;
-  const settings = new SettingsStore(database.db);
-  const agentStates = new AgentStates(database.db);
+  const agentStates = new AgentStates(storage.agentStates);
   // The framework demos run on OpenAI when it is configured, else on the offline scripted server.
   const demoModel = frameworkDemoModel(config, readAssistantSettings(settings), outbound);
   // The demo agent stays the default: the console works offline, with no key.
@@ -152,16 +172,12 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     .add(langGraphDemoAgent({ states: agentStates, model: demoModel.options }));
   // LLM agents an admin added in Settings, each served like the assistant under its own name.
   registerAgentProfiles({ agents, settings, env: config, outbound, logger });
-  // Remote AG-UI agents registered on /sources come back with their sources at every start
-  // (read at once from SQLite; a start-up over another row store awaits startAguiRemote).
-  registerAguiSources({ sources, agents, approvals, logger, outbound }, new SourceRows(database.db).listNow());
   const bridge = new AguiBridge({ executor, approvals, grants, runs, logger });
   // Approvals past their time become expired (their interrupts cancel-only) without anyone asking.
-  const sweep = setInterval(() => {
-    approvals.expireDue().catch((error: unknown) => logger.error("approval expiry sweep failed", { error }));
-  }, config.APPROVAL_SWEEP_SECONDS * 1000);
-  sweep.unref();
-  const sessions = new SessionStore(database.db, tokens, config.ADMIN_TOKEN);
+  const sweep = storage.every("expirySweep", config.APPROVAL_SWEEP_SECONDS * 1000, () =>
+    approvals.expireDue().catch((error: unknown) => logger.error("approval expiry sweep failed", { error })),
+  );
+  const sessions = new SessionStore(storage.sessions, tokens, config.ADMIN_TOKEN);
   const access: AccessPolicy = {
     bindHost: config.HOST,
     allowedHosts: config.ALLOWED_HOSTS,
@@ -171,7 +187,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
   };
   return {
     config,
-    database,
+    storage,
     logger,
     registry,
     approvals,
@@ -192,33 +208,95 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     access,
     version: VERSION,
     close: () => {
-      clearInterval(sweep);
-      // SQLite writes the waiting events within the call, so this also works in the exit handler,
-      // where no promise settles, and before the database closes below.
-      void runs.flush();
-      callResults.flush();
+      void sweep.stop();
       // Stdio servers get their stdin closed (and are ended) before the database goes.
       void mcp.closeAll();
-      database.close();
+      // On SQLite this writes what waits in memory within the call, so it also works in the exit
+      // handler, where no promise settles.
+      storage.close();
       void outbound.close();
     },
+  };
+}
+
+/**
+ * What a start must do before serving: seed the demo tools, record as ended the runs an instance
+ * that stopped left running, and settle the approved calls it cut off. On SQLite a previous process
+ * of this console left them; on a shared PostgreSQL only runs whose instance holds no lease are
+ * ended, and approved calls are not settled at start-up, since a consumed approval without an
+ * outcome may belong to a call another instance is running now.
+ */
+async function startUp(services: Services, storage: Storage): Promise<void> {
+  const { logger } = services;
+  // upsertBuiltins on SQLite writes within the call: a call served right after start finds them.
+  const seeding = services.config.SEED_DEMO ? services.registry.upsertBuiltins(demoTools) : Promise.resolve();
+  const ending = storage.endAbandonedRuns().then(
+    (ended) => {
+      if (ended.length) logger.info("runs left running by a console that stopped recorded as cancelled", { runs: ended });
+    },
+    (error: unknown) => logger.error("could not record the runs left running by a console that stopped", { error }),
+  );
+  const settling =
+    storage.dialect === "sqlite"
+      ? services.approvals.settleInterrupted().then(
+          (interrupted) => {
+            if (interrupted.length)
+              logger.warn("approved calls cut off by a previous stop recorded with their outcome (unknown when none was recorded)", {
+                approvals: interrupted.map((a) => a.id),
+              });
+          },
+          (error: unknown) => logger.error("could not settle the approvals of calls cut off by a previous stop", { error }),
+        )
+      : Promise.resolve();
+  await Promise.all([seeding, ending, settling]);
+}
+
+function aguiRemoteDeps(services: Services) {
+  const { sources, agents, approvals, logger, outbound } = services;
+  return { sources, agents, approvals, logger, outbound };
+}
+
+/** The registry as something other instances change too. */
+function registryCache(registry: ToolRegistry): SharedCache {
+  return {
+    kind: "registry",
+    reload: async () => void (await registry.reload()),
+    onLocalChange: (listener) => registry.onChange((_names, how) => how?.reloaded || listener()),
+  };
+}
+
+/** The settings as something other instances change too. */
+function settingsCache(settings: SettingsStore): SharedCache {
+  return {
+    kind: "settings",
+    reload: () => settings.reload(),
+    onLocalChange: (listener) => settings.onChange((_keys, how) => how?.reloaded || listener()),
   };
 }
 
 const GLOBAL_KEY = Symbol.for("agui-console.services");
 
 /**
- * The process's services, created on first use from the environment. Route modules may be bundled
- * separately, so the instance lives on globalThis rather than in a module variable.
+ * The process's services, opened on first use from the environment (PostgreSQL when DATABASE_URL
+ * is set, else the SQLite file): every caller of one process gets the same ones. Route modules may
+ * be bundled separately, so the promise lives on globalThis rather than in a module variable. When
+ * opening fails, the next call tries again (a database that was unreachable may be back).
  */
-export function getServices(): Services {
-  const holder = globalThis as unknown as Record<symbol, Services | undefined>;
-  let services = holder[GLOBAL_KEY];
-  if (!services) {
-    const created = createServices(loadConfig());
-    holder[GLOBAL_KEY] = services = created;
-    // Next.js exits on SIGINT and SIGTERM: run events still waiting in memory are written then.
-    process.once("exit", () => created.close());
-  }
-  return services;
+export function getServices(): Promise<Services> {
+  const holder = globalThis as unknown as Record<symbol, Promise<Services> | undefined>;
+  const existing = holder[GLOBAL_KEY];
+  if (existing) return existing;
+  const opening = openServices(loadConfig()).then(
+    (services) => {
+      // Next.js exits on SIGINT and SIGTERM: run events still waiting in memory are written then.
+      process.once("exit", () => services.close());
+      return services;
+    },
+    (error: unknown) => {
+      if (holder[GLOBAL_KEY] === opening) holder[GLOBAL_KEY] = undefined;
+      throw error;
+    },
+  );
+  holder[GLOBAL_KEY] = opening;
+  return opening;
 }

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const caller = await requireCaller();
   // The count is for those who may read approvals (the nav follows them live by the same scope).
-  const pending = caller.scopes.includes("approvals") ? await getServices().approvals.countPending() : 0;
+  const pending = caller.scopes.includes("approvals") ? await (await getServices()).approvals.countPending() : 0;
   return (
     <div className="flex min-h-screen">
       <aside className="w-56 shrink-0 border-r border-slate-200 bg-white p-4">

@@ -4,7 +4,7 @@ import { getServices } from "@/lib/services";
 export const dynamic = "force-dynamic";
 
 export default async function OverviewPage() {
-  const services = getServices();
+  const services = await getServices();
   const tools = services.registry.all();
   const enabled = tools.filter((t) => t.enabled).length;
   const pending = await services.approvals.countPending();

@@ -38,7 +38,7 @@ const SEND_METHODS = new Set(["SendMessage", "SendStreamingMessage", "message/se
  * Pages on origins the console lists may call it with a bearer token (CORS; OPTIONS answers their preflight).
  */
 export function a2aApi(
-  services: Pick<Services, "registry" | "executor" | "approvals" | "database" | "logger" | "access" | "config" | "version" | "agents">,
+  services: Pick<Services, "registry" | "executor" | "approvals" | "storage" | "logger" | "access" | "config" | "version" | "agents">,
   protect: Protect,
   options: A2AApiOptions = {},
 ) {
@@ -46,7 +46,7 @@ export function a2aApi(
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDataBytes = options.maxDataBytes ?? DEFAULT_MAX_DATA_BYTES;
   const tokensRequired = !isLoopback(config.HOST);
-  const tasks = new A2ATasks(services.database.db, services.approvals, logger, options.tasks);
+  const tasks = new A2ATasks(services.storage.a2aTasks, services.approvals, logger, options.tasks);
   const executor = new ConsoleAgentExecutor({
     executor: services.executor,
     approvals: services.approvals,

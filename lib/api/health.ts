@@ -9,11 +9,15 @@ import type { Services } from "../services";
  * since it was opened, it is not writable, or another process holds its lock (`fault` names which,
  * `error` says what to do).
  */
-export function healthApi(services: Pick<Services, "database" | "registry" | "logger" | "version">): { get: Handler } {
+export function healthApi(services: Pick<Services, "storage" | "registry" | "logger" | "version">): { get: Handler } {
   const get: Handler = async () => {
-    const fault = services.database.check();
+    const fault = await services.storage.check();
     if (fault) {
-      services.logger.error("health check: the database cannot take writes", { fault: fault.fault, path: services.database.path });
+      services.logger.error("health check: the database cannot take writes", {
+        fault: fault.fault,
+        dialect: services.storage.dialect,
+        ...(services.storage.database && { path: services.storage.database.path }),
+      });
       return json({ ok: false, version: services.version, db: { ok: false, fault: fault.fault, error: fault.message } }, { status: 503 });
     }
     return json({ ok: true, version: services.version, db: { ok: true, tools: services.registry.count() } });

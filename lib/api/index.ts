@@ -1,4 +1,5 @@
 import { DatabaseOpenError } from "../db";
+import { PostgresOpenError } from "../db/postgres/open";
 import { statusOf } from "../errors";
 import { protector } from "../http/authorize";
 import { errorResponse } from "../http/respond";
@@ -60,10 +61,10 @@ export function route(pick: (api: ConsoleApi) => Handler): Handler {
   let handler: Handler | undefined;
   return async (request, context) => {
     try {
-      handler ??= pick(consoleApi(getServices()));
+      handler ??= pick(consoleApi(await getServices()));
     } catch (error) {
       console.error(error);
-      if (error instanceof DatabaseOpenError)
+      if (error instanceof DatabaseOpenError || error instanceof PostgresOpenError)
         return errorResponse(statusOf(error.kind), error.kind, "The console cannot open its database; the server log says why");
       return errorResponse(500, "internal_error", INTERNAL_ERROR_MESSAGE);
     }

@@ -29,7 +29,7 @@ const ALLOW = { allow: "POST" };
  * Pages on origins the console lists may call it with a bearer token (CORS; OPTIONS answers their preflight).
  */
 export function mcpApi(
-  services: Pick<Services, "registry" | "executor" | "approvals" | "database" | "logger" | "config" | "version" | "access">,
+  services: Pick<Services, "registry" | "executor" | "approvals" | "storage" | "logger" | "config" | "version" | "access">,
   protect: Protect,
   options: McpApiOptions = {},
 ) {
@@ -39,7 +39,7 @@ export function mcpApi(
     catalog: new McpToolCatalog(services.registry),
     executor: services.executor,
     approvals: services.approvals,
-    tasks: new McpTasks(services.database.db, services.executor, services.approvals, logger, options.tasks),
+    tasks: new McpTasks(services.storage.mcpTasks, services.executor, services.approvals, logger, options.tasks),
     logger,
     version: services.version,
   };

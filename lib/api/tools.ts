@@ -40,7 +40,7 @@ export function toolsApi(services: Pick<Services, "registry">, protect: Protect)
     return registry.get(name) ?? toolNotFound(name);
   };
 
-  const list = protect("tools", async (request) => json(listTools(registry, readQuery(request, ToolListQuery))));
+  const list = protect("tools", async (request) => json(await listTools(registry, readQuery(request, ToolListQuery))));
 
   const get = protect("tools", async (_request, _caller, context) => json({ tool: toolDetail(await named(context)) }));
 
@@ -69,9 +69,9 @@ export function toolNotFound(name: string): never {
   throw new DomainError("tool_not_found", `No tool named "${name}" is registered`);
 }
 
-/** A page of tool summaries for a parsed list query. Throws InvalidCursor. */
-export function listTools(registry: ToolRegistry, q: z.output<typeof ToolListQuery>): ToolPage {
-  const page = registry.list({
+/** A page of tool summaries for a parsed list query. Rejects with InvalidCursor. */
+export async function listTools(registry: ToolRegistry, q: z.output<typeof ToolListQuery>): Promise<ToolPage> {
+  const page = await registry.page({
     text: q.text,
     sourceId: q.source,
     kind: q.kind,

@@ -86,7 +86,7 @@ interface Held {
 export class SettingsStore {
   private readonly rows: SettingRowStore;
   private readonly held = new Map<string, Held>();
-  private readonly listeners = new Set<(keys: readonly string[]) => void>();
+  private readonly listeners = new Set<(keys: readonly string[], how?: { reloaded: true }) => void>();
   /** Reloads run one after another, so a later one is never overwritten by an earlier one's read. */
   private reloading: Promise<void> = Promise.resolve();
   /** Keys this store wrote while a reload was reading: the reload's rows may predate them. */
@@ -180,8 +180,11 @@ export class SettingsStore {
     return next;
   }
 
-  /** Hear the keys whose value changed in this store's copy; returns the unsubscribe. */
-  onChange(listener: (keys: readonly string[]) => void): () => void {
+  /**
+   * Hear the keys whose value changed in this store's copy, with `{ reloaded: true }` when reload()
+   * read the change (another instance made it); returns the unsubscribe.
+   */
+  onChange(listener: (keys: readonly string[], how?: { reloaded: true }) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -203,7 +206,7 @@ export class SettingsStore {
     for (const key of written) if (!kept.has(key)) this.held.delete(key);
     const keys = new Set([...before.keys(), ...this.held.keys()]);
     const changed = [...keys].filter((key) => !sameJson(before.get(key), this.held.get(key)?.setting.value));
-    this.tell(changed);
+    this.tell(changed, { reloaded: true });
   }
 
   private replace(rows: readonly SettingRow[]): void {
@@ -222,11 +225,11 @@ export class SettingsStore {
     this.tell(keys);
   }
 
-  private tell(keys: readonly string[]): void {
+  private tell(keys: readonly string[], how?: { reloaded: true }): void {
     if (!keys.length) return;
     for (const listener of this.listeners) {
       try {
-        listener(keys);
+        listener(keys, how);
       } catch {
         // A listener's failure must not undo a committed change.
       }

@@ -7,6 +7,11 @@ import type { ToolHandler } from "./handler";
 import { assertUsableSchema } from "./schema";
 import { resolvePolicy, ToolSpecInput, type ApprovalPolicy, type Effects, type RegisteredTool, type Target, type ToolSpec } from "./spec";
 
+/** How a change reached a cache: `reloaded` when it was read back from the rows another instance wrote. */
+export interface ChangeOrigin {
+  reloaded: true;
+}
+
 /** Rebuilds the handler of an imported tool from its stored binding (after a restart, say). */
 export type HandlerBinder = (tool: RegisteredTool) => ToolHandler | undefined;
 
@@ -58,7 +63,7 @@ export class ToolRegistry {
   private readonly handlers = new Map<string, ToolHandler>();
   private readonly binders = new Map<string, HandlerBinder>();
   private cache: Map<string, RegisteredTool> | undefined;
-  private readonly listeners = new Set<(names: string[]) => void>();
+  private readonly listeners = new Set<(names: string[], how?: ChangeOrigin) => void>();
   private readonly rows: ToolRowStore;
   /** While reloads run: the write (numbered from 1) that last changed each name in the copy; reload leaves those alone. */
   private readonly written = new Map<string, number>();
@@ -171,7 +176,7 @@ export class ToolRegistry {
         }
         changed.push(name);
       }
-      if (changed.length) this.emit(changed);
+      if (changed.length) this.emit(changed, { reloaded: true });
       return changed;
     } finally {
       if (--this.reloads === 0) this.written.clear();
@@ -204,7 +209,13 @@ export class ToolRegistry {
     this.binders.set(kind, binder);
   }
 
-  /** A page of tools in name order, filtered, read from SQLite. Throws InvalidCursor. */
+  /** A page of tools in name order, filtered, read from the rows (either dialect). Rejects with InvalidCursor. */
+  async page(filter: ToolListFilter = {}): Promise<ToolPage> {
+    const page = await this.rows.page(filter);
+    return { items: page.items.map(fromRow), total: page.total, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+  }
+
+  /** A page of tools in name order, filtered, read from SQLite at once (page() on any store). Throws InvalidCursor. */
   list(filter: ToolListFilter = {}): ToolPage {
     if (!(this.rows instanceof ToolRows)) throw new Error("Listing tools is served by SQLite only");
     const page = this.rows.pageNow(filter);
@@ -314,16 +325,19 @@ export class ToolRegistry {
     return next;
   }
 
-  /** Called with the names of tools added, changed or removed. Returns an unsubscribe function. */
-  onChange(listener: (names: string[]) => void): () => void {
+  /**
+   * Called with the names of tools added, changed or removed, and `{ reloaded: true }` when the
+   * change was read from the rows by reload() (another instance made it). Returns an unsubscribe function.
+   */
+  onChange(listener: (names: string[], how?: ChangeOrigin) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
 
-  private emit(names: string[]): void {
+  private emit(names: string[], how?: ChangeOrigin): void {
     for (const listener of this.listeners) {
       try {
-        listener(names);
+        listener(names, how);
       } catch {
         // A listener's failure must not undo a committed change.
       }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleApi } from "@/lib/api";
 import type { SourceImportAnswer } from "@/lib/api/contracts";
 import type { A2ATestResult } from "@/lib/integrations/a2a/import-a2a";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { countRows } from "../support/database";
 import { startFixtureAgent, type FixtureAgent } from "../support/a2a-fixture-agent";
 import { testServices } from "../support/services";
@@ -12,9 +12,9 @@ import { valueOf, failureOf } from "../support/outcomes";
 // imported through the REST handlers of a console that may reach loopback (OUTBOUND_ALLOW).
 
 let agent: FixtureAgent;
-let services: Services;
+let services: SqliteServices;
 /** No OUTBOUND_ALLOW: loopback is refused. */
-let strict: Services;
+let strict: SqliteServices;
 
 beforeAll(async () => {
   agent = await startFixtureAgent();
@@ -244,7 +244,7 @@ describe("the time limit of an A2A tool", () => {
   });
 });
 
-async function importA2AOver(target: Services, body: Record<string, unknown>): Promise<SourceImportAnswer> {
+async function importA2AOver(target: SqliteServices, body: Record<string, unknown>): Promise<SourceImportAnswer> {
   const response = await consoleApi(target).sources.importA2AAgent(send("/api/sources/a2a", body));
   expect(response.status).toBe(201);
   return (await response.json()) as SourceImportAnswer;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isPending, type CallOutcome } from "@/lib/execution";
 import { importA2A } from "@/lib/integrations/a2a/import-a2a";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { countRows } from "../support/database";
 import { startA2AServer, type A2ATestServer } from "../support/a2a-server";
 import { testServices } from "../support/services";
@@ -12,7 +12,7 @@ import { testServices } from "../support/services";
 // resumes the remote task and gets its outcome.
 
 let remote: A2ATestServer;
-let local: Services;
+let local: SqliteServices;
 
 beforeAll(async () => {
   remote = await startA2AServer();

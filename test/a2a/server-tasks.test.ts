@@ -2,12 +2,12 @@ import { randomUUID } from "node:crypto";
 import { Task, TaskState } from "@a2a-js/sdk";
 import { ServerCallContext } from "@a2a-js/sdk/server";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { A2ATasks } from "@/lib/integrations/a2a/server-tasks";
 import { countRows } from "../support/database";
 import { testServices } from "../support/services";
 
-const opened: Services[] = [];
+const opened: SqliteServices[] = [];
 afterEach(() => {
   for (const services of opened.splice(0)) services.close();
 });
@@ -27,9 +27,9 @@ function taskIn(state: TaskState, id: string = randomUUID()): Task {
 }
 
 /** Rows SQLite has changed since the connection opened (its own counter, past any cache). */
-const writes = (services: Services) => (services.database.sqlite.prepare("select total_changes() as n").get() as { n: number }).n;
+const writes = (services: SqliteServices) => (services.database.sqlite.prepare("select total_changes() as n").get() as { n: number }).n;
 const nextTick = () => new Promise((resolve) => setImmediate(resolve));
-const stateOnDisk = (services: Services, id: string) =>
+const stateOnDisk = (services: SqliteServices, id: string) =>
   (services.database.sqlite.prepare("select state from a2a_tasks where id = ?").get(id) as { state: number } | undefined)?.state;
 
 describe("A2A task store: what reaches SQLite and when", () => {

@@ -8,7 +8,7 @@ import { openAIChatWire } from "@/lib/demo/model-server/openai-chat";
 import { ScriptedModelServer } from "@/lib/demo/model-server/server";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { createLogger } from "@/lib/log";
-import { createServices, type Services } from "@/lib/services";
+import { createServices, type SqliteServices } from "@/lib/services";
 import { loadConfig } from "@/lib/config";
 import { startAguiServer, type AguiTestServer } from "../support/agui-server";
 import { eventsOf, expectValidRun, lastText, observeRun, outcomeOf, RecordingAgent, userMessage } from "../support/agui-client";
@@ -30,7 +30,7 @@ let console_: Console;
 
 /** One console process: its services, the AG-UI endpoint and the settings API over real sockets. */
 interface Console {
-  services: Services;
+  services: SqliteServices;
   agui: AguiTestServer;
   settingsUrl: string;
   admin: string;

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_FAILED_MESSAGE, RESUME_IGNORED_EVENT } from "@/lib/agents";
 import { AgentStatesSaver, DEFAULT_KEPT_CHECKPOINTS, MESSAGES_NOT_TAKEN_EVENT, langGraphAgent } from "@/lib/agents/frameworks/langgraph";
 import type { AgentStates } from "@/lib/db/agent-states";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { eventsOf, expectValidRun, observeRun, outcomeOf, RecordingAgent, userMessage } from "../support/agui-client";
 import { startAguiServer, type AguiTestServer } from "../support/agui-server";
 import { tempDir, testServices } from "../support/services";
@@ -62,7 +62,7 @@ afterEach(async () => {
   while (servers.length) await servers.pop()!.close();
 });
 
-async function start(services?: Services): Promise<AguiTestServer> {
+async function start(services?: SqliteServices): Promise<AguiTestServer> {
   const server = await startAguiServer({}, services);
   server.services.agents.add(refundAgent(server.services.agentStates));
   servers.push(server);

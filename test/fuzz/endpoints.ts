@@ -405,6 +405,11 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
     params: (r, world) => ({ id: existingOr(r, world.runs()) }),
     query: (r) => (r.chance(0.5) ? {} : { format: r.pick(["json", "jsonl", "xml", ""]) }),
   },
+  "GET /api/runs/[id]/stream": {
+    params: (r, world) => ({ id: existingOr(r, world.runs()) }),
+    query: (r) => (r.chance(0.5) ? {} : { after: r.pick(["-1", "0", "3", "-2", "x", "1e99", ""]) }),
+    stream: true,
+  },
   "GET /api/session": {},
   "POST /api/session": { body: (r) => ({ token: r.pick(["", "not-a-token", "x".repeat(600), "acx_" + mixedString(r, 20)]) }) },
   "DELETE /api/session": {},

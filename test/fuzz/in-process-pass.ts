@@ -4,7 +4,7 @@ import vm from "node:vm";
 import { loadConfig } from "@/lib/config";
 import { demoTools } from "@/lib/demo/tools";
 import { createLogger } from "@/lib/log";
-import { createServices, type Services } from "@/lib/services";
+import { createServices, type SqliteServices } from "@/lib/services";
 import { tempDir } from "../support/services";
 import { ENDPOINTS, FUZZ_DOCUMENT, splitKey, World } from "./endpoints";
 import { describeRequest, fuzzRequest, toWebRequest, type Callers, type FuzzRequest } from "./fuzz-request";
@@ -66,9 +66,9 @@ export async function runInProcessPass(fuzz: FuzzServices, seed: number, perEndp
   return drive(fuzz.services, seed, perEndpoint, fuzz.errorLines, Date.now());
 }
 
-/** Services the route exports reach, and the error lines they logged. */
+/** SqliteServices the route exports reach, and the error lines they logged. */
 export interface FuzzServices {
-  services: Services;
+  services: SqliteServices;
   errorLines: string[];
   close(): void;
 }
@@ -98,9 +98,9 @@ export function openFuzzServices(): FuzzServices {
     }),
     { logger: createLogger("error", (line) => errorLines.push(line)) },
   );
-  const holder = globalThis as unknown as Record<symbol, Services | undefined>;
+  const holder = globalThis as unknown as Record<symbol, Promise<SqliteServices> | undefined>;
   const previous = holder[SERVICES_KEY];
-  holder[SERVICES_KEY] = services;
+  holder[SERVICES_KEY] = Promise.resolve(services);
   return {
     services,
     errorLines,
@@ -111,7 +111,13 @@ export function openFuzzServices(): FuzzServices {
   };
 }
 
-async function drive(services: Services, seed: number, perEndpoint: number, errorLines: string[], started: number): Promise<PassResult> {
+async function drive(
+  services: SqliteServices,
+  seed: number,
+  perEndpoint: number,
+  errorLines: string[],
+  started: number,
+): Promise<PassResult> {
   const r = new Random(seed);
   const journal = new WriteJournal(services.database.sqlite);
   const world = new World(services.database);
@@ -277,7 +283,7 @@ async function drive(services: Services, seed: number, perEndpoint: number, erro
  * Ids worth fuzzing against: an approval waiting for a person, a run and its thread, a recorded
  * call, and an imported source. Made through the same route exports, by the local operator.
  */
-async function seedWorld(routes: Map<string, RouteExport>, services: Services): Promise<void> {
+async function seedWorld(routes: Map<string, RouteExport>, services: SqliteServices): Promise<void> {
   const local = { host: "127.0.0.1:3000", "content-type": "application/json" };
   const post = async (key: string, url: string, body: unknown, params: Record<string, string> = {}) => {
     const response = await routes

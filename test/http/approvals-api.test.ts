@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTicket } from "@/lib/demo/tools";
 import { consoleApi, createConsoleApi } from "@/lib/api";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { testServices } from "../support/services";
 import { approvalIdOf } from "../support/outcomes";
 
-let services: Services;
+let services: SqliteServices;
 let api: ReturnType<typeof consoleApi>["approvals"];
 
 beforeAll(() => {

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createConsoleApi, type ConsoleApi } from "@/lib/api";
 import type { CreatedEmbedToken } from "@/lib/api/contracts";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { userMessage } from "../support/agui-client";
 import { countRows } from "../support/database";
 import { testServices } from "../support/services";
@@ -13,7 +13,7 @@ import { testServices } from "../support/services";
 // agent (403) and once they have expired (401).
 
 const PAGE = "http://127.0.0.2:4555";
-let services: Services;
+let services: SqliteServices;
 let api: ConsoleApi;
 let server: http.Server;
 let base: string;

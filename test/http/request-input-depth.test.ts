@@ -3,7 +3,7 @@ import { z } from "zod";
 import { consoleApi } from "@/lib/api";
 import { createNodeServer, listenLocal } from "@/lib/http/node-adapter";
 import { MAX_INPUT_DEPTH, readJson, readJsonBody } from "@/lib/http/request-input";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { countRows } from "../support/database";
 import { testServices } from "../support/services";
 
@@ -37,7 +37,7 @@ describe("request bodies are refused past the depth limit before they are parsed
 });
 
 describe("over a real socket", () => {
-  let services: Services;
+  let services: SqliteServices;
   beforeAll(() => {
     services = testServices();
   });

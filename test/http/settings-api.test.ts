@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleApi, type ConsoleApi } from "@/lib/api";
 import { MAX_AGENT_PROFILES, type SettingsView } from "@/lib/api/contracts";
 import { createLogger } from "@/lib/log";
-import { createServices, type Services } from "@/lib/services";
+import { createServices, type SqliteServices } from "@/lib/services";
 import { loadConfig } from "@/lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { countRows } from "../support/database";
@@ -12,7 +12,7 @@ const BASE = "http://127.0.0.1:3000";
 const ENV_KEY = "sk-env-never-shown-51c0de";
 const NEW_KEY = "sk-settings-never-shown-9a7b3c";
 
-let services: Services;
+let services: SqliteServices;
 let settings: ConsoleApi["settings"];
 let admin: string;
 let viewer: string;

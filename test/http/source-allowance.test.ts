@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleApi } from "@/lib/api";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { countRows } from "../support/database";
 import { testServices } from "../support/services";
 import { startRecordingServer, type RecordingServer } from "../integrations/recording-server";
@@ -11,7 +11,7 @@ import { startRecordingServer, type RecordingServer } from "../integrations/reco
 const petstore = fs.readFileSync(path.resolve(__dirname, "../../node_modules/@readme/oas-examples/3.0/json/petstore.json"), "utf8");
 
 let api: RecordingServer;
-let services: Services;
+let services: SqliteServices;
 let file: string;
 beforeAll(async () => {
   api = await startRecordingServer();
@@ -38,7 +38,7 @@ const errorOf = async (response: Response) => ({
   status: response.status,
   ...((await response.json()) as { error: { code: string; message: string } }).error,
 });
-const callPet = (s: Services, name = "pets_getPetById") =>
+const callPet = (s: SqliteServices, name = "pets_getPetById") =>
   consoleApi(s).toolCalls.run(send(`/api/tools/${name}/calls`, { args: { petId: 7 } }), { params: Promise.resolve({ name }) });
 
 describe("a source's own outbound allowance", () => {

@@ -4,14 +4,14 @@ import { tokensApi } from "@/lib/api/tokens";
 import { protector } from "@/lib/http/authorize";
 import type { CreatedToken, TokenView } from "@/lib/api/contracts";
 import { createLogger } from "@/lib/log";
-import { createServices, type Services } from "@/lib/services";
+import { createServices, type SqliteServices } from "@/lib/services";
 import { loadConfig } from "@/lib/config";
 import { countRows } from "../support/database";
 import { tempDir } from "../support/services";
 
 const BASE = "http://127.0.0.1:3000";
 
-let services: Services;
+let services: SqliteServices;
 let tokens: ConsoleApi["tokens"];
 let admin: string;
 let operator: string;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createNodeServer, listenLocal } from "@/lib/http/node-adapter";
 import { consoleApi, type ConsoleApi } from "@/lib/api";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { countRows } from "../support/database";
 import { testServices } from "../support/services";
 import { startRecordingServer, type RecordingServer } from "../integrations/recording-server";
@@ -12,7 +12,7 @@ const petstore = fs.readFileSync(path.resolve(__dirname, "../../node_modules/@re
 const BASE = "http://127.0.0.1:3000";
 const SECRET = "sk-live-never-shown-7f3a9c";
 
-let services: Services;
+let services: SqliteServices;
 let tools: ConsoleApi["tools"];
 let calls: ConsoleApi["toolCalls"];
 let sources: ConsoleApi["sources"];

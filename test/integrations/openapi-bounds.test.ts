@@ -3,13 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loadConfig } from "@/lib/config";
 import { statusOf } from "@/lib/errors";
 import { importOpenApi, previewOpenApi } from "@/lib/integrations/openapi";
-import { createServices, type Services } from "@/lib/services";
+import { createServices, type SqliteServices } from "@/lib/services";
 import { SourceStore } from "@/lib/sources";
 import { tempDir } from "../support/services";
 import { startRecordingServer, type RecordingServer } from "./recording-server";
 
 let server: RecordingServer;
-let services: Services;
+let services: SqliteServices;
 let sources: SourceStore;
 
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { loadConfig } from "@/lib/config";
 import { DuplicateTool } from "@/lib/tools";
 import { importOpenApi, OpenApiDocumentError, OpenApiOptionsError, previewOpenApi, refreshOpenApiSource } from "@/lib/integrations/openapi";
 import { createLogger } from "@/lib/log";
-import { createServices, type Services } from "@/lib/services";
+import { createServices, type SqliteServices } from "@/lib/services";
 import { removeSource, SourceStore } from "@/lib/sources";
 import { tempDir } from "../support/services";
 import { startRecordingServer, type RecordingServer } from "./recording-server";
@@ -15,11 +15,11 @@ const examples = path.resolve(__dirname, "../../node_modules/@readme/oas-example
 const read = (file: string) => fs.readFileSync(path.join(examples, file), "utf8");
 
 let server: RecordingServer;
-let services: Services;
+let services: SqliteServices;
 let sources: SourceStore;
 let dbFile: string;
 /** The same services with the default guard: public addresses only. */
-let strict: Services;
+let strict: SqliteServices;
 const logLines: string[] = [];
 
 beforeAll(async () => {

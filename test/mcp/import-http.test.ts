@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleApi } from "@/lib/api";
 import type { SourceImportAnswer } from "@/lib/api/contracts";
 import type { McpTestResult } from "@/lib/integrations/mcp/import-mcp";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { countRows } from "../support/database";
 import { EverythingHttp, FIXTURE, stdioTarget } from "../support/mcp-servers";
 import { testServices } from "../support/services";
@@ -11,9 +11,9 @@ import { valueOf } from "../support/outcomes";
 // The everything server over Streamable HTTP on 127.0.0.1, imported through the REST handlers.
 
 let everything: EverythingHttp;
-let services: Services;
+let services: SqliteServices;
 /** The same database with no OUTBOUND_ALLOW: loopback is refused. */
-let strict: Services;
+let strict: SqliteServices;
 
 beforeAll(async () => {
   everything = await EverythingHttp.start();

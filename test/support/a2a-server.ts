@@ -3,11 +3,11 @@ import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcT
 import { createConsoleApi, type ConsoleApi } from "@/lib/api";
 import type { A2AApiOptions } from "@/lib/api/a2a";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { testServices } from "./services";
 
 export interface A2ATestServer {
-  services: Services;
+  services: SqliteServices;
   api: ConsoleApi;
   /** The console's base URL (the card is under it). */
   base: string;
@@ -24,7 +24,7 @@ export interface A2ATestServer {
  * over services on a real SQLite file (fresh ones unless `existing` is given).
  */
 export async function startA2AServer(
-  options: { env?: Record<string, string>; existing?: Services; a2a?: A2AApiOptions } = {},
+  options: { env?: Record<string, string>; existing?: SqliteServices; a2a?: A2AApiOptions } = {},
 ): Promise<A2ATestServer> {
   const services = options.existing ?? testServices({ AGENT_STREAM_DELAY_MS: "0", ...options.env });
   const api = createConsoleApi(services, { a2a: options.a2a });

@@ -3,7 +3,7 @@
 import { getServices } from "../../lib/services";
 
 async function main(): Promise<void> {
-  const services = getServices();
+  const services = await getServices();
   await services.runs.start({ runId: "r-exit", threadId: "t-exit", agent: "demo", principal: "local" });
   services.runs.append("r-exit", 0, [{ type: "TEXT_MESSAGE_CONTENT", messageId: "m1", delta: "written at exit" } as never]);
   process.exit(0);

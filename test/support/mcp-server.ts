@@ -4,11 +4,11 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { createConsoleApi, type ConsoleApi } from "@/lib/api";
 import type { McpApiOptions } from "@/lib/api/mcp";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
-import type { Services } from "@/lib/services";
+import type { SqliteServices } from "@/lib/services";
 import { testServices } from "./services";
 
 export interface McpTestServer {
-  services: Services;
+  services: SqliteServices;
   api: ConsoleApi;
   /** The MCP endpoint's URL. */
   url: string;
@@ -26,7 +26,7 @@ export interface McpTestServer {
  * real SQLite file (fresh ones unless `existing` is given).
  */
 export async function startMcpServer(
-  options: { env?: Record<string, string>; existing?: Services; mcp?: McpApiOptions } = {},
+  options: { env?: Record<string, string>; existing?: SqliteServices; mcp?: McpApiOptions } = {},
 ): Promise<McpTestServer> {
   const services = options.existing ?? testServices({ AGENT_STREAM_DELAY_MS: "0", ...options.env });
   const api = createConsoleApi(services, { mcp: { tasks: { pollIntervalMs: 50 }, ...options.mcp } });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "@/lib/config";
-import { createServices, type Services } from "@/lib/services";
+import { createServices, type SqliteServices } from "@/lib/services";
 
 const made = new Set<string>();
 process.once("exit", () => {
@@ -17,7 +17,7 @@ export function tempDir(prefix = "agui-console-test-"): string {
 }
 
 /** Services over a real SQLite file in a temporary directory, with the demo tools seeded. */
-export function testServices(env: Record<string, string> = {}): Services {
+export function testServices(env: Record<string, string> = {}): SqliteServices {
   const file = env.CONSOLE_DB ?? path.join(tempDir(), "console.db");
   return createServices(loadConfig({ LOG_LEVEL: "silent", ...env, CONSOLE_DB: file }));
 }

@@ -6,9 +6,9 @@ import { consoleApi } from "../../lib/api";
 import { loadConfig } from "../../lib/config";
 import { DatabaseOpenError } from "../../lib/db";
 import { createNodeServer, listenLocal, type WebHandler } from "../../lib/http/node-adapter";
-import { createServices, type Services } from "../../lib/services";
+import { createServices, type SqliteServices } from "../../lib/services";
 
-let services: Services;
+let services: SqliteServices;
 try {
   services = createServices(loadConfig());
 } catch (error) {

@@ -12,7 +12,7 @@ export default async function ApprovalsPage({ searchParams }: { searchParams: Pr
   const caller = await requireCaller();
   if (!caller.scopes.includes("approvals"))
     return <ScopeNotice title="Approvals" scope="approvals" what="Reading and deciding approvals" />;
-  const services = getServices();
+  const services = await getServices();
   const initial = (await services.approvals.list({ status: "pending", limit: 50 })).items.map((a) => approvalView(a, services.registry));
   const linked = linkedApproval((await searchParams).approval);
   const found = linked === undefined ? undefined : await services.approvals.get(linked);

@@ -8,7 +8,7 @@ import { requireCaller } from "../../page-caller";
 export const dynamic = "force-dynamic";
 
 export default async function ChatLayout({ children }: { children: ReactNode }) {
-  const services = getServices();
+  const services = await getServices();
   const caller = await requireCaller();
   if (!caller.scopes.includes("agui")) return <ScopeNotice title="Chat" scope="agui" what="Chatting with agents" />;
   // An operator sees every caller's threads; anyone else their own (as GET /api/threads).

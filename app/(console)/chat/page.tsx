@@ -5,6 +5,6 @@ import { getServices } from "@/lib/services";
 export const dynamic = "force-dynamic";
 
 /** /chat opens a new thread with the default agent, ready to type in; the side column picks another agent. */
-export default function ChatIndexPage() {
-  redirect(`/chat/${randomUUID()}?agent=${encodeURIComponent(getServices().agents.default.info.name)}`);
+export default async function ChatIndexPage() {
+  redirect(`/chat/${randomUUID()}?agent=${encodeURIComponent((await getServices()).agents.default.info.name)}`);
 }

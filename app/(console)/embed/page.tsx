@@ -11,7 +11,7 @@ export const metadata = { title: "Embed" };
 export default async function EmbedPage() {
   const caller = await requireCaller();
   if (!caller.scopes.includes("agui")) return <ScopeNotice title="Embed" scope="agui" what="Seeing the agents' endpoints" />;
-  const services = getServices();
+  const services = await getServices();
   // Where other apps reach the console: PUBLIC_URL, else the Host this page was asked for (a served one).
   const base = (services.config.PUBLIC_URL ?? `http://${(await headers()).get("host")}`).replace(/\/+$/, "");
   const agents = services.agents.list().map((a) => ({

@@ -14,7 +14,7 @@ export default async function RunsPage({
   searchParams: Promise<{ agent?: string; status?: string; principal?: string; cursor?: string }>;
 }) {
   const query = await searchParams;
-  const services = getServices();
+  const services = await getServices();
   const caller = await requireCaller();
   // An operator sees every caller's runs; anyone else only their own, whatever the filter says.
   if (!caller.operator) query.principal = caller.id;

@@ -10,7 +10,7 @@ export const metadata = { title: "Settings" };
 export default async function SettingsPage() {
   const caller = await requireCaller();
   if (!caller.scopes.includes("tools")) return <ScopeNotice title="Settings" scope="tools" what="Reading the settings" />;
-  const view = settingsView(getServices(), caller.scopes.includes("admin"));
+  const view = settingsView(await getServices(), caller.scopes.includes("admin"));
   return (
     <div className="max-w-4xl space-y-6">
       <div>

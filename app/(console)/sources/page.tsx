@@ -12,7 +12,7 @@ export const metadata = { title: "Sources" };
 
 export default async function SourcesPage() {
   const caller = await requireCaller();
-  const services = getServices();
+  const services = await getServices();
   const sources = await services.sources.list();
   return (
     <div className="max-w-5xl space-y-6">

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export const metadata = { title: "Tools" };
 
 export default async function ToolsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const services = getServices();
+  const services = await getServices();
   const sources = (await services.sources.list()).map((s) => ({ id: s.id, name: s.name }));
   const kinds = [...new Set(services.registry.all().map((t) => t.kind))].sort();
   const filters = filtersFrom(await searchParams);
@@ -17,7 +17,7 @@ export default async function ToolsPage({ searchParams }: { searchParams: Promis
     ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v.trim())),
     limit: String(PAGE_SIZE),
   });
-  const firstPage = query.success ? listTools(services.registry, query.data) : undefined;
+  const firstPage = query.success ? await listTools(services.registry, query.data) : undefined;
   return (
     <div className="max-w-5xl">
       <h1 className="text-2xl font-semibold tracking-tight">Tools</h1>

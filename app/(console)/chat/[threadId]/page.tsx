@@ -16,7 +16,7 @@ export default async function ThreadPage({
 }) {
   const { threadId } = await params;
   const { agent: requested } = await searchParams;
-  const services = getServices();
+  const services = await getServices();
   const caller = await requireCaller();
   // Another caller's thread reads as a new one: its id says nothing of whose it is.
   const view = await loadThreadView(services, threadId, caller);

@@ -13,7 +13,7 @@ const PREFERRED_AGENT = "demo";
 export default async function CopilotKitPage({ searchParams }: { searchParams: Promise<{ agent?: string | string[] }> }) {
   const caller = await requireCaller();
   if (!caller.scopes.includes("agui")) return <ScopeNotice title="CopilotKit" scope="agui" what="Chatting with the agents" />;
-  const agents = getServices().agents.list();
+  const agents = (await getServices()).agents.list();
   const asked = (await searchParams).agent;
   const names = agents.map((a) => a.name);
   const agent = [asked, PREFERRED_AGENT, names[0]].find((name): name is string => typeof name === "string" && names.includes(name));

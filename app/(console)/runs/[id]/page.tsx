@@ -10,7 +10,7 @@ export const metadata = { title: "Run" };
 
 export default async function RunPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const services = getServices();
+  const services = await getServices();
   const run = await services.runs.getRun(id);
   if (!run || !mayActFor(await requireCaller(), run.principal)) notFound();
   const events = await services.runs.events(id);

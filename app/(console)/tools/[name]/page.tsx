@@ -19,7 +19,7 @@ export async function generateMetadata({ params }: Props) {
 
 export default async function ToolPage({ params }: Props) {
   const { name } = await params;
-  const services = getServices();
+  const services = await getServices();
   const tool = services.registry.get(name);
   if (!tool) notFound();
   const source = tool.sourceId ? await services.sources.get(tool.sourceId) : undefined;
