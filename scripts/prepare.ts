@@ -2,22 +2,34 @@
 // `npm start` runs it before serving so that a bad setting stops start-up with one clear line.
 import { ConfigError, configNotes, loadConfig } from "../lib/config";
 import { DatabaseOpenError, KnownDatabases } from "../lib/db";
-import { createServices } from "../lib/services";
+import { PostgresOpenError } from "../lib/db/postgres/open";
+import { openServices } from "../lib/services";
 
-try {
+async function main(): Promise<void> {
   const config = loadConfig();
   for (const note of configNotes()) console.log(`      ${note}`);
-  const services = createServices(config);
-  console.log(`      database ready at ${services.database.path} (${services.registry.count()} tools)`);
-  remember(new KnownDatabases(config.CONSOLE_STATE_DIR), services.database.path);
+  const services = await openServices(config);
+  const { database } = services.storage;
+  if (database) {
+    console.log(`      database ready at ${database.path} (${services.registry.count()} tools)`);
+    remember(new KnownDatabases(config.CONSOLE_STATE_DIR), database.path);
+  } else console.log(`      PostgreSQL database ready (DATABASE_URL; ${services.registry.count()} tools)`);
   services.close();
-} catch (error) {
-  if (error instanceof ConfigError || error instanceof DatabaseOpenError) {
-    console.error(`Cannot start: ${error.message}`);
-    process.exit(1);
-  }
-  throw error;
 }
+
+// tsx runs this file as CommonJS, where a top-level await is refused.
+main().then(
+  // The PostgreSQL connections close in the background: nothing is left to wait for.
+  () => process.exit(0),
+  (error: unknown) => {
+    if (error instanceof ConfigError || error instanceof DatabaseOpenError || error instanceof PostgresOpenError) {
+      console.error(`Cannot start: ${error.message}`);
+      process.exit(1);
+    }
+    console.error(error);
+    process.exit(1);
+  },
+);
 
 /**
  * Record that a console starts on this database, so that a later start refuses to replace it
