@@ -1,4 +1,6 @@
-import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { createHash } from "node:crypto";
+import { and, desc, eq, getTableColumns, inArray, isNull, or, sql, type AnyColumn, type Column, type SQL } from "drizzle-orm";
+import type pg from "pg";
 import type {
   ApprovalEventInput,
   ApprovalEventRow,
@@ -15,100 +17,100 @@ import { approvalEvents, approvals, callResults } from "../schema.pg";
 import { containsPattern, searchWords } from "../search";
 import type { PgDb } from "./open";
 
-/** A transaction handle of the PostgreSQL database: every statement of a write goes through it. */
-type Tx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
-
 /**
  * The approvals table and its audit trail on PostgreSQL, the twin of the SQLite ApprovalRows.
- * Each write is one transaction with its event row, and every statement inside it goes through the
- * transaction's own connection (a statement on the pool would run on another connection, outside
- * the transaction, and could wait for ever for a connection the transaction holds).
+ * Each write is ONE statement: the guarded change and its event row are a data-modifying CTE
+ * (`with changed as (update … returning *), logged as (insert into approval_events … select … from
+ * changed) select * from changed`), atomic on its own, so a write costs one round trip instead of a
+ * transaction's four or more (BEGIN, change, event, COMMIT), and no statement runs outside it.
+ * The frequent statements are sent as raw named (prepared) statements and their rows mapped with
+ * the schema's own column decoders: building and mapping them through drizzle cost several times
+ * the round trip. A statement's name is derived from its text, so every instance on a connection
+ * agrees on it (node-postgres refuses one name for two texts).
  *
  * Exactly-once holds across processes without locks held in between: a status change is a
  * conditional UPDATE (its WHERE names the statuses it may start from), which PostgreSQL re-checks
  * on the committed row after waiting for a concurrent writer, so of many callers on any number of
  * instances exactly one gets a row back. A request is an INSERT … ON CONFLICT (key) DO NOTHING, so
  * concurrent requests for one call make one row and read it back instead of failing on the key.
+ * A statement sees the rows committed when it started, so the row a refused change or a conflicting
+ * request reads back is read by a second statement, which sees the writer it waited for.
  */
 export class PgApprovalRows implements ApprovalRowStore {
   constructor(private readonly db: PgDb) {}
 
   async byId(id: string): Promise<ApprovalRow | undefined> {
-    const [row] = await this.db.select().from(approvals).where(eq(approvals.id, id));
-    return row;
+    return (await this.approvalRows(BY_ID, [id]))[0];
   }
 
   async byKey(key: string): Promise<ApprovalRow | undefined> {
-    const [row] = await this.db.select().from(approvals).where(eq(approvals.key, key));
-    return row;
+    return (await this.approvalRows(BY_KEY, [key]))[0];
   }
 
   async insertOnce(row: NewApproval, now: number, event: ApprovalEventInput): Promise<{ row: ApprovalRow; created: boolean }> {
-    return this.db.transaction(async (tx) => {
-      const [inserted] = await tx
-        .insert(approvals)
-        .values({ ...row, status: "pending", createdAt: now, updatedAt: now })
-        .onConflictDoNothing({ target: approvals.key })
-        .returning();
-      if (inserted) {
-        await writeEvent(tx, inserted.id, event, now);
-        return { row: inserted, created: true };
-      }
-      // Another request for the same call committed first (the insert waited for it): read its row,
-      // which this statement sees because each statement takes a fresh snapshot at READ COMMITTED.
-      const [existing] = await tx.select().from(approvals).where(eq(approvals.key, row.key));
-      if (!existing) throw new Error(`approval ${row.key} conflicted on its key but cannot be read`);
-      return { row: existing, created: false };
-    });
+    const { rows } = await this.query<RawRow & { created: boolean }>(INSERT_ONCE, [
+      row.id,
+      row.key,
+      row.principal,
+      row.scope,
+      row.callId,
+      row.runId,
+      row.threadId,
+      row.surface,
+      row.tool,
+      JSON.stringify(row.args),
+      row.argsDigest,
+      row.message,
+      row.expiresAt,
+      now,
+      event.type,
+      event.actor,
+      eventData(event),
+    ]);
+    const [first] = rows;
+    if (first) return { row: toApproval(first), created: first.created };
+    // Another request for the same call committed after this statement started (its insert waited
+    // for it): a new statement sees its row.
+    const existing = await this.byKey(row.key);
+    if (!existing) throw new Error(`approval ${row.key} conflicted on its key but cannot be read`);
+    return { row: existing, created: false };
   }
 
   async change(id: string, change: GuardedChange, event: ApprovalEventInput, now: number): Promise<ChangeOutcome> {
-    const guards: SQL[] = [eq(approvals.id, id), inArray(approvals.status, [...change.from])];
-    if (change.notExpired !== undefined) guards.push(gt(approvals.expiresAt, change.notExpired));
+    const assignments = Object.entries(change.set).filter(([name, value]) => name !== "updatedAt" && value !== undefined);
+    const values: unknown[] = [id, [...change.from], now, event.type, event.actor, eventData(event)];
+    const param = (value: unknown) => `$${values.push(value)}`;
+    const set = assignments.map(([name, value]) => {
+      const column = APPROVAL_COLUMNS.get(name);
+      if (!column) throw new Error(`approvals has no column ${name}`);
+      return `${column.name} = ${param(value === null ? null : column.mapToDriverValue(value))}`;
+    });
+    const guards = ["id = $1", "status = any($2::text[])"];
+    if (change.notExpired !== undefined) guards.push(`expires_at > ${param(change.notExpired)}`);
     if (change.match)
       guards.push(
-        eq(approvals.scope, change.match.scope),
-        eq(approvals.callId, change.match.callId),
-        eq(approvals.tool, change.match.tool),
-        eq(approvals.argsDigest, change.match.argsDigest),
+        `scope = ${param(change.match.scope)}`,
+        `call_id = ${param(change.match.callId)}`,
+        `tool = ${param(change.match.tool)}`,
+        `args_digest = ${param(change.match.argsDigest)}`,
       );
-    return this.db.transaction(async (tx): Promise<ChangeOutcome> => {
-      const [row] = await tx
-        .update(approvals)
-        .set({ ...change.set, updatedAt: now })
-        .where(and(...guards))
-        .returning();
-      if (!row) {
-        const [current] = await tx.select().from(approvals).where(eq(approvals.id, id));
-        return { changed: false, row: current };
-      }
-      await writeEvent(tx, id, event, now);
-      return { changed: true, row };
-    });
+    const text = `with changed as (
+        update approvals set ${[...set, "updated_at = $3"].join(", ")} where ${guards.join(" and ")} returning *
+      ), logged as (
+        ${INSERT_EVENT} select id, $4::text, $5::text, $6::jsonb, $3::bigint, $3::bigint from changed
+      )
+      select * from changed`;
+    const [row] = await this.approvalRows(text, values);
+    if (row) return { changed: true, row };
+    return { changed: false, row: await this.byId(id) };
   }
 
   async expireDue(now: number, from: readonly ApprovalStatus[]): Promise<ApprovalRow[]> {
-    return this.db.transaction(async (tx) => {
-      const rows = await tx
-        .update(approvals)
-        .set({ status: "expired", updatedAt: now })
-        .where(and(inArray(approvals.status, [...from]), lte(approvals.expiresAt, now)))
-        .returning();
-      if (rows.length)
-        await tx
-          .insert(approvalEvents)
-          .values(rows.map((row) => ({ approvalId: row.id, type: "expired" as const, actor: "system", createdAt: now, updatedAt: now })));
-      return rows;
-    });
+    return this.approvalRows(EXPIRE_DUE, [[...from], now]);
   }
 
   async recordOutcome(id: string, result: Record<string, unknown>, now: number): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      await tx.update(approvals).set({ result, ranAt: now, updatedAt: now }).where(eq(approvals.id, id));
-      await tx
-        .insert(approvalEvents)
-        .values({ approvalId: id, type: "ran", actor: "executor", data: result, createdAt: now, updatedAt: now });
-    });
+    await this.query(RECORD_OUTCOME, [id, JSON.stringify(result), now]);
   }
 
   async settleInterrupted(now: number, unknown: (row: ApprovalRow) => Record<string, unknown>): Promise<ApprovalRow[]> {
@@ -148,18 +150,7 @@ export class PgApprovalRows implements ApprovalRowStore {
   }
 
   async markAnswered(id: string, runId: string, by: string, now: number): Promise<ApprovalRow | undefined> {
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(approvals)
-        .set({ answeredAt: now, answeredRunId: runId, updatedAt: now })
-        .where(and(eq(approvals.id, id), isNull(approvals.answeredAt)))
-        .returning();
-      if (row)
-        await tx
-          .insert(approvalEvents)
-          .values({ approvalId: id, type: "answered", actor: by, data: { runId }, createdAt: now, updatedAt: now });
-      return row;
-    });
+    return (await this.approvalRows(MARK_ANSWERED, [id, runId, now, by, JSON.stringify({ runId })]))[0];
   }
 
   async page(filter: ApprovalRowFilter): Promise<Page<ApprovalRow>> {
@@ -185,37 +176,105 @@ export class PgApprovalRows implements ApprovalRowStore {
   }
 
   async countPending(now: number): Promise<number> {
-    const [row] = await this.db
-      .select({ n: count() })
-      .from(approvals)
-      .where(and(eq(approvals.status, "pending"), gt(approvals.expiresAt, now)));
-    return row?.n ?? 0;
+    const { rows } = await this.query<{ n: number }>(COUNT_PENDING, [now]);
+    return rows[0]?.n ?? 0;
   }
 
   async unansweredForThread(threadId: string, surface: string): Promise<ApprovalRow[]> {
-    return this.db
-      .select()
-      .from(approvals)
-      .where(and(eq(approvals.threadId, threadId), eq(approvals.surface, surface), isNull(approvals.answeredAt)))
-      .orderBy(asc(approvals.createdAt), asc(approvals.id));
+    return this.approvalRows(UNANSWERED_FOR_THREAD, [threadId, surface]);
   }
 
   async events(id: string): Promise<ApprovalEventRow[]> {
-    return this.db.select().from(approvalEvents).where(eq(approvalEvents.approvalId, id)).orderBy(asc(approvalEvents.id));
+    const { rows } = await this.query(EVENTS, [id]);
+    return rows.map((raw) => fromDriver<ApprovalEventRow>(EVENT_COLUMNS, raw));
+  }
+
+  private async approvalRows(text: string, values: unknown[]): Promise<ApprovalRow[]> {
+    const { rows } = await this.query(text, values);
+    return rows.map(toApproval);
+  }
+
+  /** Run one statement on the pool as a named statement: parsed once per connection. */
+  private query<R extends RawRow = RawRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
+    return this.db.$client.query<R>({ name: statementName(text), text, values });
   }
 }
 
-async function writeEvent(tx: Tx, approvalId: string, event: ApprovalEventInput, now: number): Promise<void> {
-  await tx.insert(approvalEvents).values({
-    approvalId,
-    type: event.type,
-    actor: event.actor,
-    // jsonb takes the object itself: drizzle would store a pre-serialised string as a JSON string.
-    ...(event.data && { data: event.data }),
-    createdAt: now,
-    updatedAt: now,
-  });
+type RawRow = Record<string, unknown>;
+type Columns = ReadonlyMap<string, Column>;
+
+/** Each table's columns by property name, to decode raw rows as drizzle does (ms from int8 text, jsonb). */
+const APPROVAL_COLUMNS: Columns = new Map(Object.entries(getTableColumns(approvals)));
+const EVENT_COLUMNS: Columns = new Map(Object.entries(getTableColumns(approvalEvents)));
+
+/** The row drizzle would give for `raw` (snake_case columns as node-postgres returns them). */
+function fromDriver<T>(columns: Columns, raw: RawRow): T {
+  const row: RawRow = {};
+  for (const [key, column] of columns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T;
 }
+
+const toApproval = (raw: RawRow): ApprovalRow => fromDriver<ApprovalRow>(APPROVAL_COLUMNS, raw);
+
+/** jsonb parameters go as JSON text: node-postgres would send a JS array as a PostgreSQL array. */
+const eventData = (event: ApprovalEventInput): string | null => (event.data ? JSON.stringify(event.data) : null);
+
+const statementNames = new Map<string, string>();
+/** A name node-postgres can prepare `text` under: the same for the same text in every instance of the class. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) statementNames.set(text, (name = `approvals_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`));
+  return name;
+}
+
+const INSERT_EVENT = "insert into approval_events (approval_id, type, actor, data, created_at, updated_at)";
+
+const BY_ID = "select * from approvals where id = $1";
+const BY_KEY = "select * from approvals where key = $1";
+
+/**
+ * The new pending row with its event, or (no event) the row already there when this statement
+ * started. `created` says which. An empty answer means a concurrent request committed it meanwhile.
+ */
+const INSERT_ONCE = `with inserted as (
+    insert into approvals (id, key, principal, scope, call_id, run_id, thread_id, surface, tool, args, args_digest, message, expires_at, status, created_at, updated_at)
+    values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 'pending', $14, $14)
+    on conflict (key) do nothing
+    returning *
+  ), logged as (
+    ${INSERT_EVENT} select id, $15::text, $16::text, $17::jsonb, $14::bigint, $14::bigint from inserted
+  )
+  select *, true as created from inserted
+  union all
+  select *, false as created from approvals where key = $2 and not exists (select from inserted)`;
+
+const EXPIRE_DUE = `with expired as (
+    update approvals set status = 'expired', updated_at = $2 where status = any($1::text[]) and expires_at <= $2 returning *
+  ), logged as (
+    ${INSERT_EVENT} select id, 'expired', 'system', null, $2::bigint, $2::bigint from expired
+  )
+  select * from expired`;
+
+/** Like the SQLite twin, the event is written even when no row changed (an unknown id then fails on the key). */
+const RECORD_OUTCOME = `with updated as (
+    update approvals set result = $2, ran_at = $3, updated_at = $3 where id = $1
+  )
+  ${INSERT_EVENT} values ($1, 'ran', 'executor', $2, $3, $3)`;
+
+const MARK_ANSWERED = `with answered as (
+    update approvals set answered_at = $3, answered_run_id = $2, updated_at = $3 where id = $1 and answered_at is null returning *
+  ), logged as (
+    ${INSERT_EVENT} select id, 'answered', $4::text, $5::jsonb, $3::bigint, $3::bigint from answered
+  )
+  select * from answered`;
+
+const COUNT_PENDING = "select count(*)::int as n from approvals where status = 'pending' and expires_at > $1";
+const UNANSWERED_FOR_THREAD =
+  "select * from approvals where thread_id = $1 and surface = $2 and answered_at is null order by created_at, id";
+const EVENTS = "select * from approval_events where approval_id = $1 order by id";
 
 /**
  * `word` appears in any of `columns`, ignoring case. PostgreSQL's LIKE is case-sensitive where
