@@ -36,6 +36,51 @@ interface Waiting {
 }
 
 /**
+ * A run's start in one statement: the run row, then its thread (created, or given a title when it
+ * has none) only when the run row was written. The run's primary key decides between two instances
+ * starting the same id at once: the second insert waits for the first to commit, then does nothing,
+ * and neither it nor its thread change is written. The run's foreign key is checked at the end of
+ * the statement, when its thread exists.
+ */
+const START_RUN = `with run as (
+    insert into runs (id, thread_id, agent, principal, surface, status, parent_run_id, started_at, created_at, updated_at)
+    values ($1::text, $2::text, $3::text, $4::text, $5::text, 'running', $6::text, $8::bigint, $8::bigint, $8::bigint)
+    on conflict (id) do nothing
+    returning id
+  ), thread as (
+    insert into threads (id, agent, principal, title, created_at, updated_at)
+    select $2::text, $3::text, $4::text, $7::text, $8::bigint, $8::bigint where exists (select 1 from run)
+    on conflict (id) do update set title = excluded.title, updated_at = excluded.updated_at
+      where threads.title is null and excluded.title is not null
+  )
+  select id from run`;
+
+/** Waiting rows as one INSERT of the arrays' elements ($1 run ids, $2 first positions, $3 counts, $4 records, $5 now). */
+const INSERT_ROWS = `insert into run_events (run_id, seq, count, events, created_at, updated_at)
+  select r.run_id, r.seq, r.count, r.events, $5::bigint, $5::bigint
+    from unnest($1::text[], $2::int[], $3::int[], $4::text[]) as r(run_id, seq, count, events)`;
+
+/** INSERT_ROWS with a run's end ($6 …) and its thread's latest messages and state, in one statement. */
+const FINISH_RUN = `with written as (${INSERT_ROWS}), run as (
+    update runs set status = $7::text, outcome = $8::jsonb, error = $9::text, tool_call_count = $10::int, usage = $11::jsonb,
+      finished_at = $5::bigint, updated_at = $5::bigint
+    where id = $6::text returning thread_id
+  )
+  update threads set updated_at = $5::bigint, messages = coalesce($12::jsonb, threads.messages), state = coalesce($13::jsonb, threads.state)
+    from run where threads.id = run.thread_id`;
+
+/** The parameters $1 to $5 of INSERT_ROWS. */
+function rowParams(rows: Waiting[], now: number): unknown[] {
+  return [
+    rows.map((row) => row.runId),
+    rows.map((row) => row.firstSeq),
+    rows.map((row) => row.count),
+    rows.map((row) => `[${row.parts.join(",")}]`),
+    now,
+  ];
+}
+
+/**
  * The run store on PostgreSQL, the twin of the SQLite SqliteRunStore.
  *
  * Events are written behind the stream as on SQLite: `append` and `appendRecord` only queue them
@@ -46,9 +91,10 @@ interface Waiting {
  * events at most WRITE_DELAY_MS late.
  *
  * The batch is stored as JSON text (a Buffer cannot go into a text column; PostgreSQL compresses
- * long values itself). Every write is one transaction whose statements all go through its own
- * connection (`tx`), each event row in a savepoint so that a row the database refuses is dropped
- * alone. JSON the caller already serialised (a run's messages, state, outcome) goes in as a text
+ * long values itself). A start is one statement, and so is each write of the queue (with the run's
+ * end when it is a finish): one round trip, one commit. Only when such a write fails is it done
+ * again as one transaction whose statements all go through its own connection (`tx`), each event
+ * row in a savepoint so that a row the database refuses is dropped alone. JSON the caller already serialised (a run's messages, state, outcome) goes in as a text
  * parameter cast to jsonb, never through drizzle's jsonb column, which would store it as a string.
  *
  * There is no `closeAbandoned` here: on a shared database, ending every "running" run at start-up
@@ -71,45 +117,17 @@ export class PgRunStore implements RunStore {
   ) {}
 
   async start(input: RunStart): Promise<void> {
-    const now = Date.now();
-    await this.db.transaction(async (tx) => {
-      // A new thread; an existing one only gets a title when it has none.
-      await tx
-        .insert(threads)
-        .values({
-          id: input.threadId,
-          agent: input.agent,
-          principal: input.principal,
-          title: input.title?.slice(0, 120) ?? null,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoUpdate({
-          target: threads.id,
-          set: { title: sql`excluded.title`, updatedAt: sql`excluded.updated_at` },
-          setWhere: sql`${threads.title} is null and excluded.title is not null`,
-        });
-      // The run's primary key decides between two instances starting the same id at once: the
-      // second insert waits for the first to commit, then does nothing, and its thread change is
-      // rolled back with it.
-      const inserted = await tx
-        .insert(runs)
-        .values({
-          id: input.runId,
-          threadId: input.threadId,
-          agent: input.agent,
-          principal: input.principal,
-          surface: input.surface ?? "agui",
-          status: "running",
-          parentRunId: input.parentRunId ?? null,
-          startedAt: now,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .onConflictDoNothing({ target: runs.id })
-        .returning({ id: runs.id });
-      if (!inserted.length) throw new RunIdTaken(input.runId);
-    });
+    const { rows } = await this.db.$client.query<{ id: string }>(START_RUN, [
+      input.runId,
+      input.threadId,
+      input.agent,
+      input.principal,
+      input.surface ?? "agui",
+      input.parentRunId ?? null,
+      input.title?.slice(0, 120) ?? null,
+      Date.now(),
+    ]);
+    if (!rows.length) throw new RunIdTaken(input.runId);
   }
 
   append(runId: string, firstSeq: number, events: readonly AGUIEvent[]): void {
@@ -140,6 +158,7 @@ export class PgRunStore implements RunStore {
     return this.serially(async () => {
       const rows = this.take();
       if (!rows.length) return;
+      if (await this.attempt(INSERT_ROWS, rowParams(rows, Date.now()))) return;
       let refused: Refusal[];
       try {
         refused = await this.db.transaction((tx) => writeRows(tx, rows));
@@ -168,6 +187,20 @@ export class PgRunStore implements RunStore {
       const rows = this.take();
       try {
         const encoded = encodeEnd(end);
+        if (
+          await this.attempt(FINISH_RUN, [
+            ...rowParams(rows, now),
+            runId,
+            encoded.status,
+            encoded.outcome,
+            encoded.error,
+            encoded.toolCallCount,
+            encoded.usage,
+            encoded.messages,
+            encoded.state,
+          ])
+        )
+          return;
         const refused = await this.db.transaction(async (tx) => {
           const refusedRows = await writeRows(tx, rows);
           await finishRun(tx, runId, encoded, now);
@@ -262,6 +295,21 @@ export class PgRunStore implements RunStore {
       });
     }
     return out;
+  }
+
+  /**
+   * Run one statement in a commit of its own; false when it failed (and so wrote nothing). The
+   * common write is one round trip this way; when it fails, the caller writes again the slow way,
+   * a transaction with a savepoint per row, which keeps what the database accepts and says what it
+   * refused.
+   */
+  private async attempt(text: string, params: unknown[]): Promise<boolean> {
+    try {
+      await this.db.$client.query(text, params);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Every waiting row, out of the queue (appends made from now on start rows of their own). */
