@@ -35,11 +35,16 @@ export class LeasedPgRunStore extends PgRunStore {
     }
   }
 
+  /**
+   * The lease is given up once the end is recorded, without waiting for the unlock's answer: the
+   * run is no longer running, so nothing reads its lease, and a later hold of the same id is sent
+   * after the unlock on the lease connection.
+   */
   override async finish(runId: string, end: RunEnd): Promise<void> {
     try {
       await super.finish(runId, end);
     } finally {
-      await this.leases.release(runId);
+      void this.leases.release(runId);
     }
   }
 }
