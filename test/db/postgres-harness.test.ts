@@ -3,27 +3,29 @@
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { freePort, startEmbeddedPostgres } from "../support/postgres-server";
 import { postgresDatabase } from "../support/postgres";
-
-const leftovers = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith("agui-console-pg-"));
 
 describe("embedded PostgreSQL for tests", () => {
   it("a server that cannot start (its port is taken) rejects with its log, and its folder is gone", async () => {
     const port = await freePort();
     const squatter = net.createServer();
     await new Promise<void>((resolve) => squatter.listen(port, "127.0.0.1", resolve));
-    const before = leftovers();
+    // A folder of its own: other processes (a bench, another run) may start servers in the system's temporary folder meanwhile.
+    const parentDir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-harness-"));
+    fs.chmodSync(parentDir, 0o755); // the server's own user must get through it
     try {
-      const error = await startEmbeddedPostgres({ port }).catch((caught: unknown) => caught);
+      const error = await startEmbeddedPostgres({ port, parentDir }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(Error);
       expect((error as Error).message).toMatch(
         /^embedded PostgreSQL failed to start\n--- its log ---\n[\s\S]*could not (bind|create listen socket)/,
       );
-      expect(leftovers().filter((name) => !before.includes(name))).toEqual([]);
+      expect(fs.readdirSync(parentDir)).toEqual([]);
     } finally {
+      fs.rmSync(parentDir, { recursive: true, force: true });
       await new Promise((resolve) => squatter.close(resolve));
     }
   }, 60_000);

