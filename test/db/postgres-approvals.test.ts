@@ -19,16 +19,10 @@ import { PgApprovalRows } from "@/lib/db/postgres/approvals";
 import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
 import { callResults } from "@/lib/db/schema.pg";
 import { freshDatabase } from "../support/database";
-import { postgresDatabase } from "../support/postgres";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 
 const database = postgresDatabase();
-let pg: PostgresHandle;
-beforeAll(async () => {
-  pg = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-});
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = postgresPool(database);
 
 /** One dialect's rows, with what the shared tests need to know of its storage. */
 interface Dialect {

@@ -3,29 +3,22 @@
 // on this file's own database), then, on PostgreSQL, two connection pools standing for two console
 // instances: a token name is created once whoever creates it at the same moment, and a session
 // opened on one instance holds, and ends, on the other.
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { SESSION_TTL_MS, SessionStore } from "@/lib/auth/sessions";
 import { TokenError, TokenStore } from "@/lib/auth/tokens";
 import type { DatabaseHandle } from "@/lib/db";
-import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
 import { PgSessionRows } from "@/lib/db/postgres/sessions";
 import { PgTokenRows } from "@/lib/db/postgres/tokens";
 import { SessionRows, type SessionRowStore } from "@/lib/db/sessions";
 import { TokenRows, type TokenRowStore } from "@/lib/db/tokens";
 import { DomainError } from "@/lib/errors";
 import { freshDatabase } from "../support/database";
-import { postgresDatabase } from "../support/postgres";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 
 const ADMIN_TOKEN = "admin-secret-of-this-test";
 
 const database = postgresDatabase();
-let pg: PostgresHandle;
-beforeAll(async () => {
-  pg = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-});
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = postgresPool(database);
 
 let sqliteHandle: DatabaseHandle | undefined;
 afterAll(() => sqliteHandle?.close());
@@ -211,13 +204,7 @@ describe.each(dialects)("sessions on %s", (_name, fresh) => {
 });
 
 describe("tokens and sessions on PostgreSQL across two instances", () => {
-  let other: PostgresHandle;
-  beforeAll(async () => {
-    other = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-  });
-  afterAll(async () => {
-    await other?.close();
-  });
+  const other = postgresPool(database);
   beforeEach(async () => {
     await pg.pool.query("truncate operator_sessions, api_tokens");
   });

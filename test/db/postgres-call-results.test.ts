@@ -17,16 +17,10 @@ import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
 import { Executor, type CallEvent, type CallOutcome, type ToolResult } from "@/lib/execution";
 import { ToolRegistry } from "@/lib/tools";
 import { freshDatabase } from "../support/database";
-import { postgresDatabase } from "../support/postgres";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 
 const database = postgresDatabase();
-let pg: PostgresHandle;
-beforeAll(async () => {
-  pg = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-});
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = postgresPool(database);
 
 // The tool registry lives in SQLite on either dialect: each test has its own, closed after it.
 const registries: DatabaseHandle[] = [];

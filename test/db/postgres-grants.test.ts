@@ -1,24 +1,18 @@
 // "Approve for this thread" grants over both dialects: the same behaviour on SQLite (SqliteGrants
 // on a temporary file) and on PostgreSQL (PgGrants), then, on PostgreSQL, two connection pools
 // standing for two console instances granting the same tool in the same thread at once.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "@/lib/db";
 import { SqliteGrants, type GrantInput, type GrantStore } from "@/lib/db/grants";
 import { PgGrants } from "@/lib/db/postgres/grants";
-import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
+import { openPostgres } from "@/lib/db/postgres/open";
 import { toolEvents } from "@/lib/db/schema.pg";
 import { freshDatabase } from "../support/database";
-import { postgresDatabase } from "../support/postgres";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 
 const database = postgresDatabase();
-let pg: PostgresHandle;
-beforeAll(async () => {
-  pg = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-});
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = postgresPool(database);
 
 let sqliteHandle: DatabaseHandle | undefined;
 afterAll(() => sqliteHandle?.close());

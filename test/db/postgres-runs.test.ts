@@ -2,22 +2,15 @@
 // temporary file) and on PostgreSQL (PgRunStore on this file's own database), then what only
 // PostgreSQL faces: two connection pools stand for two console instances sharing one database.
 import type { AGUIEvent } from "@ag-ui/core";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { InvalidCursor } from "@/lib/db";
 import { PgRunStore } from "@/lib/db/postgres/runs";
-import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
 import { RunIdTaken, SqliteRunStore, type RunStore } from "@/lib/db/runs";
 import { freshDatabase } from "../support/database";
-import { postgresDatabase } from "../support/postgres";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 
 const database = postgresDatabase();
-let pg: PostgresHandle;
-beforeAll(async () => {
-  pg = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-});
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = postgresPool(database);
 
 /** One dialect's store, with what the shared tests need to read of its storage directly. */
 interface Dialect {
@@ -203,13 +196,7 @@ describe.each([
 });
 
 describe("two instances on one PostgreSQL", () => {
-  let other: PostgresHandle;
-  beforeAll(async () => {
-    other = await openPostgres(database.url, { maxConnections: 10, onConnectionError: () => {} });
-  });
-  afterAll(async () => {
-    await other?.close();
-  });
+  const other = postgresPool(database, { maxConnections: 10 });
   beforeEach(async () => {
     await pg.pool.query("truncate threads, runs, run_events cascade");
   });

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { Task, TaskState } from "@a2a-js/sdk";
 import { ServerCallContext } from "@a2a-js/sdk/server";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { ApprovalStore } from "@/lib/approvals/store";
 import type { DatabaseHandle } from "@/lib/db";
 import { A2ATaskRows, type A2AParkedCall, type A2ATaskRowStore, type A2ATaskWrite } from "@/lib/db/a2a-tasks";
@@ -14,23 +14,16 @@ import { InvalidCursor } from "@/lib/db/cursor";
 import { McpTaskRows, type McpTaskRowStore, type NewMcpTask } from "@/lib/db/mcp-tasks";
 import { PgA2ATaskRows } from "@/lib/db/postgres/a2a-tasks";
 import { PgMcpTaskRows } from "@/lib/db/postgres/mcp-tasks";
-import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
 import { Executor } from "@/lib/execution";
 import { A2ATasks } from "@/lib/integrations/a2a/server-tasks";
 import { McpTasks } from "@/lib/integrations/mcp/server-tasks";
 import { silentLogger } from "@/lib/log";
 import { ToolRegistry } from "@/lib/tools";
 import { freshDatabase } from "../support/database";
-import { postgresDatabase } from "../support/postgres";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 
 const database = postgresDatabase();
-let pg: PostgresHandle;
-beforeAll(async () => {
-  pg = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-});
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = postgresPool(database);
 
 let sqliteHandle: DatabaseHandle | undefined;
 afterAll(() => sqliteHandle?.close());
@@ -285,13 +278,7 @@ class SlowWorkingWrites extends PgA2ATaskRows {
 }
 
 describe("server tasks on PostgreSQL across two instances", () => {
-  let other: PostgresHandle;
-  beforeAll(async () => {
-    other = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-  });
-  afterAll(async () => {
-    await other?.close();
-  });
+  const other = postgresPool(database);
   beforeEach(async () => {
     await pg.pool.query("truncate mcp_tasks, a2a_tasks");
   });

@@ -2,11 +2,10 @@
 // file) and on PostgreSQL, then, on PostgreSQL, two connection pools standing for two console
 // instances: a setting inserted by both at once is inserted once, a paused state taken by both at
 // once is taken once, and a setting written by one is read by the other after reload().
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/lib/db";
 import { AgentStates } from "@/lib/db/agent-states";
 import { PgAgentStateRows } from "@/lib/db/postgres/agent-states";
-import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
 import { PgSettingRows } from "@/lib/db/postgres/settings";
 import { PgSourceRows } from "@/lib/db/postgres/sources";
 import * as pgSchema from "@/lib/db/schema.pg";
@@ -14,16 +13,10 @@ import * as liteSchema from "@/lib/db/schema";
 import { SettingsStore } from "@/lib/db/settings";
 import { SourceStore } from "@/lib/db/sources";
 import { freshDatabase } from "../support/database";
-import { postgresDatabase } from "../support/postgres";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 
 const database = postgresDatabase();
-let pg: PostgresHandle;
-beforeAll(async () => {
-  pg = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-});
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = postgresPool(database);
 
 let sqliteHandle: DatabaseHandle | undefined;
 afterAll(() => sqliteHandle?.close());
@@ -184,13 +177,7 @@ describe.each(dialects)("settings, agent states and sources on %s", (_name, fres
 });
 
 describe("settings and agent states on PostgreSQL across two instances", () => {
-  let other: PostgresHandle;
-  beforeAll(async () => {
-    other = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-  });
-  afterAll(async () => {
-    await other?.close();
-  });
+  const other = postgresPool(database);
   beforeEach(async () => {
     await pg.pool.query("truncate settings, agent_states");
   });

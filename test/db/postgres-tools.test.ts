@@ -7,22 +7,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { asc, eq } from "drizzle-orm";
 import { InvalidCursor, type DatabaseHandle } from "@/lib/db";
 import { PgToolRows } from "@/lib/db/postgres/tools";
-import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
 import * as pgSchema from "@/lib/db/schema.pg";
 import * as liteSchema from "@/lib/db/schema";
 import { ToolNameTaken, ToolRows, type ToolRow, type ToolRowStore } from "@/lib/db/tools";
 import { DuplicateTool, ToolRegistry, type ToolSpecInput } from "@/lib/tools";
 import { freshDatabase } from "../support/database";
-import { postgresDatabase } from "../support/postgres";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 
 const database = postgresDatabase();
-let pg: PostgresHandle;
-beforeAll(async () => {
-  pg = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-});
-afterAll(async () => {
-  await pg?.close();
-});
+const pg = postgresPool(database);
 
 let sqliteHandle: DatabaseHandle | undefined;
 afterAll(() => sqliteHandle?.close());
@@ -301,13 +294,7 @@ describe.each(dialects)("reloading a registry over %s rows", (_name, dialect) =>
 });
 
 describe("the registry across two instances on PostgreSQL", () => {
-  let other: PostgresHandle;
-  beforeAll(async () => {
-    other = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-  });
-  afterAll(async () => {
-    await other?.close();
-  });
+  const other = postgresPool(database);
   beforeEach(async () => {
     await pg.pool.query("truncate tools, tool_events, sources cascade");
   });

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import pg from "pg";
+import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
 import { afterAll, beforeAll, inject } from "vitest";
 import type { PostgresBrokerAnswer } from "./postgres-global-setup";
 
@@ -58,5 +59,33 @@ export function postgresDatabase(): { readonly url: string; readonly serverUrl: 
       if (!server) throw new Error("postgresDatabase().serverUrl is ready in tests and hooks, after its beforeAll");
       return server.url;
     },
+  };
+}
+
+/**
+ * A connection pool to `database` standing for one console instance, opened in the enclosing
+ * scope's beforeAll (after the database's) and closed in its afterAll. Read its `db` and `pool`
+ * inside tests and hooks.
+ */
+export function postgresPool(database: { readonly url: string }, options: { maxConnections?: number } = {}): PostgresHandle {
+  let handle: PostgresHandle | undefined;
+  beforeAll(async () => {
+    handle = await openPostgres(database.url, { maxConnections: options.maxConnections ?? 4, onConnectionError: () => {} });
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+  const opened = (): PostgresHandle => {
+    if (!handle) throw new Error("postgresPool() is open in tests and hooks, after its beforeAll");
+    return handle;
+  };
+  return {
+    get db() {
+      return opened().db;
+    },
+    get pool() {
+      return opened().pool;
+    },
+    close: () => opened().close(),
   };
 }
