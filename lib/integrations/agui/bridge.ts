@@ -69,7 +69,7 @@ export class AguiBridge {
       parentRunId: recorded.parentRunId,
       title,
     });
-    return new BridgeRun(this, agent, recorded, principal, pinned && { ...pinned, parentRunId: input.parentRunId });
+    return new BridgeRun(this, agent, recorded, principal, pinned && { ...pinned, parentRunId: input.parentRunId }, owner === undefined);
   }
 
   /** Stop a running run (its stream ends with the cancelled outcome). Returns whether it was live. */
@@ -128,6 +128,8 @@ export class BridgeRun {
     readonly principal: Principal,
     /** Set for a resume the client sent under the interrupted run's id: what it sent. */
     private readonly pinned?: PinnedResume & { parentRunId?: string },
+    /** The thread had no run before this one (so no interrupt of its own can be open). */
+    private readonly newThread = false,
   ) {}
 
   /**
@@ -283,6 +285,7 @@ export class BridgeRun {
           principal,
           signal: controller.signal,
           entries: input.resume ?? [],
+          newThread: this.newThread,
           conversation,
           emit: (event) => send([stamp(event)]),
         },

@@ -26,6 +26,8 @@ export interface ResumeRun {
   principal: Principal;
   signal: AbortSignal;
   entries: readonly ResumeEntry[];
+  /** The thread had no run before this one: none of its interrupts can be open, so none is looked up. */
+  newThread?: boolean;
   /** The thread's messages; the answers are added to it. */
   conversation: Conversation;
   /** Streams an event of the run (timestamps are added by the caller). */
@@ -105,7 +107,7 @@ export async function applyResume(deps: ResumeDeps, run: ResumeRun): Promise<Res
     }
     await answer(approval);
   }
-  return { open: await approvals.unansweredForThread(run.threadId), foreign };
+  return { open: run.newThread ? [] : await approvals.unansweredForThread(run.threadId), foreign };
 }
 
 /**
