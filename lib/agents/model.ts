@@ -38,7 +38,12 @@ export interface ModelRequest {
 export interface ChatModel {
   /** Shown in the UI next to the agent, e.g. "scripted demo model (no LLM)" or "openai:gpt-5-mini". */
   label: string;
-  respond(request: ModelRequest): AsyncIterable<ModelChunk>;
+  /**
+   * The answer, chunk by chunk. A model whose answer is at hand when it is asked for (the scripted
+   * one) may return a plain iterable: the agent loop then reads it without a promise per chunk,
+   * which a server where async context tracking is on (Next.js) pays for with every promise.
+   */
+  respond(request: ModelRequest): AsyncIterable<ModelChunk> | Iterable<ModelChunk>;
 }
 
 /**

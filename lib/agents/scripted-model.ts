@@ -10,7 +10,7 @@ import type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "./mode
 export class ScriptedModel implements ChatModel {
   readonly label = "scripted demo model (no LLM)";
 
-  async *respond(request: ModelRequest): AsyncIterable<ModelChunk> {
+  *respond(request: ModelRequest): Iterable<ModelChunk> {
     const last = request.messages.at(-1);
     if (!last) {
       yield* say(greeting(request.tools));

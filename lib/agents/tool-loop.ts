@@ -1,6 +1,6 @@
 import type { ToolResult } from "../execution";
 import type { AgentRun, StreamingItem, ToolCallRequest } from "./agent-run";
-import { ModelError, type ChatModel, type ToolDescriptor } from "./model";
+import { ModelError, type ChatModel, type ModelChunk, type ToolDescriptor } from "./model";
 
 /** A model answer that sends nothing for this long is stopped (the run ends with RUN_ERROR). */
 export const MODEL_IDLE_TIMEOUT_MS = 120_000;
@@ -59,7 +59,7 @@ export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Prom
     try {
       if (run.ctx.signal.aborted) stop();
       const request = { system: options.system, messages: run.messages(), tools: options.tools, signal: answer.signal };
-      for await (const chunk of options.model.respond(request)) {
+      const take = (chunk: ModelChunk): Promise<void> | void => {
         lastChunkAt = Date.now();
         if (chunk.type === "text" || chunk.type === "reasoning") {
           chars += chunk.delta.length;
@@ -69,22 +69,31 @@ export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Prom
               "model_error",
             );
         }
-        if (chunk.type === "usage") {
-          run.addUsage(chunk.usage);
-          continue;
-        }
+        if (chunk.type === "usage") return run.addUsage(chunk.usage);
         if (chunk.type === "tool_call") {
           open?.item.close();
           open = undefined;
           calls.push({ name: chunk.name, args: chunk.args });
-          continue;
+          return;
         }
         if (open?.kind !== chunk.type) {
           open?.item.close();
           open = { kind: chunk.type, item: chunk.type === "text" ? run.openText() : run.openReasoning() };
         }
-        const waiting = open.item.append(chunk.delta);
-        if (waiting) await waiting;
+        return open.item.append(chunk.delta);
+      };
+      const chunks = options.model.respond(request);
+      // A promise only when the run waits (a reader behind, a turn of the event loop now and then).
+      if (Symbol.iterator in chunks) {
+        for (const chunk of chunks) {
+          const waiting = take(chunk);
+          if (waiting) await waiting;
+        }
+      } else {
+        for await (const chunk of chunks) {
+          const waiting = take(chunk);
+          if (waiting) await waiting;
+        }
       }
     } catch (error) {
       // A model stopped for going quiet surfaces as the abort's reason, or as whatever the SDK made of the abort.
