@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { ApprovalRows, type ApprovalEventRow, type ApprovalRow, type ApprovalRowFilter, type ApprovalRowStore } from "../db/approvals";
 import type { Db } from "../db/connection";
+import { ChangeListeners } from "../db/change-bus";
 import type { Page } from "../db/paging";
 import type { ApprovalStatus } from "../db/schema";
 import type { Issue } from "../errors";
@@ -78,7 +79,8 @@ const MAX_REASON = 2000;
 export class ApprovalStore {
   private readonly ttlMs: number;
   private readonly now: () => number;
-  private readonly listeners = new Set<(change: ApprovalChange) => void>();
+  // A listener's failure must not undo a committed decision: it is dropped.
+  private readonly listeners = new ChangeListeners<ApprovalChange>(() => {});
   private readonly rows: ApprovalRowStore;
 
   /** Over a SQLite database (its ApprovalRows), or over any implementation of the rows. */
@@ -271,8 +273,7 @@ export class ApprovalStore {
 
   /** Called after every change an approval goes through. Returns an unsubscribe function. */
   onChange(listener: (change: ApprovalChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   /** Run one transition of TRANSITIONS. Throws ApprovalNotFound; a refused transition returns the row as it is. */
@@ -297,13 +298,7 @@ export class ApprovalStore {
   }
 
   private emit(change: ApprovalChange): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch {
-        // A listener's failure must not undo a committed decision.
-      }
-    }
+    this.listeners.emit(change);
   }
 }
 

@@ -101,18 +101,18 @@ export function decodeChange(payload: string): PublishedChange | undefined {
  * Calls every listener with a change. One listener that throws does not keep the change from the
  * others; its error goes to `onError`.
  */
-export class ChangeListeners {
-  private readonly listeners = new Set<ChangeListener>();
+export class ChangeListeners<T = Change> {
+  private readonly listeners = new Set<(change: T) => void>();
   constructor(private readonly onError: (error: unknown) => void) {}
 
-  add(listener: ChangeListener): () => void {
+  add(listener: (change: T) => void): () => void {
     // A wrapper per subscription, so the same function subscribed twice is two subscriptions.
-    const entry: ChangeListener = (change) => listener(change);
+    const entry = (change: T) => listener(change);
     this.listeners.add(entry);
     return () => void this.listeners.delete(entry);
   }
 
-  emit(change: Change): void {
+  emit(change: T): void {
     for (const listener of [...this.listeners]) {
       try {
         listener(change);
