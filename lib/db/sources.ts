@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "./connection";
 import { sources, tools } from "./schema";
 
@@ -31,6 +31,11 @@ export interface NewSource {
   authSecret?: string | null;
   options?: Record<string, unknown>;
   document?: string | null;
+  /**
+   * "importing" for a source whose tools are still being written (ToolRowStore.insertImported
+   * marks it "ok" with the last of them); "ok" by default.
+   */
+  status?: "ok" | "importing";
 }
 
 export type SourceRow = typeof sources.$inferSelect;
@@ -49,12 +54,33 @@ export interface SourceRowStore {
   toolCount(id: string): Promise<number>;
   insert(row: SourceRow): Promise<void>;
   update(id: string, patch: SourcePatch & { updatedAt: number }): Promise<void>;
-  /** Set the source of this kind "refreshing" in one statement; resolves with its row, or undefined when there is none. */
+  /**
+   * Set the source of this kind "refreshing" in one statement; resolves with its row, or undefined
+   * when there is none (a source still importing is none yet).
+   */
   markRefreshing(id: string, kind: SourceKind, at: number): Promise<SourceRow | undefined>;
   /** Delete the row (its tools go with it); resolves with whether it existed. */
   delete(id: string): Promise<boolean>;
   document(id: string): Promise<string | null | undefined>;
   credentials(id: string): Promise<{ authRef: Record<string, unknown> | null; secret: string | null } | undefined>;
+}
+
+/**
+ * Delete the sources whose import never finished (the process stopped during it), with their
+ * tools; resolves with how many. Only for SQLite at open: one process serves the file, so no
+ * import of another can be under way. Written in one transaction.
+ */
+export function dropUnfinishedImports(db: Db): number {
+  return db.transaction((tx) => {
+    const ids = tx
+      .select({ id: sources.id })
+      .from(sources)
+      .where(eq(sources.status, "importing"))
+      .all()
+      .map((row) => row.id);
+    for (const id of ids) tx.delete(tools).where(eq(tools.sourceId, id)).run();
+    return ids.length && tx.delete(sources).where(eq(sources.status, "importing")).run().changes;
+  });
 }
 
 /** The sources rows on SQLite. Each method's work runs, committed, before its promise is returned. */
@@ -114,7 +140,7 @@ export class SourceRows implements SourceRowStore {
     return this.db
       .update(sources)
       .set({ status: "refreshing", updatedAt: at })
-      .where(and(eq(sources.id, id), eq(sources.kind, kind)))
+      .where(and(eq(sources.id, id), eq(sources.kind, kind), ne(sources.status, "importing")))
       .returning()
       .get();
   }
@@ -153,7 +179,7 @@ export class SourceStore {
     return summary(row, await this.rows.toolCount(id));
   }
 
-  /** Store a new source (status "ok", refreshed now) and resolve with its summary. */
+  /** Store a new source (status "ok" unless given, refreshed now) and resolve with its summary. */
   async create(input: NewSource): Promise<SourceSummary> {
     const now = Date.now();
     const row: SourceRow = {
@@ -165,7 +191,7 @@ export class SourceStore {
       authSecret: input.authSecret ?? null,
       options: input.options ?? {},
       document: input.document ?? null,
-      status: "ok",
+      status: input.status ?? "ok",
       statusMessage: null,
       lastRefreshAt: now,
       createdAt: now,

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, isNotNull } from "drizzle-orm";
+import { and, asc, count, eq, isNotNull, ne } from "drizzle-orm";
 import type { SourceKind, SourcePatch, SourceRow, SourceRowStore } from "../sources";
 import { sources, tools } from "../schema.pg";
 import type { PgDb } from "./open";
@@ -42,7 +42,7 @@ export class PgSourceRows implements SourceRowStore {
     const [row] = await this.db
       .update(sources)
       .set({ status: "refreshing", updatedAt: at })
-      .where(and(eq(sources.id, id), eq(sources.kind, kind)))
+      .where(and(eq(sources.id, id), eq(sources.kind, kind), ne(sources.status, "importing")))
       .returning();
     return row;
   }
