@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, ne, sql } from "drizzle-orm";
 import type { Db } from "./connection";
 import { sources, tools } from "./schema";
 
@@ -39,6 +39,12 @@ export interface NewSource {
 }
 
 export type SourceRow = typeof sources.$inferSelect;
+
+/** A source's row without its document (which can be megabytes): what listings and summaries read. */
+export type SourceListing = Omit<SourceRow, "document">;
+
+/** The columns of a SourceListing. */
+const { document: _document, ...listingColumns } = getTableColumns(sources);
 export type SourcePatch = Partial<Pick<SourceRow, "name" | "document" | "status" | "statusMessage" | "lastRefreshAt" | "options">>;
 
 /**
@@ -46,9 +52,10 @@ export type SourcePatch = Partial<Pick<SourceRow, "name" | "document" | "status"
  * PgSourceRows (./postgres/sources) implement it.
  */
 export interface SourceRowStore {
-  /** Every row, oldest first (then by id). */
-  all(): Promise<SourceRow[]>;
-  byId(id: string): Promise<SourceRow | undefined>;
+  /** Every row but its document, oldest first (then by id). */
+  all(): Promise<SourceListing[]>;
+  /** The row but its document. */
+  byId(id: string): Promise<SourceListing | undefined>;
   /** How many tools each source has (sources without tools are absent). */
   toolCounts(): Promise<Map<string, number>>;
   toolCount(id: string): Promise<number>;
@@ -93,16 +100,16 @@ export class SourceRows implements SourceRowStore {
     return this.allNow().map((row) => summary(row, counts.get(row.id) ?? 0));
   }
 
-  async all(): Promise<SourceRow[]> {
+  async all(): Promise<SourceListing[]> {
     return this.allNow();
   }
 
-  private allNow(): SourceRow[] {
-    return this.db.select().from(sources).orderBy(asc(sources.createdAt), asc(sources.id)).all();
+  private allNow(): SourceListing[] {
+    return this.db.select(listingColumns).from(sources).orderBy(asc(sources.createdAt), asc(sources.id)).all();
   }
 
-  async byId(id: string): Promise<SourceRow | undefined> {
-    return this.db.select().from(sources).where(eq(sources.id, id)).get();
+  async byId(id: string): Promise<SourceListing | undefined> {
+    return this.db.select(listingColumns).from(sources).where(eq(sources.id, id)).get();
   }
 
   async toolCounts(): Promise<Map<string, number>> {
@@ -234,7 +241,7 @@ function isRowStore(value: Db | SourceRowStore): value is SourceRowStore {
   return typeof (value as Partial<SourceRowStore>).toolCounts === "function";
 }
 
-function summary(row: typeof sources.$inferSelect, toolCount: number): SourceSummary {
+function summary(row: SourceListing, toolCount: number): SourceSummary {
   return {
     id: row.id,
     kind: row.kind,

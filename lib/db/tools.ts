@@ -244,7 +244,7 @@ export class ToolRows implements ToolRowStore {
         }
       });
       for (let i = 0; i < rows.length; i += IMPORT_BATCH) {
-        if (i) await nextTurn();
+        await nextTurn();
         const batch = rows.slice(i, i + IMPORT_BATCH);
         insert(batch);
         for (const row of batch) written.push(row.name);
