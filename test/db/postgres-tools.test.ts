@@ -121,14 +121,19 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
 
   it("insertImported writes an importing source's rows, all or nothing, and marks the source ok with the last", async () => {
     await dialect.addSource("src_big", "importing");
-    const names = Array.from({ length: 450 }, (_, i) => `imp_${String(i).padStart(3, "0")}`);
-    await rows.insertImported(
-      "src_big",
-      names.map((name) => row(name, { sourceId: "src_big", kind: "openapi" })),
+    const imported = Array.from({ length: 450 }, (_, i) =>
+      row(`imp_${String(i).padStart(3, "0")}`, {
+        sourceId: "src_big",
+        kind: "openapi",
+        confirm: i % 2 === 0,
+        tags: [`t${i % 3}`],
+        ...(i % 5 === 0 && { outputSchema: { type: "string" }, binding: { path: `/r/${i}`, method: "get" } }),
+      }),
     );
+    await rows.insertImported("src_big", imported);
     expect(await dialect.sourceStatus("src_big")).toBe("ok");
     expect((await rows.page({ sourceId: "src_big", limit: 1 })).total).toBe(450);
-    expect(await rows.all()).toHaveLength(450);
+    expect(byName(await rows.all())).toEqual(imported);
 
     // A name met in the last rows: the rows written before it go too, and the source stays importing.
     await rows.insertMany([row("late_449")]);
