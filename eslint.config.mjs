@@ -12,6 +12,8 @@ export default tseslint.config(
       "next-env.d.ts",
       // Built by scripts/build-widget.ts (gitignored).
       "public/embed/widget.js",
+      // Worker bundles, built by lib/workers/worker-bundle.ts (gitignored).
+      ".workers/**",
       "bench/.out/**",
       "e2e/.artifacts/**",
       "data/**",

@@ -1,11 +1,13 @@
 import type { NextConfig } from "next";
 import { PHASE_PRODUCTION_SERVER } from "next/constants";
 import { SECURITY_HEADERS } from "./lib/http/security-headers";
+import { buildWorkerBundles } from "./lib/workers/worker-bundle";
 import { buildWidget } from "./scripts/build-widget";
 
 const nextConfig: NextConfig = {
   // better-sqlite3 is a native addon: load it from node_modules at run time, never bundle it.
-  serverExternalPackages: ["better-sqlite3", "pg"],
+  // esbuild (a native binary) builds the worker bundles when they are older than their sources.
+  serverExternalPackages: ["better-sqlite3", "pg", "esbuild"],
   poweredByHeader: false,
   // The build checks the app's own code; tests, specs and benches are checked by `npm run typecheck`.
   typescript: { tsconfigPath: "tsconfig.build.json" },
@@ -14,9 +16,11 @@ const nextConfig: NextConfig = {
   headers: async () => [{ source: "/:path*", headers: [...SECURITY_HEADERS] }],
 };
 
-// /embed/widget.js (the script-tag chat) is bundled from lib/client/widget whenever Next loads this
-// file: `next build` and `next dev` write it afresh, a production server only when it is missing.
+// /embed/widget.js (the script-tag chat) and the worker threads' bundles (.workers/, see
+// lib/workers/worker-bundle.ts) are built whenever Next loads this file: `next build` and
+// `next dev` write them afresh, a production server only when they are missing.
 export default async function config(phase: string): Promise<NextConfig> {
-  await buildWidget({ ifMissing: phase === PHASE_PRODUCTION_SERVER });
+  const ifMissing = phase === PHASE_PRODUCTION_SERVER;
+  await Promise.all([buildWidget({ ifMissing }), buildWorkerBundles({ ifMissing })]);
   return nextConfig;
 }

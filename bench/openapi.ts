@@ -5,6 +5,7 @@ import { loadConfig } from "../lib/config";
 import { importOpenApi } from "../lib/integrations/openapi";
 import { silentLogger } from "../lib/log";
 import { createServices, type Services } from "../lib/services";
+import { generatedDocument } from "./support/generated-openapi";
 import type { BenchResult, Figure } from "./support/measure";
 
 const IMPORT_OPERATIONS = 2_000;
@@ -12,61 +13,6 @@ const IMPORT_BUDGET_MS = 3_000;
 const IMPORT_BUDGET_RSS_MB = 300;
 const SEARCH_TOOLS = 10_000;
 const SEARCH_BUDGET_MS = 30;
-
-/** An OpenAPI 3.0 document with `operations` operations (half GET with parameters, half POST with a $ref body). */
-function generatedDocument(operations: number): Record<string, unknown> {
-  const paths: Record<string, unknown> = {};
-  for (let i = 0; i < operations / 2; i++) {
-    paths[`/resources${i}/{id}`] = {
-      get: {
-        operationId: `getResource${i}`,
-        summary: `Read resource ${i}`,
-        tags: [`group${i % 20}`],
-        parameters: [
-          { name: "id", in: "path", required: true, description: "Resource id", schema: { type: "string" } },
-          { name: "expand", in: "query", schema: { type: "array", items: { type: "string", enum: ["owner", "tags"] } } },
-          { name: "X-Trace", in: "header", schema: { type: "string" } },
-        ],
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Resource" } } } } },
-      },
-      post: {
-        operationId: `updateResource${i}`,
-        summary: `Update resource ${i}`,
-        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-        requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/ResourceInput" } } } },
-        responses: { "200": { description: "ok", content: { "application/json": { schema: { $ref: "#/components/schemas/Resource" } } } } },
-      },
-    };
-  }
-  return {
-    openapi: "3.0.3",
-    info: { title: "Generated", version: "1" },
-    servers: [{ url: "https://api.example.com" }],
-    paths,
-    components: {
-      schemas: {
-        ResourceInput: {
-          type: "object",
-          required: ["name"],
-          properties: { name: { type: "string" }, note: { type: "string", nullable: true }, owner: { $ref: "#/components/schemas/Owner" } },
-        },
-        Resource: {
-          allOf: [
-            { $ref: "#/components/schemas/ResourceInput" },
-            {
-              type: "object",
-              properties: {
-                id: { type: "string", readOnly: true },
-                children: { type: "array", items: { $ref: "#/components/schemas/Resource" } },
-              },
-            },
-          ],
-        },
-        Owner: { type: "object", properties: { id: { type: "integer" }, email: { type: "string", format: "email" } } },
-      },
-    },
-  };
-}
 
 function freshServices(): { services: Services; dir: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-openapi-"));
@@ -115,7 +61,7 @@ async function benchSearch(): Promise<Figure[]> {
         policy: { tags: [words[(i * 3) % words.length]!] },
       },
     }));
-    await services.registry.addMany(inputs);
+    services.registry.addMany(inputs);
     const queries = ["refund", "customer invoice", "number 9999", "shipment report", "nothing-matches-this", "tool_0500"];
     services.registry.list({ text: queries[0] });
     const times: number[] = [];

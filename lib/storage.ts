@@ -27,7 +27,7 @@ import { PgToolRows } from "./db/postgres/tools";
 import { type RunStore, SqliteRunStore } from "./db/runs";
 import type { SessionRowStore } from "./db/sessions";
 import { SettingsStore } from "./db/settings";
-import type { SourceRowStore } from "./db/sources";
+import { dropUnfinishedImports, type SourceRowStore } from "./db/sources";
 import type { TokenRowStore } from "./db/tokens";
 import type { Logger } from "./log";
 import { ToolRegistry } from "./tools";
@@ -90,6 +90,8 @@ export function sqliteStorage(database: DatabaseHandle, logger: Logger): Storage
     onError: (error, records) => logger.error("could not record tool calls", { records, error }),
   });
   const runs = new SqliteRunStore(db, (error, runIds) => logger.error("could not record run events", { runIds, error }));
+  const dropped = dropUnfinishedImports(db);
+  if (dropped) logger.warn("removed sources whose import was cut short", { sources: dropped });
   const bus = new LocalChangeBus({ onListenerError: (error) => logger.error("a change listener failed", { error }) });
   return {
     dialect: "sqlite",

@@ -40,7 +40,7 @@ export const sources = pgTable("sources", {
   authSecret: text("auth_secret"),
   options: json<Record<string, unknown>>("options").notNull().default({}),
   document: text("document"),
-  status: text("status").$type<"ok" | "error" | "refreshing">().notNull().default("ok"),
+  status: text("status").$type<"ok" | "error" | "refreshing" | "importing">().notNull().default("ok"),
   statusMessage: text("status_message"),
   lastRefreshAt: ms("last_refresh_at"),
   ...timestamps,

@@ -21,7 +21,7 @@ export const sources = sqliteTable("sources", {
   options: json<Record<string, unknown>>("options").notNull().default({}),
   /** The imported document or card, so tools can be rebuilt after a restart. */
   document: text("document"),
-  status: text("status").$type<"ok" | "error" | "refreshing">().notNull().default("ok"),
+  status: text("status").$type<"ok" | "error" | "refreshing" | "importing">().notNull().default("ok"),
   statusMessage: text("status_message"),
   lastRefreshAt: integer("last_refresh_at"),
   ...timestamps,

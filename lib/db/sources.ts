@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, ne, sql } from "drizzle-orm";
 import type { Db } from "./connection";
 import { sources, tools } from "./schema";
 
@@ -31,9 +31,20 @@ export interface NewSource {
   authSecret?: string | null;
   options?: Record<string, unknown>;
   document?: string | null;
+  /**
+   * "importing" for a source whose tools are still being written (ToolRowStore.insertImported
+   * marks it "ok" with the last of them); "ok" by default.
+   */
+  status?: "ok" | "importing";
 }
 
 export type SourceRow = typeof sources.$inferSelect;
+
+/** A source's row without its document (which can be megabytes): what listings and summaries read. */
+export type SourceListing = Omit<SourceRow, "document">;
+
+/** The columns of a SourceListing. */
+const { document: _document, ...listingColumns } = getTableColumns(sources);
 export type SourcePatch = Partial<Pick<SourceRow, "name" | "document" | "status" | "statusMessage" | "lastRefreshAt" | "options">>;
 
 /**
@@ -41,20 +52,42 @@ export type SourcePatch = Partial<Pick<SourceRow, "name" | "document" | "status"
  * PgSourceRows (./postgres/sources) implement it.
  */
 export interface SourceRowStore {
-  /** Every row, oldest first (then by id). */
-  all(): Promise<SourceRow[]>;
-  byId(id: string): Promise<SourceRow | undefined>;
+  /** Every row but its document, oldest first (then by id). */
+  all(): Promise<SourceListing[]>;
+  /** The row but its document. */
+  byId(id: string): Promise<SourceListing | undefined>;
   /** How many tools each source has (sources without tools are absent). */
   toolCounts(): Promise<Map<string, number>>;
   toolCount(id: string): Promise<number>;
   insert(row: SourceRow): Promise<void>;
   update(id: string, patch: SourcePatch & { updatedAt: number }): Promise<void>;
-  /** Set the source of this kind "refreshing" in one statement; resolves with its row, or undefined when there is none. */
+  /**
+   * Set the source of this kind "refreshing" in one statement; resolves with its row, or undefined
+   * when there is none (a source still importing is none yet).
+   */
   markRefreshing(id: string, kind: SourceKind, at: number): Promise<SourceRow | undefined>;
   /** Delete the row (its tools go with it); resolves with whether it existed. */
   delete(id: string): Promise<boolean>;
   document(id: string): Promise<string | null | undefined>;
   credentials(id: string): Promise<{ authRef: Record<string, unknown> | null; secret: string | null } | undefined>;
+}
+
+/**
+ * Delete the sources whose import never finished (the process stopped during it), with their
+ * tools; resolves with how many. Only for SQLite at open: one process serves the file, so no
+ * import of another can be under way. Written in one transaction.
+ */
+export function dropUnfinishedImports(db: Db): number {
+  return db.transaction((tx) => {
+    const ids = tx
+      .select({ id: sources.id })
+      .from(sources)
+      .where(eq(sources.status, "importing"))
+      .all()
+      .map((row) => row.id);
+    for (const id of ids) tx.delete(tools).where(eq(tools.sourceId, id)).run();
+    return ids.length && tx.delete(sources).where(eq(sources.status, "importing")).run().changes;
+  });
 }
 
 /** The sources rows on SQLite. Each method's work runs, committed, before its promise is returned. */
@@ -67,16 +100,16 @@ export class SourceRows implements SourceRowStore {
     return this.allNow().map((row) => summary(row, counts.get(row.id) ?? 0));
   }
 
-  async all(): Promise<SourceRow[]> {
+  async all(): Promise<SourceListing[]> {
     return this.allNow();
   }
 
-  private allNow(): SourceRow[] {
-    return this.db.select().from(sources).orderBy(asc(sources.createdAt), asc(sources.id)).all();
+  private allNow(): SourceListing[] {
+    return this.db.select(listingColumns).from(sources).orderBy(asc(sources.createdAt), asc(sources.id)).all();
   }
 
-  async byId(id: string): Promise<SourceRow | undefined> {
-    return this.db.select().from(sources).where(eq(sources.id, id)).get();
+  async byId(id: string): Promise<SourceListing | undefined> {
+    return this.db.select(listingColumns).from(sources).where(eq(sources.id, id)).get();
   }
 
   async toolCounts(): Promise<Map<string, number>> {
@@ -114,7 +147,7 @@ export class SourceRows implements SourceRowStore {
     return this.db
       .update(sources)
       .set({ status: "refreshing", updatedAt: at })
-      .where(and(eq(sources.id, id), eq(sources.kind, kind)))
+      .where(and(eq(sources.id, id), eq(sources.kind, kind), ne(sources.status, "importing")))
       .returning()
       .get();
   }
@@ -153,7 +186,7 @@ export class SourceStore {
     return summary(row, await this.rows.toolCount(id));
   }
 
-  /** Store a new source (status "ok", refreshed now) and resolve with its summary. */
+  /** Store a new source (status "ok" unless given, refreshed now) and resolve with its summary. */
   async create(input: NewSource): Promise<SourceSummary> {
     const now = Date.now();
     const row: SourceRow = {
@@ -165,7 +198,7 @@ export class SourceStore {
       authSecret: input.authSecret ?? null,
       options: input.options ?? {},
       document: input.document ?? null,
-      status: "ok",
+      status: input.status ?? "ok",
       statusMessage: null,
       lastRefreshAt: now,
       createdAt: now,
@@ -208,7 +241,7 @@ function isRowStore(value: Db | SourceRowStore): value is SourceRowStore {
   return typeof (value as Partial<SourceRowStore>).toolCounts === "function";
 }
 
-function summary(row: typeof sources.$inferSelect, toolCount: number): SourceSummary {
+function summary(row: SourceListing, toolCount: number): SourceSummary {
   return {
     id: row.id,
     kind: row.kind,

@@ -1,14 +1,14 @@
 import type { Logger } from "../log";
 import type { SourceKind, SourceStore, SourceSummary } from "../db/sources";
 import { DuplicateTool } from "../tools/errors";
-import { definitionDigest, normalise, type ToolInput, type ToolRegistry } from "../tools/registry";
+import { definitionDigest, normalise, type CheckedToolInput, type ToolInput, type ToolRegistry } from "../tools/registry";
 import type { RegisteredTool, ToolSpec } from "../tools/spec";
 import { SourceNotFound } from "./errors";
 
 /** What a source's tools read again come to: the tools, and what else the refresh keeps. */
 export interface RefreshedSource {
-  /** The source's tools as they are now (specs without sourceId: it is added here). */
-  tools: ToolInput[];
+  /** The source's tools as they are now (specs without sourceId: it is added here), checked or not. */
+  tools: Array<ToolInput | CheckedToolInput>;
   warnings: string[];
   /**
    * Leave the registry alone when every tool came back with the same definition, title and
@@ -69,7 +69,9 @@ async function refreshNow(
     const refreshed = await read(source);
     // The source may have gone while its tools were read: write nothing for a removed source.
     if (!(await sources.get(id))) throw new SourceNotFound(id);
-    const specs = refreshed.tools.map((tool) => normalise({ ...tool.spec, sourceId: id }));
+    const specs = refreshed.tools.map((tool) =>
+      "digest" in tool ? { ...tool.spec, sourceId: id } : normalise({ ...tool.spec, sourceId: id }),
+    );
     const clash = specs.find((spec) => {
       const existing = registry.get(spec.name);
       return existing && existing.sourceId !== id;

@@ -52,6 +52,13 @@ export interface ToolInput {
   handler?: ToolHandler;
 }
 
+/** A tool whose definition normalise() already checked, with its definitionDigest (an import does both on a worker thread). */
+export interface CheckedToolInput {
+  spec: ToolSpec;
+  digest: string;
+  handler?: ToolHandler;
+}
+
 /**
  * The tool registry: definitions in the database, handlers in memory. Reads (get, all, forTarget,
  * count) come from an in-memory copy; list reads a page of SQLite rows (a registry opened on
@@ -100,6 +107,32 @@ export class ToolRegistry {
     const now = Date.now();
     const rows = prepared.map((spec) => toRow(spec, now));
     await this.rows.insertMany(rows).catch(duplicateOf);
+    const added = rows.map(fromRow);
+    this.cacheTools(added);
+    added.forEach((tool, i) => {
+      const handler = inputs[i]!.handler;
+      if (handler) this.handlers.set(tool.name, handler);
+    });
+    this.emit(added.map((t) => t.name));
+    return added;
+  }
+
+  /**
+   * Register the tools of the source `sourceId`, created with status "importing", all or nothing,
+   * and mark the source "ok" (ToolRowStore.insertImported): the rows are written without holding
+   * the event loop for the whole write, and reach this copy and the listeners once they are all
+   * stored. Rejects with DuplicateTool; no row of them is left then.
+   */
+  async importSource(sourceId: string, inputs: CheckedToolInput[]): Promise<RegisteredTool[]> {
+    const names = new Set<string>();
+    const cache = this.getCached();
+    for (const { spec } of inputs) {
+      if (names.has(spec.name) || cache.has(spec.name)) throw new DuplicateTool(spec.name);
+      names.add(spec.name);
+    }
+    const now = Date.now();
+    const rows = inputs.map(({ spec, digest }) => toRow({ ...spec, sourceId }, now, digest));
+    await this.rows.insertImported(sourceId, rows).catch(duplicateOf);
     const added = rows.map(fromRow);
     this.cacheTools(added);
     added.forEach((tool, i) => {
@@ -247,12 +280,12 @@ export class ToolRegistry {
   /**
    * Replace a source's tools with `inputs` (a refresh): the old ones go, the new ones come, and a
    * tool that keeps its name keeps what operators set on it. All or nothing, in one transaction.
-   * Rejects as addMany does.
+   * Definitions already checked (with their digest) are not checked again. Rejects as addMany does.
    */
-  async replaceSource(sourceId: string, inputs: ToolInput[]): Promise<RegisteredTool[]> {
-    const prepared = inputs.map((input) => normalise(input.spec));
+  async replaceSource(sourceId: string, inputs: Array<ToolInput | CheckedToolInput>): Promise<RegisteredTool[]> {
+    const prepared = inputs.map((input) => ("digest" in input ? { spec: input.spec, digest: input.digest } : checked(input.spec)));
     const names = new Set<string>();
-    for (const spec of prepared) {
+    for (const { spec } of prepared) {
       const existing = this.getCached().get(spec.name);
       if (names.has(spec.name) || (existing && existing.sourceId !== sourceId)) throw new DuplicateTool(spec.name);
       names.add(spec.name);
@@ -261,7 +294,7 @@ export class ToolRegistry {
     const { removed, rows } = await this.rows
       .replaceSource(
         sourceId,
-        prepared.map((spec) => toRow(spec, now)),
+        prepared.map(({ spec, digest }) => toRow(spec, now, digest)),
       )
       .catch(duplicateOf);
     this.forget(removed);
@@ -410,6 +443,12 @@ export function normalise(input: ToolSpecInput): ToolSpec {
   };
 }
 
+/** A definition checked by normalise(), with its digest. Throws ToolDefinitionError. */
+function checked(input: ToolSpecInput): { spec: ToolSpec; digest: string } {
+  const spec = normalise(input);
+  return { spec, digest: definitionDigest(spec) };
+}
+
 /** Digest of what a model sees and what the tool may do. */
 export function definitionDigest(spec: ToolSpec): string {
   return jsonDigest(definitionDigestInput(spec));
@@ -426,7 +465,7 @@ function definitionDigestInput(spec: ToolSpec): Record<string, unknown> {
   };
 }
 
-function toRow(spec: ToolSpec, now: number): ToolRow {
+function toRow(spec: ToolSpec, now: number, digest = definitionDigest(spec)): ToolRow {
   return {
     name: spec.name,
     title: spec.title,
@@ -446,7 +485,7 @@ function toRow(spec: ToolSpec, now: number): ToolRow {
     binding: spec.binding ?? null,
     enabled: true,
     approval: "default",
-    digest: definitionDigest(spec),
+    digest,
     createdAt: now,
     updatedAt: now,
   };

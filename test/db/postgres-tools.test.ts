@@ -24,7 +24,8 @@ afterAll(() => sqliteHandle?.close());
 interface Dialect {
   fresh(): Promise<ToolRowStore>;
   audit(tool: string): Promise<Array<{ type: string; actor: string; data: unknown }>>;
-  addSource(id: string): Promise<void>;
+  addSource(id: string, status?: "ok" | "importing"): Promise<void>;
+  sourceStatus(id: string): Promise<string | undefined>;
 }
 
 const dialects: Array<[string, Dialect]> = [
@@ -43,9 +44,13 @@ const dialects: Array<[string, Dialect]> = [
           .where(eq(liteSchema.toolEvents.tool, tool))
           .orderBy(asc(liteSchema.toolEvents.id))
           .all(),
-      addSource: async (id) => {
-        sqliteHandle!.sqlite.prepare("insert into sources (id, kind, name, location) values (?, 'openapi', ?, 'inline')").run(id, id);
+      addSource: async (id, status = "ok") => {
+        sqliteHandle!.sqlite
+          .prepare("insert into sources (id, kind, name, location, status) values (?, 'openapi', ?, 'inline', ?)")
+          .run(id, id, status);
       },
+      sourceStatus: async (id) =>
+        (sqliteHandle!.sqlite.prepare("select status from sources where id = ?").get(id) as { status: string } | undefined)?.status,
     },
   ],
   [
@@ -57,9 +62,10 @@ const dialects: Array<[string, Dialect]> = [
       },
       audit: async (tool) =>
         pg.db.select().from(pgSchema.toolEvents).where(eq(pgSchema.toolEvents.tool, tool)).orderBy(asc(pgSchema.toolEvents.id)),
-      addSource: async (id) => {
-        await pg.db.insert(pgSchema.sources).values({ id, kind: "openapi", name: id, location: "inline" });
+      addSource: async (id, status = "ok") => {
+        await pg.db.insert(pgSchema.sources).values({ id, kind: "openapi", name: id, location: "inline", status });
       },
+      sourceStatus: async (id) => (await pg.db.select().from(pgSchema.sources).where(eq(pgSchema.sources.id, id)))[0]?.status,
     },
   ],
 ];
@@ -111,6 +117,33 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
   it("a large batch lands whole (more rows than one statement takes)", async () => {
     await rows.insertMany(Array.from({ length: 450 }, (_, i) => row(`t_${String(i).padStart(3, "0")}`)));
     expect(await rows.all()).toHaveLength(450);
+  });
+
+  it("insertImported writes an importing source's rows, all or nothing, and marks the source ok with the last", async () => {
+    await dialect.addSource("src_big", "importing");
+    const imported = Array.from({ length: 450 }, (_, i) =>
+      row(`imp_${String(i).padStart(3, "0")}`, {
+        sourceId: "src_big",
+        kind: "openapi",
+        confirm: i % 2 === 0,
+        tags: [`t${i % 3}`],
+        ...(i % 5 === 0 && { outputSchema: { type: "string" }, binding: { path: `/r/${i}`, method: "get" } }),
+      }),
+    );
+    await rows.insertImported("src_big", imported);
+    expect(await dialect.sourceStatus("src_big")).toBe("ok");
+    expect((await rows.page({ sourceId: "src_big", limit: 1 })).total).toBe(450);
+    expect(byName(await rows.all())).toEqual(imported);
+
+    // A name met in the last rows: the rows written before it go too, and the source stays importing.
+    await rows.insertMany([row("late_449")]);
+    await dialect.addSource("src_late", "importing");
+    const late = Array.from({ length: 450 }, (_, i) =>
+      row(`late_${String(i).padStart(3, "0")}`, { sourceId: "src_late", kind: "openapi" }),
+    );
+    await expect(rows.insertImported("src_late", late)).rejects.toEqual(new ToolNameTaken("late_449"));
+    expect((await rows.all()).map((r) => r.name).filter((name) => name.startsWith("late_"))).toEqual(["late_449"]);
+    expect(await dialect.sourceStatus("src_late")).toBe("importing");
   });
 
   it("upsertDefinitions inserts new rows and replaces definitions, keeping settings and creation time", async () => {

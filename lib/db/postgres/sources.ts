@@ -1,18 +1,21 @@
-import { and, asc, count, eq, isNotNull } from "drizzle-orm";
-import type { SourceKind, SourcePatch, SourceRow, SourceRowStore } from "../sources";
+import { and, asc, count, eq, getTableColumns, isNotNull, ne } from "drizzle-orm";
+import type { SourceKind, SourceListing, SourcePatch, SourceRow, SourceRowStore } from "../sources";
 import { sources, tools } from "../schema.pg";
 import type { PgDb } from "./open";
+
+/** The columns of a SourceListing: every one but the document. */
+const { document: _document, ...listingColumns } = getTableColumns(sources);
 
 /** The sources rows on PostgreSQL, the twin of the SQLite SourceRows (one statement per method). */
 export class PgSourceRows implements SourceRowStore {
   constructor(private readonly db: PgDb) {}
 
-  async all(): Promise<SourceRow[]> {
-    return this.db.select().from(sources).orderBy(asc(sources.createdAt), asc(sources.id));
+  async all(): Promise<SourceListing[]> {
+    return this.db.select(listingColumns).from(sources).orderBy(asc(sources.createdAt), asc(sources.id));
   }
 
-  async byId(id: string): Promise<SourceRow | undefined> {
-    const [row] = await this.db.select().from(sources).where(eq(sources.id, id));
+  async byId(id: string): Promise<SourceListing | undefined> {
+    const [row] = await this.db.select(listingColumns).from(sources).where(eq(sources.id, id));
     return row;
   }
 
@@ -42,7 +45,7 @@ export class PgSourceRows implements SourceRowStore {
     const [row] = await this.db
       .update(sources)
       .set({ status: "refreshing", updatedAt: at })
-      .where(and(eq(sources.id, id), eq(sources.kind, kind)))
+      .where(and(eq(sources.id, id), eq(sources.kind, kind), ne(sources.status, "importing")))
       .returning();
     return row;
   }

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from "drizzle-orm";
 import { afterAscending, pageSize } from "../paging";
-import { tools, toolEvents } from "../schema.pg";
+import { sources, tools, toolEvents } from "../schema.pg";
 import { pgToolMatches, toolSearchTerms } from "../tool-search";
 import {
   definitionFromExcluded,
@@ -47,6 +47,17 @@ export class PgToolRows implements ToolRowStore {
   async insertMany(rows: ToolRow[]): Promise<void> {
     if (!rows.length) return;
     await this.db.transaction((tx) => insertIn(tx, rows));
+  }
+
+  /**
+   * insertImported on PostgreSQL: one transaction on a connection of its own (no other request's
+   * statement joins it), awaiting each chunk, so the event loop turns between chunks anyway.
+   */
+  async insertImported(sourceId: string, rows: ToolRow[]): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await insertIn(tx, rows);
+      await tx.update(sources).set({ status: "ok", updatedAt: Date.now() }).where(eq(sources.id, sourceId));
+    });
   }
 
   async upsertDefinitions(rows: ToolRow[]): Promise<ToolRow[]> {

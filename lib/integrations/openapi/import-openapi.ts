@@ -6,10 +6,12 @@ import type { RegisteredTool } from "../../tools/spec";
 import { OpenApiAuth, splitAuth } from "./auth";
 import { sourceCredentials } from "./credentials";
 import { OpenApiOptionsError } from "./errors";
-import { loadOpenApiDocument, outboundOf, type LoadedDocument, type LoadOptions, type OpenApiInput } from "./load-document";
+import type { OpenApiBinding } from "./binding";
+import { outboundOf, readDocumentSource, type LoadOptions, type OpenApiInput } from "./load-document";
 import { operationHandler } from "./operation-handler";
-import { planOpenApiTools, type OpenApiPlan, type OpenApiPlanOptions, type OperationFilter } from "./plan-tools";
-import { validateDocument } from "./validate-document";
+import type { OpenApiPlan, OpenApiPlanOptions, OperationFilter } from "./plan-tools";
+import type { PreparedDocument } from "./prepare-document";
+import { prepareInWorker } from "./prepare-in-worker";
 
 export interface OpenApiImportOptions extends OpenApiPlanOptions, Omit<LoadOptions, "outbound"> {
   /** The source's name; defaults to the document's title. */
@@ -80,7 +82,7 @@ export async function previewOpenApi(
   input: OpenApiInput,
   options: OpenApiImportOptions & Pick<LoadOptions, "outbound"> = {},
 ): Promise<OpenApiPreview> {
-  const { loaded, plan } = await prepare(input, options);
+  const { location, plan } = await prepare(input, options, false);
   const warnings = [...plan.warnings];
   for (const url of plan.baseUrls) {
     const refused = url ? await outboundOf(options).check(url, true) : "no absolute server URL; pass a base URL";
@@ -90,7 +92,7 @@ export async function previewOpenApi(
     title: plan.title,
     version: plan.version,
     openapi: plan.openapi,
-    location: loaded.location,
+    location,
     operations: plan.operations.map(({ method, path, operationId, summary, toolName, effects, confirm, tags }) => ({
       method,
       path,
@@ -109,7 +111,9 @@ export async function previewOpenApi(
 
 /**
  * Import a document as a source with one tool per operation, all or nothing: on any error no
- * tool and no source row is left. The secret is stored for the calls and never returned.
+ * tool and no source row is left. The secret is stored for the calls and never returned. The
+ * document is parsed, validated and planned on a worker thread, and its tools are written a batch
+ * at a time (ToolRegistry.importSource), so a large document never holds the event loop.
  * Throws OpenApiFetchError, OpenApiDocumentError, OpenApiOptionsError, DuplicateTool or ToolDefinitionError.
  */
 export async function importOpenApi(
@@ -118,30 +122,34 @@ export async function importOpenApi(
   options: OpenApiImportOptions = {},
 ): Promise<OpenApiImportResult> {
   const auth = parseAuth(options.auth);
-  const { loaded, plan } = await prepare(input, { ...options, outbound: deps.outbound });
+  const prepared = await prepare(input, { ...options, outbound: deps.outbound }, true);
+  const { plan } = prepared;
   await assertBaseUrls(plan, deps.outbound);
   const { sources } = deps;
   const split = auth && splitAuth(auth);
   const source = await sources.create({
     kind: "openapi",
     name: (options.name ?? plan.title).slice(0, 200),
-    location: loaded.location,
+    location: prepared.location,
     authRef: split ? { ...split.ref } : null,
     authSecret: split?.secret ?? null,
     options: storedOptions(options) as Record<string, unknown>,
-    document: JSON.stringify(loaded.document),
+    document: prepared.documentText,
+    status: "importing",
   });
   try {
     const credentials = sourceCredentials(sources, source.id);
-    const tools = await deps.registry.addMany(
-      plan.operations.map((op) => ({
-        spec: { ...op.spec, sourceId: source.id },
-        handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger, outbound: deps.outbound }),
+    const tools = await deps.registry.importSource(
+      source.id,
+      prepared.tools.map(({ spec, digest }) => ({
+        spec,
+        digest,
+        handler: operationHandler(spec.binding as OpenApiBinding, { credentials, logger: deps.logger, outbound: deps.outbound }),
       })),
     );
     deps.logger.info("openapi source imported", {
       source: source.id,
-      location: loaded.location,
+      location: prepared.location,
       tools: tools.length,
       auth: split?.ref.kind ?? "none",
     });
@@ -152,23 +160,34 @@ export async function importOpenApi(
   }
 }
 
-/** Load, validate (within the validator's budget, see validateDocument) and plan. */
+/**
+ * Read the document here (a URL through the outbound guard), then parse, validate (within the
+ * validator's budget, see validateDocument) and plan it on a worker thread; with `withTools`, also
+ * check every tool definition as the registry would. Throws as importOpenApi does.
+ */
 export async function prepare(
   input: OpenApiInput,
   options: OpenApiImportOptions & Pick<LoadOptions, "outbound">,
-): Promise<{ loaded: LoadedDocument; plan: OpenApiPlan }> {
-  const loaded = await loadOpenApiDocument(input, options);
-  const skipped = await validateDocument(loaded.document);
-  const plan = planOpenApiTools(loaded, options);
-  if (skipped) plan.warnings.unshift(skipped);
-  return { loaded, plan };
+  withTools: boolean,
+): Promise<PreparedDocument> {
+  const source = await readDocumentSource(input, options);
+  const { operations, prefix, baseUrl, auth, timeoutMs, maxResponseBytes, retries, policy, onProgress } = options;
+  return prepareInWorker(
+    source,
+    JSON.parse(JSON.stringify({ operations, prefix, baseUrl, auth, timeoutMs, maxResponseBytes, retries, policy })) as Omit<
+      OpenApiPlanOptions,
+      "onProgress"
+    >,
+    withTools,
+    { ...(onProgress && { onProgress }) },
+  );
 }
 
 /**
  * Refuse base URLs the outbound guard would refuse, with a clear error at import rather than at the
  * first call (a name that does not resolve yet passes: the guard checks it again at every call).
  */
-export async function assertBaseUrls(plan: OpenApiPlan, outbound: OutboundGuard): Promise<void> {
+export async function assertBaseUrls(plan: Pick<OpenApiPlan, "baseUrls">, outbound: OutboundGuard): Promise<void> {
   for (const url of plan.baseUrls) {
     if (!url) throw new OpenApiOptionsError("Some operations have no absolute server URL: pass a base URL");
     const refused = await outbound.check(url, true);

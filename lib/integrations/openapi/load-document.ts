@@ -40,18 +40,42 @@ const MAX_REDIRECTS = 5;
  * bound, found before it is parsed or copied).
  */
 export async function loadOpenApiDocument(input: OpenApiInput, options: LoadOptions = {}): Promise<LoadedDocument> {
+  return parseDocumentSource(await readDocumentSource(input, options));
+}
+
+/** A document as read, before it is parsed: its text (or the object handed in parsed) and where it came from. */
+export type DocumentSource = { text: string; location: string; url?: string } | { document: Record<string, unknown>; location: string };
+
+/**
+ * The I/O half of loading: fetch a URL through the outbound guard, or take the text or object as
+ * given, within the size bound; no parsing. An object handed in parsed is measured for depth here,
+ * before anything recursive (structured clone included) touches it. Throws OpenApiFetchError,
+ * OpenApiDocumentError (too large) or OpenApiDocumentTooDeep.
+ */
+export async function readDocumentSource(input: OpenApiInput, options: LoadOptions = {}): Promise<DocumentSource> {
   const maxBytes = options.maxDocumentBytes ?? 10 * 1024 * 1024;
   if ("document" in input) {
-    // structuredClone recurses: an object handed in already parsed is measured first, without recursion.
     if (valueDepthExceeds(input.document, MAX_DOCUMENT_DEPTH)) throw tooDeep("document");
-    return { document: checkVersion(structuredClone(input.document)), location: "pasted" };
+    return { document: input.document, location: "pasted" };
   }
   if ("text" in input) {
     if (Buffer.byteLength(input.text) > maxBytes) throw new OpenApiDocumentError(`The document is larger than ${maxBytes} bytes`);
-    return { document: checkVersion(parseText(input.text)), location: input.filename ? `file:${input.filename}` : "pasted" };
+    return { text: input.text, location: input.filename ? `file:${input.filename}` : "pasted" };
   }
   const { text, url } = await fetchText(input.url, options, maxBytes);
-  return { document: checkVersion(parseText(text)), location: input.url, url };
+  return { text, location: input.url, url };
+}
+
+/**
+ * The CPU half of loading (JSON or YAML parsing, the depth and version checks): synchronous and
+ * pure, so that it can run on a worker thread. Throws OpenApiDocumentError or OpenApiDocumentTooDeep.
+ */
+export function parseDocumentSource(source: DocumentSource): LoadedDocument {
+  if ("document" in source) {
+    // structuredClone recurses: readDocumentSource measured the object's depth first.
+    return { document: checkVersion(structuredClone(source.document)), location: source.location };
+  }
+  return { document: checkVersion(parseText(source.text)), location: source.location, ...(source.url && { url: source.url }) };
 }
 
 async function fetchText(url: string, options: LoadOptions, maxBytes: number): Promise<{ text: string; url: string }> {

@@ -1,6 +1,7 @@
 import { refreshSource } from "../../sources/refresh-source";
 import type { AuthRef } from "./auth";
 import { sourceCredentials } from "./credentials";
+import type { OpenApiBinding } from "./binding";
 import { OpenApiOptionsError } from "./errors";
 import { assertBaseUrls, prepare, type OpenApiImportDeps, type OpenApiImportOptions, type OpenApiImportResult } from "./import-openapi";
 import { operationHandler } from "./operation-handler";
@@ -27,16 +28,17 @@ export function refreshOpenApiSource(
       : undefined;
     const input = /^https?:\/\//i.test(source.location) ? { url: source.location } : { text: (await sources.document(id)) ?? "" };
     if ("text" in input && !input.text) throw new OpenApiOptionsError("The source has no stored document to refresh from");
-    const { loaded, plan } = await prepare(input, { ...options, auth, outbound: deps.outbound });
-    await assertBaseUrls(plan, deps.outbound);
+    const prepared = await prepare(input, { ...options, auth, outbound: deps.outbound }, true);
+    await assertBaseUrls(prepared.plan, deps.outbound);
     const credentials = sourceCredentials(sources, id);
     return {
-      tools: plan.operations.map((op) => ({
-        spec: op.spec,
-        handler: operationHandler(op.spec.binding, { credentials, logger: deps.logger, outbound: deps.outbound }),
+      tools: prepared.tools.map(({ spec, digest }) => ({
+        spec,
+        digest,
+        handler: operationHandler(spec.binding as OpenApiBinding, { credentials, logger: deps.logger, outbound: deps.outbound }),
       })),
-      warnings: plan.warnings,
-      update: { document: JSON.stringify(loaded.document) },
+      warnings: prepared.plan.warnings,
+      update: { document: prepared.documentText },
     };
   });
 }

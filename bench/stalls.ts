@@ -1,0 +1,153 @@
+// No stalls: while a 5,000-operation OpenAPI import (JSON, then the same document as YAML) and 20
+// streaming AG-UI runs (`/stream 2000` of the demo agent) go through the node adapter, how late the
+// event loop runs (monitorEventLoopDelay, 10 ms resolution) and how long GET /api/health takes,
+// polled every 10 ms. Target: no delay over 50 ms, so one request never holds every other one.
+// The same runs alone come first: what the machine and the runs cost without an import (on 2
+// shared cores the floor itself moves with the load average).
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { stringify as toYaml } from "yaml";
+import { consoleApi } from "../lib/api";
+import { loadConfig } from "../lib/config";
+import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
+import { createServices } from "../lib/services";
+import { generatedDocument } from "./support/generated-openapi";
+import { quantile, type BenchResult, type Figure } from "./support/measure";
+
+const OPERATIONS = 5_000;
+const RUNS = 20;
+const DELTAS = 2_000;
+const TARGET_MAX_MS = 50;
+
+let seq = 0;
+function runBody(): string {
+  seq++;
+  return JSON.stringify({
+    threadId: `stall-t${seq}`,
+    runId: `stall-r${seq}`,
+    protocolVersion: "1.0",
+    messages: [{ id: `u${seq}`, role: "user", content: `/stream ${DELTAS}` }],
+    tools: [],
+    context: [],
+  });
+}
+
+async function streamRun(base: string): Promise<void> {
+  const response = await fetch(`${base}/api/agui/demo`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: runBody(),
+  });
+  if (response.status !== 200) throw new Error(`run: HTTP ${response.status}`);
+  const reader = response.body!.getReader();
+  while (!(await reader.read()).done);
+}
+
+/** POST the document; resolves with how many tools the import made. */
+async function importDocument(base: string, text: string, prefix: string): Promise<number> {
+  const response = await fetch(`${base}/api/sources/openapi`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ text, options: { prefix } }),
+  });
+  if (response.status !== 201) throw new Error(`import: HTTP ${response.status}: ${(await response.text()).slice(0, 300)}`);
+  const answer = (await response.json()) as { tools: unknown[] };
+  return answer.tools.length;
+}
+
+interface Measured {
+  delayP99: number;
+  delayMax: number;
+  health: number[];
+  importMs: number;
+  tools: number;
+  runsMs: number;
+}
+
+/** One import of `text` (none without it) beside RUNS streaming runs, with the loop delay and health latency meanwhile. */
+async function measure(base: string, text: string | undefined, prefix: string): Promise<Measured> {
+  const delay = monitorEventLoopDelay({ resolution: 10 });
+  const health: number[] = [];
+  let busy = true;
+  const poll = (async () => {
+    while (busy) {
+      const started = performance.now();
+      await fetch(`${base}/api/health`).then((r) => r.arrayBuffer());
+      const ms = performance.now() - started;
+      health.push(ms);
+      if (ms < 10) await new Promise((resolve) => setTimeout(resolve, 10 - ms));
+    }
+  })();
+  delay.enable();
+  const started = performance.now();
+  const importing = (text === undefined ? Promise.resolve(0) : importDocument(base, text, prefix)).then((tools) => ({
+    tools,
+    ms: performance.now() - started,
+  }));
+  const runs = Promise.all(Array.from({ length: RUNS }, () => streamRun(base))).then(() => performance.now() - started);
+  const [imported, runsMs] = await Promise.all([importing, runs]);
+  busy = false;
+  await poll;
+  delay.disable();
+  health.sort((a, b) => a - b);
+  return { delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6, health, importMs: imported.ms, tools: imported.tools, runsMs };
+}
+
+function figures(format: string, bytes: number, m: Measured): Figure[] {
+  return [
+    { label: `${format}: event-loop delay, p99`, value: m.delayP99, unit: "ms", target: { max: TARGET_MAX_MS } },
+    { label: `${format}: event-loop delay, max`, value: m.delayMax, unit: "ms", target: { max: TARGET_MAX_MS } },
+    {
+      label: `${format}: GET /api/health every 10 ms (${m.health.length} polls), p99`,
+      value: quantile(m.health, 0.99),
+      unit: "ms",
+      target: { max: TARGET_MAX_MS },
+    },
+    { label: `${format}: GET /api/health, max`, value: m.health.at(-1)!, unit: "ms", target: { max: TARGET_MAX_MS } },
+    { label: `${format}: import of ${(bytes / 1024).toFixed(0)} KB, wall`, value: m.importMs, unit: "ms" },
+    { label: `${format}: tools the import made`, value: m.tools, unit: "", target: { min: OPERATIONS, max: OPERATIONS } },
+    { label: `${format}: ${RUNS} runs of /stream ${DELTAS} beside it, wall`, value: m.runsMs, unit: "ms" },
+  ];
+}
+
+export default async function benchStalls(): Promise<BenchResult> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
+  const services = createServices(
+    loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent", AGENT_STREAM_DELAY_MS: "0", SEED_DEMO: "0" }),
+  );
+  const api = consoleApi(services);
+  const server = createNodeServer([
+    { method: "POST", path: "/api/agui/[agent]", handler: api.agui.run as WebHandler },
+    { method: "GET", path: "/api/health", handler: api.health.get as WebHandler },
+    { method: "POST", path: "/api/sources/openapi", handler: api.sources.importDocument as WebHandler },
+  ]);
+  const base = await listenLocal(server);
+  try {
+    const document = generatedDocument(OPERATIONS);
+    const json = JSON.stringify(document);
+    const yaml = toYaml(document);
+    // Warm every path once (and start the import worker, where there is one) before measuring.
+    await importDocument(base, JSON.stringify(generatedDocument(2)), "warm_");
+    await streamRun(base);
+    await fetch(`${base}/api/health`).then((r) => r.arrayBuffer());
+    const alone = await measure(base, undefined, "");
+    const fromJson = await measure(base, json, "json_");
+    const fromYaml = await measure(base, yaml, "yaml_");
+    return {
+      title: `stalls: a ${OPERATIONS.toLocaleString("en")}-operation OpenAPI import and ${RUNS} streaming runs at once, node adapter`,
+      figures: [
+        { label: `no import, ${RUNS} runs alone: event-loop delay, p99`, value: alone.delayP99, unit: "ms" },
+        { label: `no import, ${RUNS} runs alone: event-loop delay, max`, value: alone.delayMax, unit: "ms" },
+        { label: `no import, ${RUNS} runs alone: GET /api/health, max`, value: alone.health.at(-1)!, unit: "ms" },
+        ...figures("JSON", Buffer.byteLength(json), fromJson),
+        ...figures("YAML", Buffer.byteLength(yaml), fromYaml),
+      ],
+    };
+  } finally {
+    server.close();
+    services.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
