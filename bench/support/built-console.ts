@@ -19,15 +19,23 @@ export function hasBuild(): boolean {
 
 /**
  * Serve the production build with scripts/server.mjs on 127.0.0.1 over `database` (a throw-away one
- * in a temporary folder unless given), and wait until it answers /api/health.
+ * in a temporary folder unless given), with `settings` added to its environment (AGENT_STREAM_DELAY_MS, say),
+ * and wait until it answers /api/health.
  */
-export async function startBuiltConsole(options: { database?: string } = {}): Promise<BuiltConsole> {
+export async function startBuiltConsole(options: { database?: string; settings?: Record<string, string> } = {}): Promise<BuiltConsole> {
   const dir = options.database ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-next-"));
   const database = options.database ?? path.join(dir!, "bench.db");
   const port = await freePort();
   const server = spawn(process.execPath, [path.join(root, "scripts", "server.mjs"), "127.0.0.1", String(port)], {
     cwd: root,
-    env: { ...process.env, CONSOLE_DB: database, LOG_LEVEL: "error", NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      CONSOLE_DB: database,
+      LOG_LEVEL: "error",
+      NEXT_TELEMETRY_DISABLED: "1",
+      NODE_ENV: "production",
+      ...options.settings,
+    },
     stdio: "ignore",
   });
   const base = `http://127.0.0.1:${port}`;
