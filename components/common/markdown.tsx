@@ -18,6 +18,8 @@ const PARAGRAPH_ONLY = ["p"];
 const NOT_PLAIN = /[\\`*_~[\]<>!&|@]| {2}\n|www\.|:\/\//i;
 /** A paragraph's last block is split once its plain text is this long. */
 const BLOCK_LENGTH = 2048;
+/** Where LongParagraph's blocks begin, and the text up to the last of them. */
+const NOT_CUT: { at: readonly number[]; text: string } = { at: [], text: "" };
 
 function safeUrl(url: string): string {
   return /^(https?:|mailto:)/i.test(url) ? url : "";
@@ -78,7 +80,9 @@ function LongParagraph({ parts }: { parts: string[] }) {
     .replace(/[ \t]+\n/g, "\n")
     .trimEnd();
   const rest = plainParts === -1 ? [] : parts.slice(plainParts);
-  const [cuts, setCuts] = useState<number[]>([]);
+  const [cut, setCut] = useState(NOT_CUT);
+  // Cuts hold for the text they were found in: any other (not a continuation) is laid out anew.
+  const cuts = plain.startsWith(cut.text) ? cut.at : NOT_CUT.at;
   const lastCut = cuts.at(-1) ?? 0;
   const ref = useRef<HTMLParagraphElement>(null);
 
@@ -88,8 +92,8 @@ function LongParagraph({ parts }: { parts: string[] }) {
     if (!(text instanceof Text)) return;
     // Lines but the last keep their breaks as text is added: cut where the one before the last begins.
     const at = lineStart(text, 2);
-    if (at > 0) setCuts((old) => ((old.at(-1) ?? 0) === lastCut ? [...old, lastCut + at] : old));
-  }, [plain, lastCut]);
+    if (at > 0) setCut({ at: [...cuts, lastCut + at], text: plain.slice(0, lastCut + at) });
+  }, [plain, cuts, lastCut]);
 
   useEffect(() => {
     const paragraph = ref.current;
@@ -98,7 +102,7 @@ function LongParagraph({ parts }: { parts: string[] }) {
     const observer = new ResizeObserver(() => {
       if (paragraph.clientWidth === width) return;
       width = paragraph.clientWidth;
-      setCuts([]);
+      setCut(NOT_CUT);
     });
     observer.observe(paragraph);
     return () => observer.disconnect();
