@@ -50,10 +50,13 @@ export function ChatView({
   // For `npm run bench`: when the loaded thread is on screen.
   useEffect(() => void performance.mark("agui-console:thread-rendered"), []);
 
-  // Keep the newest content in view while the user has not scrolled up.
+  // Keep the newest content in view while the user has not scrolled up. Where the user is comes from
+  // their own scrolling, not from the distance to the end after a change: an answer may grow by more
+  // than a screen between two frames.
+  const following = useRef(true);
   useEffect(() => {
     const list = scrollRef.current;
-    if (list && list.scrollHeight - list.scrollTop - list.clientHeight < 160) list.scrollTop = list.scrollHeight;
+    if (list && following.current) list.scrollTop = list.scrollHeight;
   }, [snapshot.version]);
 
   // When a run ends, refresh server-rendered parts (the thread list, the pending count).
@@ -141,7 +144,14 @@ export function ChatView({
             </button>
           ) : null}
         </header>
-        <div ref={scrollRef} className="min-h-0 flex-1 overflow-y-auto px-4 py-4">
+        <div
+          ref={scrollRef}
+          className="min-h-0 flex-1 overflow-y-auto px-4 py-4"
+          onScroll={(e) => {
+            const list = e.currentTarget;
+            following.current = list.scrollHeight - list.scrollTop - list.clientHeight < 160;
+          }}
+        >
           {snapshot.messages.length === 0 ? (
             <p className="text-sm text-slate-500">{agent.description} Try “weather in Paris” or “refund order 1234 for 20 EUR”.</p>
           ) : null}

@@ -10,6 +10,9 @@ import type { AGUIAgent, AgentClient } from "./types";
 
 export type { ThreadData };
 
+/** The longest a run applies events before it gives the event loop a turn (ms). */
+const SLICE_MS = 8;
+
 export interface AgentStateOptions {
   /** Where runs go: an AgentClient, or an AGUIAgent that is wrapped in an InProcessAGUIClient. */
   client?: AgentClient;
@@ -208,9 +211,15 @@ export class AgentState {
     this.thread.beginRun();
     this.changed();
     try {
+      let sliceStart = performance.now();
       for await (const event of this.client.stream(input, { signal: controller.signal })) {
         if (controller.signal.aborted) break;
         this.apply(event);
+        if (performance.now() - sliceStart < SLICE_MS) continue;
+        // Events that came in one chunk are applied in one task: after a backlog (a busy page, a
+        // burst from the server) that can be hundreds. Let the page render and answer input between.
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        sliceStart = performance.now();
       }
     } catch (err) {
       if (!controller.signal.aborted) this.fail(err);

@@ -220,3 +220,30 @@ async function waitFor(condition: () => boolean, timeoutMs = 2_000): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+describe("AgentState while events arrive faster than they are applied", () => {
+  it("gives the event loop a turn every few milliseconds, and still applies every event in order", async () => {
+    const deltas = Array.from({ length: 200 }, (_, i) => `w${i} `);
+    const events = [ev.runStarted(), ...ev.text("m1", ...deltas), ev.runFinished()];
+    let applied = 0;
+    // One chunk's worth of events, none of them waiting on anything: all within one task unless the run yields.
+    const client = {
+      async *stream() {
+        for (const event of events) {
+          const until = performance.now() + 0.2;
+          while (performance.now() < until);
+          applied += 1;
+          yield event;
+        }
+      },
+      aclose: async () => {},
+    };
+    const state = new AgentState({ client, threadId: "t1" });
+    let appliedWhenTimerRan: number | undefined;
+    setTimeout(() => (appliedWhenTimerRan = applied), 0);
+    await state.send("go");
+    expect(appliedWhenTimerRan).toBeLessThan(events.length);
+    expect(state.getSnapshot().status).toBe("finished");
+    expect(state.getSnapshot().messages.at(-1)!.content).toBe(deltas.join(""));
+  });
+});
