@@ -2,6 +2,7 @@ import type { Agent } from "./agent";
 import { agentFunction, type AgentFunctionOptions } from "./agent-function";
 import type { AgentRun } from "./agent-run";
 import type { ToolDescriptor } from "./model";
+import type { RegisteredTool } from "../tools/spec";
 import { ScriptedModel } from "./scripted-model";
 import { runToolLoop } from "./tool-loop";
 
@@ -52,11 +53,17 @@ export function plainChatAgent(options: AgentFunctionOptions = {}): Agent {
   );
 }
 
+/** The descriptors of a forTarget("agui") answer, made once per answer (the registry keeps it until it changes). */
+const serverDescriptors = new WeakMap<readonly RegisteredTool[], ToolDescriptor[]>();
+
 /** Registry tools served over AG-UI, then the client's own tools (a registry tool wins a name clash). */
 function toolsFor(run: AgentRun): ToolDescriptor[] {
-  const server = run.ctx.executor.registry
-    .forTarget("agui")
-    .map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema, client: false }));
+  const registryTools = run.ctx.executor.registry.forTarget("agui");
+  let server = serverDescriptors.get(registryTools);
+  if (!server) {
+    server = registryTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema, client: false }));
+    serverDescriptors.set(registryTools, server);
+  }
   const taken = new Set(server.map((t) => t.name));
   const client = run
     .clientTools()

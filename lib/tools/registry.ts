@@ -70,6 +70,8 @@ export class ToolRegistry {
   private readonly handlers = new Map<string, ToolHandler>();
   private readonly binders = new Map<string, HandlerBinder>();
   private cache: Map<string, RegisteredTool> | undefined;
+  /** forTarget's answers, until the copy changes. */
+  private readonly byTarget = new Map<Target, readonly RegisteredTool[]>();
   private readonly listeners = new Set<(names: string[], how?: ChangeOrigin) => void>();
   private readonly rows: ToolRowStore;
   /** While reloads run: the write (numbered from 1) that last changed each name in the copy; reload leaves those alone. */
@@ -209,7 +211,10 @@ export class ToolRegistry {
         }
         changed.push(name);
       }
-      if (changed.length) this.emit(changed, { reloaded: true });
+      if (changed.length) {
+        this.byTarget.clear();
+        this.emit(changed, { reloaded: true });
+      }
       return changed;
     } finally {
       if (--this.reloads === 0) this.written.clear();
@@ -255,9 +260,18 @@ export class ToolRegistry {
     return { items: page.items.map(fromRow), total: page.total, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
   }
 
-  /** Every enabled tool exported to `target`, in name order. */
-  forTarget(target: Target): RegisteredTool[] {
-    return [...this.getCached().values()].filter((t) => t.enabled && t.policy.targets.includes(target)).sort(byName);
+  /**
+   * Every enabled tool exported to `target`, in name order. The same array until the registry
+   * changes (every agent run asks for it, and a registry of thousands of tools takes milliseconds
+   * to filter and sort), so callers may key caches on it and must not change it.
+   */
+  forTarget(target: Target): readonly RegisteredTool[] {
+    let tools = this.byTarget.get(target);
+    if (!tools) {
+      tools = Object.freeze([...this.getCached().values()].filter((t) => t.enabled && t.policy.targets.includes(target)).sort(byName));
+      this.byTarget.set(target, tools);
+    }
+    return tools;
   }
 
   /** Every registered tool, in name order (from memory). */
@@ -388,6 +402,7 @@ export class ToolRegistry {
   /** Put committed tools in the copy. */
   private cacheTools(tools: RegisteredTool[]): void {
     const cache = this.getCached();
+    this.byTarget.clear();
     const write = ++this.writes;
     for (const tool of tools) {
       cache.set(tool.name, tool);
@@ -398,6 +413,7 @@ export class ToolRegistry {
   /** Take committed removals out of the copy, with their handlers. */
   private forget(names: string[]): void {
     const cache = this.getCached();
+    this.byTarget.clear();
     const write = ++this.writes;
     for (const name of names) {
       cache.delete(name);

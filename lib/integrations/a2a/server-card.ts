@@ -22,7 +22,7 @@ export interface CardOptions {
  * name), streaming, the JSON-RPC interface at `url` in protocol 1.0 and 0.3, the bearer scheme when
  * tokens are required, and the TOOLS_EXTENSION with each skill's input schema.
  */
-export function buildAgentCard(tools: RegisteredTool[], options: CardOptions): AgentCard {
+export function buildAgentCard(tools: readonly RegisteredTool[], options: CardOptions): AgentCard {
   const skills = tools.map((tool) => {
     const skill = toA2ASkill(tool).output;
     // An empty tag list vanishes from the card's JSON, and tags are required: every skill keeps one.

@@ -9,7 +9,7 @@ export const MCP_PAGE_SIZE = 100;
 interface Listing {
   /** Definitions converted so far, by position: a page converts only its own tools. */
   definitions: Array<McpTool | undefined>;
-  sorted: RegisteredTool[];
+  sorted: readonly RegisteredTool[];
   names: string[];
   tools: Map<string, RegisteredTool>;
 }

@@ -129,7 +129,7 @@ async function runSdkAgent(run: AgentRun, entries: ResumeEntry[], setup: Setup):
 }
 
 /** The registry tools this agent offers: those named, or every enabled tool exported to OpenAI. */
-function offeredTools(run: AgentRun, names: readonly string[] | undefined): RegisteredTool[] {
+function offeredTools(run: AgentRun, names: readonly string[] | undefined): readonly RegisteredTool[] {
   const all = run.ctx.executor.registry.forTarget("openai");
   if (!names) return all;
   const wanted = new Set(names);
