@@ -40,7 +40,7 @@ const THROUGHPUT_ROUNDS = 21;
 const DEMO_ROUNDS = 5;
 const TTFB_RUNS = 50;
 const CONCURRENT = 100;
-const NEXT_ROUNDS = 9;
+const NEXT_ROUNDS = 25;
 const TARGETS = { bareShare: 0.85, ttfbMs: 30, rssMb: 200, nextShare: 0.7, nextTtfbRatio: 1.5 };
 
 let seq = 0;
