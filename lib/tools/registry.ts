@@ -101,22 +101,11 @@ export class ToolRegistry {
   /** Register several tools, all or nothing. Rejects with DuplicateTool or ToolDefinitionError. */
   async addMany(inputs: ToolInput[]): Promise<RegisteredTool[]> {
     const prepared = inputs.map((input) => normalise(input.spec));
-    const names = new Set<string>();
-    for (const spec of prepared) {
-      if (names.has(spec.name) || this.getCached().has(spec.name)) throw new DuplicateTool(spec.name);
-      names.add(spec.name);
-    }
+    this.assertNewNames(prepared);
     const now = Date.now();
     const rows = prepared.map((spec) => toRow(spec, now));
     await this.rows.insertMany(rows).catch(duplicateOf);
-    const added = rows.map(fromRow);
-    this.cacheTools(added);
-    added.forEach((tool, i) => {
-      const handler = inputs[i]!.handler;
-      if (handler) this.handlers.set(tool.name, handler);
-    });
-    this.emit(added.map((t) => t.name));
-    return added;
+    return this.admit(rows, inputs);
   }
 
   /**
@@ -126,15 +115,25 @@ export class ToolRegistry {
    * stored. Rejects with DuplicateTool; no row of them is left then.
    */
   async importSource(sourceId: string, inputs: CheckedToolInput[]): Promise<RegisteredTool[]> {
-    const names = new Set<string>();
-    const cache = this.getCached();
-    for (const { spec } of inputs) {
-      if (names.has(spec.name) || cache.has(spec.name)) throw new DuplicateTool(spec.name);
-      names.add(spec.name);
-    }
+    this.assertNewNames(inputs.map(({ spec }) => spec));
     const now = Date.now();
     const rows = inputs.map(({ spec, digest }) => toRow({ ...spec, sourceId }, now, digest));
     await this.rows.insertImported(sourceId, rows).catch(duplicateOf);
+    return this.admit(rows, inputs);
+  }
+
+  /** Throws DuplicateTool for a name given twice or registered already. */
+  private assertNewNames(specs: ReadonlyArray<{ name: string }>): void {
+    const names = new Set<string>();
+    const cache = this.getCached();
+    for (const { name } of specs) {
+      if (names.has(name) || cache.has(name)) throw new DuplicateTool(name);
+      names.add(name);
+    }
+  }
+
+  /** Put committed new rows in the copy with their handlers (by position in `inputs`), and tell listeners. */
+  private admit(rows: ToolRow[], inputs: ReadonlyArray<{ handler?: ToolHandler }>): RegisteredTool[] {
     const added = rows.map(fromRow);
     this.cacheTools(added);
     added.forEach((tool, i) => {
