@@ -53,28 +53,33 @@ export function plainChatAgent(options: AgentFunctionOptions = {}): Agent {
   );
 }
 
-/** The descriptors of a forTarget("agui") answer, made once per answer (the registry keeps it until it changes). */
-const serverDescriptors = new WeakMap<readonly RegisteredTool[], ToolDescriptor[]>();
+/** The descriptors of a forTarget("agui") answer and their names, made once per answer (the registry keeps it until it changes). */
+const serverDescriptors = new WeakMap<readonly RegisteredTool[], { tools: readonly ToolDescriptor[]; names: ReadonlySet<string> }>();
 
-/** Registry tools served over AG-UI, then the client's own tools (a registry tool wins a name clash). */
-function toolsFor(run: AgentRun): ToolDescriptor[] {
+/**
+ * Registry tools served over AG-UI, then the client's own tools (a registry tool wins a name
+ * clash). Without client tools, the same array for every run until the registry changes: work per
+ * run does not grow with the registry.
+ */
+function toolsFor(run: AgentRun): readonly ToolDescriptor[] {
   const registryTools = run.ctx.executor.registry.forTarget("agui");
   let server = serverDescriptors.get(registryTools);
   if (!server) {
-    server = registryTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema, client: false }));
+    const tools = registryTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema, client: false }));
+    server = { tools, names: new Set(tools.map((t) => t.name)) };
     serverDescriptors.set(registryTools, server);
   }
-  const taken = new Set(server.map((t) => t.name));
+  const { names } = server;
   const client = run
     .clientTools()
-    .filter((t) => !taken.has(t.name))
+    .filter((t) => !names.has(t.name))
     .map((t) => ({
       name: t.name,
       description: t.description,
       parameters: (t.parameters as Record<string, unknown>) ?? { type: "object" },
       client: true,
     }));
-  return [...server, ...client];
+  return client.length ? [...server.tools, ...client] : server.tools;
 }
 
 /** Add each answered tool call of the conversation to the shared state's `actions` (as STATE_DELTA). */

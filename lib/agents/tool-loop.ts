@@ -29,10 +29,7 @@ export interface ToolLoopOptions {
  */
 export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Promise<void> {
   const maxTurns = options.maxTurns ?? 8;
-  const offered = {
-    server: new Set(options.tools.filter((tool) => !tool.client).map((tool) => tool.name)),
-    client: new Set(options.tools.filter((tool) => tool.client).map((tool) => tool.name)),
-  };
+  const offered = offeredNames(options.tools);
   const idleMs = options.idleTimeoutMs ?? MODEL_IDLE_TIMEOUT_MS;
   const maxChars = options.maxAnswerChars ?? MAX_ANSWER_CHARS;
   for (let turn = 0; turn < maxTurns; turn++) {
@@ -110,4 +107,19 @@ export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Prom
     options.afterCalls?.(calls, results);
   }
   await run.text(`I stopped after ${maxTurns} rounds of tool calls without reaching an answer.`);
+}
+
+/** The names of `tools` the model may call, server and client apart; kept per array (an agent may offer the same one to every run). */
+const OFFERED = new WeakMap<readonly ToolDescriptor[], { server: ReadonlySet<string>; client: ReadonlySet<string> }>();
+
+function offeredNames(tools: readonly ToolDescriptor[]): { server: ReadonlySet<string>; client: ReadonlySet<string> } {
+  let offered = OFFERED.get(tools);
+  if (!offered) {
+    offered = {
+      server: new Set(tools.filter((tool) => !tool.client).map((tool) => tool.name)),
+      client: new Set(tools.filter((tool) => tool.client).map((tool) => tool.name)),
+    };
+    OFFERED.set(tools, offered);
+  }
+  return offered;
 }

@@ -11,7 +11,7 @@ export function demoResponder(): Responder {
   return async (conversation: ReadConversation): Promise<ScriptedTurn> => {
     const turn: ScriptedTurn & { reasoning: string; text: string } = { reasoning: "", text: "", toolCalls: [] };
     const signal = new AbortController().signal;
-    for await (const chunk of model.respond({
+    for (const chunk of model.respond({
       system: conversation.system,
       messages: conversation.messages,
       tools: conversation.tools,
