@@ -124,7 +124,7 @@ export function sqliteStorage(database: DatabaseHandle, logger: Logger): Storage
       };
     },
     // One process owns the file: every run left running is this process's previous life's.
-    endAbandonedRuns: async () => ((await runs.closeAbandoned()) ? ["(previous process)"] : []),
+    endAbandonedRuns: () => runs.closeAbandoned(),
     check: async () => database.check(),
     close: () => {
       // SQLite writes the waiting events within the call, so this also works in the exit handler.

@@ -293,12 +293,12 @@ export class SqliteRunStore implements RunStore {
   }
 
   /**
-   * Runs left "running" by a process that stopped: recorded as cancelled on start-up. SQLite only:
+   * Runs left "running" by a process that stopped: recorded as cancelled on start-up; resolves with their ids. SQLite only:
    * one process owns the file, so every running run is this process's previous life's. On a shared
    * PostgreSQL the same update would end other instances' live runs; there lib/db/postgres/leases.ts
    * (AbandonedRuns) ends only the runs whose owner stopped renewing its lease.
    */
-  async closeAbandoned(): Promise<number> {
+  async closeAbandoned(): Promise<string[]> {
     return this.db
       .update(runs)
       .set({
@@ -308,6 +308,8 @@ export class SqliteRunStore implements RunStore {
         updatedAt: Date.now(),
       })
       .where(eq(runs.status, "running"))
-      .run().changes;
+      .returning({ id: runs.id })
+      .all()
+      .map((row) => row.id);
   }
 }

@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { canonicalJson } from "../json/canonical";
 import type { Db } from "./connection";
 import { settings } from "./schema";
 
@@ -205,7 +206,7 @@ export class SettingsStore {
     // A key this store removed during the read is not brought back by the read.
     for (const key of written) if (!kept.has(key)) this.held.delete(key);
     const keys = new Set([...before.keys(), ...this.held.keys()]);
-    const changed = [...keys].filter((key) => !sameJson(before.get(key), this.held.get(key)?.setting.value));
+    const changed = [...keys].filter((key) => canonicalJson(before.get(key)) !== canonicalJson(this.held.get(key)?.setting.value));
     this.tell(changed, { reloaded: true });
   }
 
@@ -247,15 +248,4 @@ function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value)) deepFreeze(inner);
   }
   return value;
-}
-
-/** Whether two JSON values are equal, whatever the order of their object keys (jsonb reorders them). */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const aKeys = Object.keys(a);
-  const bKeys = Object.keys(b);
-  if (aKeys.length !== bKeys.length) return false;
-  return aKeys.every((key) => Object.hasOwn(b, key) && sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }

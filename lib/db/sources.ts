@@ -78,16 +78,8 @@ export interface SourceRowStore {
  * import of another can be under way. Written in one transaction.
  */
 export function dropUnfinishedImports(db: Db): number {
-  return db.transaction((tx) => {
-    const ids = tx
-      .select({ id: sources.id })
-      .from(sources)
-      .where(eq(sources.status, "importing"))
-      .all()
-      .map((row) => row.id);
-    for (const id of ids) tx.delete(tools).where(eq(tools.sourceId, id)).run();
-    return ids.length && tx.delete(sources).where(eq(sources.status, "importing")).run().changes;
-  });
+  // Their tools go with them (tools.source_id cascades).
+  return db.delete(sources).where(eq(sources.status, "importing")).run().changes;
 }
 
 /** The sources rows on SQLite. Each method's work runs, committed, before its promise is returned. */
