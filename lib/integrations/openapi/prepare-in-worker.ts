@@ -37,7 +37,7 @@ let idle: { worker: Worker; take: () => Worker } | undefined;
  * Parse, validate, plan and (with `withTools`) check the tools of a document on a worker thread,
  * so that the seconds a large document costs never hold the event loop: this thread only receives
  * the results, a few hundred tools per message. Each preparation has a worker to itself (the idle
- * one, or a new one). Rejects with what prepareDocument throws, as the same classes; with
+ * one, or a new one), and at most PREPARE_CONCURRENCY run at once. Rejects with what prepareDocument throws, as the same classes; with
  * OpenApiDocumentError when the worker runs out of memory or time (it is stopped then); with an
  * internal Error when it cannot start or dies otherwise.
  */
@@ -47,12 +47,36 @@ export async function prepareInWorker(
   withTools: boolean,
   { onProgress, timeoutMs = PREPARE_TIMEOUT_MS }: PrepareInWorkerOptions = {},
 ): Promise<PreparedDocument> {
-  let worker = idle?.take();
-  if (!worker) {
-    const file = await workerBundle("openapi-prepare");
-    worker = new Worker(file, { resourceLimits: { maxOldGenerationSizeMb: PREPARE_HEAP_MB, maxYoungGenerationSizeMb: PREPARE_YOUNG_MB } });
+  const release = await turn();
+  try {
+    let worker = idle?.take();
+    if (!worker) {
+      const file = await workerBundle("openapi-prepare");
+      worker = new Worker(file, {
+        resourceLimits: { maxOldGenerationSizeMb: PREPARE_HEAP_MB, maxYoungGenerationSizeMb: PREPARE_YOUNG_MB },
+      });
+    }
+    return await run(worker, { source, options, withTools }, onProgress, timeoutMs);
+  } finally {
+    release();
   }
-  return run(worker, { source, options, withTools }, onProgress, timeoutMs);
+}
+
+/** Preparations running at once: each worker may grow to PREPARE_HEAP_MB, so further ones wait their turn. */
+const PREPARE_CONCURRENCY = 2;
+let preparing = 0;
+const queued: Array<() => void> = [];
+
+/** Wait for a free slot; resolves with the function that hands it on (to the next in line, if any). */
+async function turn(): Promise<() => void> {
+  const release = () => {
+    const next = queued.shift();
+    if (next) next();
+    else preparing--;
+  };
+  if (preparing < PREPARE_CONCURRENCY) preparing++;
+  else await new Promise<void>((resolve) => queued.push(resolve));
+  return release;
 }
 
 function run(
