@@ -4,7 +4,7 @@ import type { AgentRun } from "./agent-run";
 import type { ToolDescriptor } from "./model";
 import type { RegisteredTool } from "../tools/spec";
 import { ScriptedModel } from "./scripted-model";
-import { runToolLoop } from "./tool-loop";
+import { offeredNames, runToolLoop } from "./tool-loop";
 
 /** One line per tool call the demo agent made, kept in the thread's shared state. */
 export interface DemoAction {
@@ -53,8 +53,8 @@ export function plainChatAgent(options: AgentFunctionOptions = {}): Agent {
   );
 }
 
-/** The descriptors of a forTarget("agui") answer and their names, made once per answer (the registry keeps it until it changes). */
-const serverDescriptors = new WeakMap<readonly RegisteredTool[], { tools: readonly ToolDescriptor[]; names: ReadonlySet<string> }>();
+/** The descriptors of a forTarget("agui") answer, made once per answer (the registry keeps it until it changes). */
+const serverDescriptors = new WeakMap<readonly RegisteredTool[], readonly ToolDescriptor[]>();
 
 /**
  * Registry tools served over AG-UI, then the client's own tools (a registry tool wins a name
@@ -65,11 +65,10 @@ function toolsFor(run: AgentRun): readonly ToolDescriptor[] {
   const registryTools = run.ctx.executor.registry.forTarget("agui");
   let server = serverDescriptors.get(registryTools);
   if (!server) {
-    const tools = registryTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema, client: false }));
-    server = { tools, names: new Set(tools.map((t) => t.name)) };
+    server = registryTools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema, client: false }));
     serverDescriptors.set(registryTools, server);
   }
-  const { names } = server;
+  const names = offeredNames(server).server;
   const client = run
     .clientTools()
     .filter((t) => !names.has(t.name))
@@ -79,7 +78,7 @@ function toolsFor(run: AgentRun): readonly ToolDescriptor[] {
       parameters: (t.parameters as Record<string, unknown>) ?? { type: "object" },
       client: true,
     }));
-  return client.length ? [...server.tools, ...client] : server.tools;
+  return client.length ? [...server, ...client] : server;
 }
 
 /** Add each answered tool call of the conversation to the shared state's `actions` (as STATE_DELTA). */

@@ -112,7 +112,7 @@ export async function runToolLoop(run: AgentRun, options: ToolLoopOptions): Prom
 /** The names of `tools` the model may call, server and client apart; kept per array (an agent may offer the same one to every run). */
 const OFFERED = new WeakMap<readonly ToolDescriptor[], { server: ReadonlySet<string>; client: ReadonlySet<string> }>();
 
-function offeredNames(tools: readonly ToolDescriptor[]): { server: ReadonlySet<string>; client: ReadonlySet<string> } {
+export function offeredNames(tools: readonly ToolDescriptor[]): { server: ReadonlySet<string>; client: ReadonlySet<string> } {
   let offered = OFFERED.get(tools);
   if (!offered) {
     offered = {
