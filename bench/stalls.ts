@@ -24,7 +24,7 @@ const DELTAS = 2_000;
 const TARGET_MAX_MS = 50;
 
 /**
- * The clients, on a worker thread of their own: what they do (JSON.stringify of a 3 MB body,
+ * The clients, on a worker thread of their own (the health poll on another): what they do (JSON.stringify of a 3 MB body,
  * uploading it, parsing 5,000 tools in the answer, reading 20 streams) must not count against the
  * server's event loop, which is all this process's main thread runs. Plain JavaScript (eval), since
  * tsx names the functions it compiles with a helper the worker does not have.
@@ -49,23 +49,28 @@ async function importDocument() {
   return (await response.json()).tools.length;
 }
 (async () => {
-  const health = [];
-  let busy = true;
-  const poll = (async () => {
-    while (busy) {
-      const started = performance.now();
-      await fetch(base + "/api/health").then((r) => r.arrayBuffer());
-      health.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
   const started = performance.now();
   const importing = (text === undefined ? Promise.resolve(0) : importDocument()).then((tools) => ({ tools, ms: performance.now() - started }));
   const running = Promise.all(Array.from({ length: runs }, streamRun)).then(() => performance.now() - started);
   const [imported, runsMs] = await Promise.all([importing, running]);
-  busy = false;
-  await poll;
-  parentPort.postMessage({ health, importMs: imported.ms, tools: imported.tools, runsMs });
+  parentPort.postMessage({ importMs: imported.ms, tools: imported.tools, runsMs });
+})().catch((error) => parentPort.postMessage({ error: String(error && error.stack || error) }));
+`;
+
+/** GET /api/health every 10 ms until told to stop, on a thread of its own (the clients' work would delay its timings); answers the latencies. */
+const HEALTH_POLL = `
+const { parentPort, workerData } = require("node:worker_threads");
+let busy = true;
+parentPort.once("message", () => (busy = false));
+(async () => {
+  const health = [];
+  while (busy) {
+    const started = performance.now();
+    await fetch(workerData.base + "/api/health").then((r) => r.arrayBuffer());
+    health.push(performance.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  parentPort.postMessage({ health });
 })().catch((error) => parentPort.postMessage({ error: String(error && error.stack || error) }));
 `;
 
@@ -82,18 +87,23 @@ interface Measured {
 async function measure(base: string, text: string | undefined, prefix: string): Promise<Measured> {
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
+  const poll = new Worker(HEALTH_POLL, { eval: true, workerData: { base } });
   const clients = new Worker(CLIENTS, { eval: true, workerData: { base, text, prefix, runs: RUNS, deltas: DELTAS } });
+  const answer = <T>(worker: Worker) =>
+    new Promise<T & { error?: string }>((resolve, reject) => worker.once("message", resolve).once("error", reject)).then((reply) => {
+      if (reply.error) throw new Error(reply.error);
+      return reply;
+    });
   try {
-    const answer = await new Promise<Omit<Measured, "delayP99" | "delayMax"> & { error?: string }>((resolve, reject) =>
-      clients.once("message", resolve).once("error", reject),
-    );
-    if (answer.error) throw new Error(answer.error);
+    const load = await answer<Omit<Measured, "delayP99" | "delayMax" | "health">>(clients);
     delay.disable();
-    answer.health.sort((a, b) => a - b);
-    return { ...answer, delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6 };
+    poll.postMessage("stop");
+    const { health } = await answer<{ health: number[] }>(poll);
+    health.sort((a, b) => a - b);
+    return { ...load, health, delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6 };
   } finally {
     delay.disable();
-    await clients.terminate();
+    await Promise.all([clients.terminate(), poll.terminate()]);
   }
 }
 

@@ -78,7 +78,7 @@ test("a run paused on A is resumed through B: B reads the thread and its interru
     .map((e) => (e as { delta: string }).delta)
     .join("");
   expect(text).toMatch(/^Refund RF-[0-9A-F]+ issued: 2 EUR for order 9\.$/);
-  // Resumed once: a second resume of the same interrupt is refused, whichever instance gets it.
+  // Resumed once: no interrupt is left open on the thread, so no instance has it to resume again.
   const after = (await (await fetch(`${a.url}/api/threads/${paused.threadId}`)).json()) as {
     interrupts: Interrupt[];
     lastRun: { status: string };

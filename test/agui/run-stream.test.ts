@@ -1,7 +1,7 @@
 // GET /api/runs/[id]/stream over real HTTP on SQLite: a client that (re)connects to a run gets the
 // events recorded so far, then the others as they are recorded, then the end; with Last-Event-ID or
 // ?after= only what it missed; a run whose end was never recorded still ends its stream with a
-// RUN_ERROR. (Across two instances on PostgreSQL: test/postgres-instances-e2e.test.ts.)
+// RUN_ERROR. (Across two instances on PostgreSQL: e2e/instances.spec.ts.)
 import type { AGUIEvent } from "@ag-ui/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAguiServer, type AguiTestServer } from "../support/agui-server";
