@@ -134,9 +134,9 @@ export class A2ATasks implements TaskStore {
    * when its open tasks alone fill the cap. The database is asked only when the room it granted
    * last time is used up (tasks made in this process are all admitted here, so that room can only
    * be too small, never too large; with other instances on the same rows, the rows bound it), and
-   * one ask per principal at a time; at the cap, it drops a hundredth of the cap more than it must,
-   * so a busy caller pays for the count and the delete once per so many tasks. Expired tasks are
-   * swept at least once a minute.
+   * one ask per principal at a time; at the cap, it drops a tenth of the cap more than it must, so
+   * a busy caller pays for the count and the delete (and its other admissions wait for that ask)
+   * once per so many tasks. Expired tasks are swept at least once a minute.
    */
   async admit(principal: string): Promise<boolean> {
     const now = this.now();
@@ -172,7 +172,7 @@ export class A2ATasks implements TaskStore {
   private async askForRoom(principal: string, now: number): Promise<number> {
     // Live tasks must be on disk to be counted.
     await this.flush();
-    return this.rows.makeRoom(principal, this.maxPerOwner, now, Math.floor(this.maxPerOwner / 100));
+    return this.rows.makeRoom(principal, this.maxPerOwner, now, Math.floor(this.maxPerOwner / 10));
   }
 
   /** The largest number of tasks one principal may hold. */
