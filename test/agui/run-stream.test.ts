@@ -51,7 +51,10 @@ describe("GET /api/runs/[id]/stream", () => {
       } else await response.body?.cancel();
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
-    const streamed = await readStream(`${server.url}/api/runs/${runId}/stream`);
+    const response = await fetch(`${server.url}/api/runs/${runId}/stream`, { signal: AbortSignal.timeout(20_000) });
+    // The stream's headers are sent once the route has read the run: it was running then.
+    expect((await server.services.runs.getRun(runId))?.status).toBe("running");
+    const streamed = { status: response.status, raw: await response.text() };
     await run;
     expect(streamed.status).toBe(200);
     const events = parseFrames(streamed.raw);
