@@ -2,6 +2,7 @@ import type { SourceStore } from "../../db/sources";
 import type { Logger } from "../../log";
 import type { OutboundGuard } from "../../net";
 import { SourceNotFound } from "../../sources/errors";
+import { SingleFlight } from "../../sources/single-flight";
 import type { ToolRegistry } from "../../tools/registry";
 import { parseSecrets } from "../mcp/client-target";
 import { A2AConnection, WaitingTasks } from "./client-connection";
@@ -27,7 +28,7 @@ export interface A2AStoredOptions {
 export class A2AConnections {
   private readonly open = new Map<string, A2AConnection>();
   /** Connections being made from a source's row: concurrent first uses share one. */
-  private readonly opening = new Map<string, Promise<A2AConnection>>();
+  private readonly opening = new SingleFlight<A2AConnection>();
   private readonly waiting = new Map<string, WaitingTasks>();
 
   constructor(private readonly options: { sources: SourceStore; outbound: OutboundGuard; logger: Logger }) {}
@@ -46,14 +47,7 @@ export class A2AConnections {
 
   /** The source's connection, made from its row when there is none. Throws SourceNotFound, A2AOptionsError. */
   async forSource(sourceId: string): Promise<A2AConnection> {
-    const existing = this.open.get(sourceId);
-    if (existing) return existing;
-    let opening = this.opening.get(sourceId);
-    if (!opening) {
-      opening = this.fromRow(sourceId).finally(() => this.opening.delete(sourceId));
-      this.opening.set(sourceId, opening);
-    }
-    return opening;
+    return this.open.get(sourceId) ?? this.opening.run(sourceId, () => this.fromRow(sourceId));
   }
 
   private async fromRow(sourceId: string): Promise<A2AConnection> {

@@ -2,6 +2,7 @@ import type { SourceStore } from "../../db/sources";
 import type { Logger } from "../../log";
 import type { OutboundGuard } from "../../net";
 import { SourceNotFound } from "../../sources/errors";
+import { SingleFlight } from "../../sources/single-flight";
 import type { ToolRegistry } from "../../tools/registry";
 import { parseSecrets, parseStoredOptions, type McpSecrets, type McpTarget } from "./client-target";
 import { McpConnection, type McpConnectionOptions } from "./connection";
@@ -36,7 +37,7 @@ export interface McpConnectionStatus {
 export class McpConnections {
   private readonly open = new Map<string, McpConnection>();
   /** Connections being made from a source's row: concurrent first uses share one. */
-  private readonly opening = new Map<string, Promise<McpConnection>>();
+  private readonly opening = new SingleFlight<McpConnection>();
   private readonly changeTimers = new Map<string, NodeJS.Timeout>();
   /** Refreshes a source's tools from its server; set by whoever wires the pool (see startMcpImports). */
   refresh: ((sourceId: string) => Promise<unknown>) | undefined;
@@ -58,14 +59,7 @@ export class McpConnections {
 
   /** The source's connection, made from its row when there is none. Throws SourceNotFound, McpOptionsError. */
   async forSource(sourceId: string): Promise<McpConnection> {
-    const existing = this.open.get(sourceId);
-    if (existing) return existing;
-    let opening = this.opening.get(sourceId);
-    if (!opening) {
-      opening = this.fromRow(sourceId).finally(() => this.opening.delete(sourceId));
-      this.opening.set(sourceId, opening);
-    }
-    return opening;
+    return this.open.get(sourceId) ?? this.opening.run(sourceId, () => this.fromRow(sourceId));
   }
 
   private async fromRow(sourceId: string): Promise<McpConnection> {
