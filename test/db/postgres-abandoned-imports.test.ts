@@ -91,6 +91,16 @@ async function until(what: string, pass: () => Promise<boolean>, tries = 100): P
   throw new Error(`timed out waiting until ${what}`);
 }
 
+/** Resolves once no connection named `applicationName` is left (its backend exits a moment after the client closes). */
+async function claimClosed(applicationName: string): Promise<void> {
+  await until(
+    `${applicationName} is gone`,
+    async () =>
+      (await b.pool.query("select 1 from pg_stat_activity where application_name = $1 and datname = current_database()", [applicationName]))
+        .rowCount === 0,
+  );
+}
+
 /** Terminate the backends of the connections named `applicationName`, as when their process dies. */
 async function terminate(applicationName: string): Promise<void> {
   const { rows } = await b.pool.query<{ ended: boolean }>(
@@ -98,12 +108,7 @@ async function terminate(applicationName: string): Promise<void> {
     [applicationName],
   );
   expect(rows.map((row) => row.ended)).toEqual([true]);
-  await until(
-    `${applicationName} is gone`,
-    async () =>
-      (await b.pool.query("select 1 from pg_stat_activity where application_name = $1 and datname = current_database()", [applicationName]))
-        .rowCount === 0,
-  );
+  await claimClosed(applicationName);
 }
 
 /** An import on instance A that stops before writing its tools, until `proceed` is called. */
@@ -182,8 +187,40 @@ describe("sources left importing on PostgreSQL", () => {
     expect(await toolNames()).toEqual(["alive_a", "alive_b"]);
     expect(await rowsOfB().dropAbandonedImports()).toEqual([]);
     // The claim is given up with the import: its connection is closed.
-    const { rowCount } = await b.pool.query("select 1 from pg_stat_activity where application_name = 'test-import-claim-a'");
-    expect(rowCount).toBe(0);
+    await claimClosed("test-import-claim-a");
+  });
+
+  it("20 imports on A while B sweeps without pause: every import completes and the sweeps remove nothing", async () => {
+    const store = new SourceStore(rowsOfA());
+    const toolRows = new PgToolRows(a.db);
+    const sweeper = rowsOfB();
+    let importing = true;
+    const dropped: string[] = [];
+    let sweeps = 0;
+    const sweeping = (async () => {
+      while (importing) {
+        dropped.push(...(await sweeper.dropAbandonedImports()));
+        sweeps += 1;
+      }
+    })();
+    const settled = await Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) =>
+        store.createImported({ kind: "openapi", name: `n${i}`, location: "pasted" }, async (source) => {
+          await toolRows.insertImported(
+            source.id,
+            Array.from({ length: 50 }, (_, j) => tool(`many_${i}_${j}`, source.id)),
+          );
+          return source.id;
+        }),
+      ),
+    );
+    importing = false;
+    await sweeping;
+    expect(sweeps).toBeGreaterThan(1);
+    expect(dropped).toEqual([]);
+    expect(settled.filter((outcome) => outcome.status === "rejected")).toEqual([]);
+    expect(Object.values(await statuses())).toEqual(settled.map(() => "ok"));
+    expect(await toolNames()).toHaveLength(20 * 50);
   });
 
   it("an insertImported transaction open on another connection keeps its source, even once the importer's claim is gone", async () => {
@@ -242,8 +279,7 @@ describe("sources left importing on PostgreSQL", () => {
     await expect(failing).rejects.toMatchObject({ name: "ToolNameTaken", tool: "taken" });
     expect(await statuses()).toEqual({});
     expect(await toolNames()).toEqual(["taken"]);
-    const { rowCount } = await b.pool.query("select 1 from pg_stat_activity where application_name = 'test-import-claim-failed'");
-    expect(rowCount).toBe(0);
+    await claimClosed("test-import-claim-failed");
   });
 
   it("an instance opening the database removes the sources left importing, and leaves alone an import running elsewhere", async () => {
