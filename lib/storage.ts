@@ -146,6 +146,12 @@ export interface PostgresStorageOptions {
 const ABANDONED_SWEEP_MS = 2_000;
 
 /**
+ * How often every instance looks for sources whose importer died (the sweep runs on one at a time).
+ * Such a source only shows as importing and keeps its name from a new import, and a dead importer is rare.
+ */
+const ABANDONED_IMPORTS_SWEEP_MS = 60_000;
+
+/**
  * The stores of a console on the PostgreSQL database at `url`, shared with every instance given the
  * same URL: migrated (under a lock, so instances starting together take turns), with the change
  * bus listening, this instance's run leases held on their own connection, and the registry and
@@ -163,6 +169,16 @@ export async function postgresStorage(url: string, logger: Logger, options: Post
     opened.push(() => bus.close());
     const leases = await RunLeases.open(url, { onError: onError("the PostgreSQL run lease connection failed (it reconnects)") });
     opened.push(() => leases.close());
+    const sourceRows = new PgSourceRows(pg.db, {
+      url,
+      onHoldError: (error) => logger.warn("an import's PostgreSQL claim connection failed", { error: error.message }),
+    });
+    // Unlike SQLite's drop at open, this leaves alone the imports other instances are running.
+    const dropAbandonedImports = async () => {
+      const dropped = await sourceRows.dropAbandonedImports();
+      if (dropped.length) logger.warn("removed sources whose import was cut short", { sources: dropped });
+    };
+    await dropAbandonedImports();
     const registry = await ToolRegistry.open(new PgToolRows(pg.db));
     const settings = await SettingsStore.open(new PgSettingRows(pg.db));
     const abandoned = new AbandonedRuns(pg.pool, { graceMs: options.abandonedGraceMs });
@@ -172,6 +188,7 @@ export async function postgresStorage(url: string, logger: Logger, options: Post
       const ended = await abandoned.endAbandoned();
       if (ended.length) logger.warn("runs of a console instance that stopped recorded as cancelled", { runs: ended });
     });
+    const importSweep = every("abandonedImports", ABANDONED_IMPORTS_SWEEP_MS, dropAbandonedImports);
     const runs = new LeasedPgRunStore(pg.db, leases, (error, runIds) => logger.error("could not record run events", { runIds, error }));
     return {
       dialect: "postgres",
@@ -183,7 +200,7 @@ export async function postgresStorage(url: string, logger: Logger, options: Post
       tokens: new PgTokenRows(pg.db),
       sessions: new PgSessionRows(pg.db),
       agentStates: new PgAgentStateRows(pg.db),
-      sources: new PgSourceRows(pg.db),
+      sources: sourceRows,
       mcpTasks: new PgMcpTaskRows(pg.db),
       a2aTasks: new PgA2ATaskRows(pg.db),
       registry,
@@ -201,7 +218,7 @@ export async function postgresStorage(url: string, logger: Logger, options: Post
       },
       close: () => {
         void (async () => {
-          await sweep.stop();
+          await Promise.all([sweep.stop(), importSweep.stop()]);
           await runs.flush();
           for (const close of opened.reverse()) await close().catch(() => {});
         })();

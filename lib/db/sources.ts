@@ -31,11 +31,12 @@ export interface NewSource {
   authSecret?: string | null;
   options?: Record<string, unknown>;
   document?: string | null;
-  /**
-   * "importing" for a source whose tools are still being written (ToolRowStore.insertImported
-   * marks it "ok" with the last of them); "ok" by default.
-   */
-  status?: "ok" | "importing";
+}
+
+/** An import's claim that it is alive (SourceRowStore.holdImport). */
+export interface ImportHold {
+  /** Give the claim up. Never rejects; releasing twice does nothing. */
+  release(): Promise<void>;
 }
 
 export type SourceRow = typeof sources.$inferSelect;
@@ -70,6 +71,13 @@ export interface SourceRowStore {
   delete(id: string): Promise<boolean>;
   document(id: string): Promise<string | null | undefined>;
   credentials(id: string): Promise<{ authRef: Record<string, unknown> | null; secret: string | null } | undefined>;
+  /**
+   * Claim that the import of the source `id` is under way in this process, until released: taken
+   * before the row is written, so no source is ever seen importing without its claim. While it is
+   * held, no sweep of unfinished imports removes the source. Rejects with the store's error when
+   * the claim cannot be taken (nothing is written then).
+   */
+  holdImport(id: string): Promise<ImportHold>;
 }
 
 /**
@@ -155,6 +163,11 @@ export class SourceRows implements SourceRowStore {
   async credentials(id: string): Promise<{ authRef: Record<string, unknown> | null; secret: string | null } | undefined> {
     return this.db.select({ authRef: sources.authRef, secret: sources.authSecret }).from(sources).where(eq(sources.id, id)).get();
   }
+
+  /** Nothing to hold: this process alone serves the file, and dropUnfinishedImports runs at open only. */
+  async holdImport(): Promise<ImportHold> {
+    return { release: async () => {} };
+  }
 }
 
 /** The sources table: imported documents, servers and agents. Secrets go in and out only through `credentials`. */
@@ -178,26 +191,35 @@ export class SourceStore {
     return summary(row, await this.rows.toolCount(id));
   }
 
-  /** Store a new source (status "ok" unless given, refreshed now) and resolve with its summary. */
+  /** Store a new source (status "ok", refreshed now) and resolve with its summary. */
   async create(input: NewSource): Promise<SourceSummary> {
-    const now = Date.now();
-    const row: SourceRow = {
-      id: `src_${randomBytes(8).toString("hex")}`,
-      kind: input.kind,
-      name: input.name,
-      location: input.location,
-      authRef: input.authRef ?? null,
-      authSecret: input.authSecret ?? null,
-      options: input.options ?? {},
-      document: input.document ?? null,
-      status: input.status ?? "ok",
-      statusMessage: null,
-      lastRefreshAt: now,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const row = newRow(input, "ok");
     await this.rows.insert(row);
     return (await this.get(row.id))!;
+  }
+
+  /**
+   * Store a new source with status "importing" and run `importTools` on it, which writes its tools
+   * and marks it "ok" (ToolRegistry.importSource); resolve with what `importTools` resolves with.
+   * All or nothing: when `importTools` rejects, the source is deleted (its tools go with it) and
+   * the error rethrown. The import is claimed as alive (SourceRowStore.holdImport) from before the
+   * row is written until this settles, so only a source whose importer has died can be swept.
+   * Rejects with the store's error when the claim or the row cannot be written (nothing is left).
+   */
+  async createImported<T>(input: NewSource, importTools: (source: SourceSummary) => Promise<T>): Promise<T> {
+    const row = newRow(input, "importing");
+    const hold = await this.rows.holdImport(row.id);
+    try {
+      await this.rows.insert(row);
+      try {
+        return await importTools((await this.get(row.id))!);
+      } catch (error) {
+        await this.rows.delete(row.id);
+        throw error;
+      }
+    } finally {
+      await hold.release();
+    }
   }
 
   /** The stored document or card text, for a refresh or a rebuild. */
@@ -227,6 +249,25 @@ export class SourceStore {
   delete(id: string): Promise<boolean> {
     return this.rows.delete(id);
   }
+}
+
+function newRow(input: NewSource, status: "ok" | "importing"): SourceRow {
+  const now = Date.now();
+  return {
+    id: `src_${randomBytes(8).toString("hex")}`,
+    kind: input.kind,
+    name: input.name,
+    location: input.location,
+    authRef: input.authRef ?? null,
+    authSecret: input.authSecret ?? null,
+    options: input.options ?? {},
+    document: input.document ?? null,
+    status,
+    statusMessage: null,
+    lastRefreshAt: now,
+    createdAt: now,
+    updatedAt: now,
+  };
 }
 
 function isRowStore(value: Db | SourceRowStore): value is SourceRowStore {

@@ -61,6 +61,18 @@ export class ToolNameTaken extends Error {
 }
 
 /**
+ * Raised by insertImported on PostgreSQL when its source is no longer importing: a sweep took the
+ * import for abandoned (its importer's claim connection had died) or the source was deleted.
+ * Nothing of the write is kept.
+ */
+export class SourceNotImporting extends Error {
+  override readonly name = "SourceNotImporting";
+  constructor(readonly sourceId: string) {
+    super(`The source ${sourceId} is no longer being imported (it was removed); its tools were not written`);
+  }
+}
+
+/**
  * The tools table and its audit trail (tool_events), on either dialect: ToolRows below (SQLite)
  * and PgToolRows (./postgres/tools). Every write is one transaction.
  */
@@ -76,7 +88,8 @@ export interface ToolRowStore {
    * mark it "ok": all or nothing, however many rows, without holding the event loop for the
    * whole write. Until the source is marked, none of its rows is read (all, byNames, page) and
    * their names are taken; on a failure the rows written are deleted before the promise rejects
-   * (the source row is the caller's). Rejects with ToolNameTaken when a name is stored already.
+   * (the source row is the caller's). Rejects with ToolNameTaken when a name is stored already,
+   * and on PostgreSQL with SourceNotImporting when the source is gone or no longer importing.
    */
   insertImported(sourceId: string, rows: ToolRow[]): Promise<void>;
   /**

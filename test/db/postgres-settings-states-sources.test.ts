@@ -63,7 +63,7 @@ const dialects: Array<[string, () => Promise<Dialect>]> = [
       return {
         settings: (now) => SettingsStore.open(new PgSettingRows(pg.db), now),
         states: (now) => new AgentStates(new PgAgentStateRows(pg.db), now),
-        sources: () => new SourceStore(new PgSourceRows(pg.db)),
+        sources: () => new SourceStore(new PgSourceRows(pg.db, { url: database.url })),
         addTool: async (name, sourceId) => void (await pg.db.insert(pgSchema.tools).values(tool(name, sourceId))),
       };
     },

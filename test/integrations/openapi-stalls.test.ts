@@ -119,7 +119,11 @@ describe("a 5,000-operation OpenAPI import keeps the event loop turning", () => 
   }, 60_000);
 
   it("a source whose import was cut short (the process stopped) is removed with its tools when SQLite is opened", async () => {
-    const source = await sources.create({ kind: "openapi", name: "cut short", location: "pasted", status: "importing" });
+    // What a process stopped mid-import leaves: the source row still importing, some of its tools.
+    handle.db.$client
+      .prepare("insert into sources (id, kind, name, location, status) values ('src_cut', 'openapi', 'cut short', 'pasted', 'importing')")
+      .run();
+    const source = (await sources.get("src_cut"))!;
     handle.db.$client
       .prepare(
         "insert into tools (name, title, description, input_schema, timeout_ms, targets, tags, kind, source_id, digest, created_at, updated_at) values (?, ?, '', '{}', 1000, '[]', '[]', 'openapi', ?, 'd', 0, 0)",

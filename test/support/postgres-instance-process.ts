@@ -2,13 +2,19 @@
 // PostgreSQL. Started with `node --import tsx`; environment:
 //   PG_URL   the test database
 //   RUN_IDS  comma-separated runs to hold leases on (optional)
-// It writes JSON lines to stdout: first {"ready": true, "listenerPid", "leasePid"} once it listens
-// and holds its leases, then {"change", "at"} for each change heard, `at` being the wall clock in
+//   IMPORTS  comma-separated names of OpenAPI sources whose import it starts and never finishes:
+//            each source is written "importing" under the import's claim (optional)
+// It writes JSON lines to stdout: first {"ready": true, "listenerPid", "leasePid", "importing"} once
+// it listens, holds its leases and has written its importing sources (their ids), then {"change", "at"} for each change heard, `at` being the wall clock in
 // ms (performance.timeOrigin + performance.now(), the same clock as the parent's). It stops when
 // its stdin closes; the tests that play a crash kill it instead.
+import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { RunLeases } from "../../lib/db/postgres/leases";
 import { PgChangeBus } from "../../lib/db/postgres/notify";
+import { PgSourceRows } from "../../lib/db/postgres/sources";
+import * as schema from "../../lib/db/schema.pg";
+import { SourceStore } from "../../lib/db/sources";
 
 const url = process.env.PG_URL ?? "";
 if (!url) throw new Error("PG_URL is required");
@@ -21,7 +27,21 @@ async function main(): Promise<void> {
   bus.subscribe((change) => write({ change, at: performance.timeOrigin + performance.now() }));
   const leases = await RunLeases.open(url, { applicationName: "test-child-leases", onError: () => {} });
   for (const id of (process.env.RUN_IDS ?? "").split(",").filter(Boolean)) await leases.hold(id);
-  write({ ready: true, listenerPid: bus.listenerPid, leasePid: leases.leasePid });
+  const sources = new SourceStore(new PgSourceRows(drizzle({ client: pool, schema }), { url, onHoldError: () => {} }));
+  const importing: string[] = [];
+  for (const name of (process.env.IMPORTS ?? "").split(",").filter(Boolean)) {
+    importing.push(
+      await new Promise<string>((started, failed) => {
+        sources
+          .createImported({ kind: "openapi", name, location: "pasted" }, (source) => {
+            started(source.id);
+            return new Promise<never>(() => {});
+          })
+          .catch(failed);
+      }),
+    );
+  }
+  write({ ready: true, listenerPid: bus.listenerPid, leasePid: leases.leasePid, importing });
 
   process.stdin.resume();
   process.stdin.on("end", () => {

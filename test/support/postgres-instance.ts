@@ -7,6 +7,8 @@ export interface InstanceProcess {
   child: ChildProcessWithoutNullStreams;
   listenerPid: number;
   leasePid: number;
+  /** The ids of the sources it left importing (its `imports`), in order. */
+  importing: string[];
   /** Every change the child heard so far, with the wall-clock ms it heard it at. */
   heard: Array<{ change: Change; at: number }>;
   /** Resolves with the first change heard from now on (or already heard) that `match` accepts. */
@@ -18,11 +20,14 @@ export interface InstanceProcess {
   stderr(): string;
 }
 
-/** Start a child "console instance" on `url`, holding leases on `runIds`; resolves once it is ready. */
-export function startInstanceProcess(url: string, runIds: string[] = []): Promise<InstanceProcess> {
+/**
+ * Start a child "console instance" on `url`, holding leases on `runIds` and running an import that
+ * never finishes for each name in `imports`; resolves once it is ready.
+ */
+export function startInstanceProcess(url: string, runIds: string[] = [], imports: string[] = []): Promise<InstanceProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join("test", "support", "postgres-instance-process.ts")], {
     cwd: path.resolve(__dirname, "..", ".."),
-    env: { ...process.env, PG_URL: url, RUN_IDS: runIds.join(",") },
+    env: { ...process.env, PG_URL: url, RUN_IDS: runIds.join(","), IMPORTS: imports.join(",") },
     stdio: ["pipe", "pipe", "pipe"],
   });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -76,11 +81,19 @@ export function startInstanceProcess(url: string, runIds: string[] = []): Promis
           ready?: true;
           listenerPid: number;
           leasePid: number;
+          importing: string[];
           change?: Change;
           at?: number;
         };
         buffer = buffer.slice(newline + 1);
-        if (line.ready) resolve(Object.assign(instance, { listenerPid: line.listenerPid, leasePid: line.leasePid }) as InstanceProcess);
+        if (line.ready)
+          resolve(
+            Object.assign(instance, {
+              listenerPid: line.listenerPid,
+              leasePid: line.leasePid,
+              importing: line.importing,
+            }) as InstanceProcess,
+          );
         else if (line.change) {
           heard.push({ change: line.change, at: line.at! });
           for (const waiter of [...waiters]) waiter();

@@ -11,6 +11,8 @@ export const JOB_KEYS = {
   expirySweep: 1,
   /** Ending the runs of console instances that stopped (./leases.ts). */
   abandonedRuns: 2,
+  /** Removing the sources whose importer died mid-import (./sources.ts). */
+  abandonedImports: 3,
 } as const;
 
 export type JobOutcome<T> = { ran: true; value: T } | { ran: false };
@@ -20,10 +22,10 @@ export type JobOutcome<T> = { ran: true; value: T } | { ran: false };
  * same key right now; answer `{ ran: false }` at once in that case instead of waiting.
  *
  * What this promises is "not at the same time", not "once per period": an instance that tries
- * just after another finished runs the job again. That is the right promise for the expiry sweep
- * and for ending abandoned runs, because both are single guarded UPDATEs (`where status =
- * 'pending' and expires_at < now`, `where status = 'running' and …`): a second pass in the same
- * period finds nothing left to change. A job that must not repeat within a period needs a row
+ * just after another finished runs the job again. That is the right promise for the expiry sweep,
+ * for ending abandoned runs and for removing abandoned imports, because each is a single guarded
+ * write (`where status = 'pending' and expires_at < now`, `where status = 'running' and …`,
+ * `where status = 'importing' and …`): a second pass in the same period finds nothing left to change. A job that must not repeat within a period needs a row
  * recording its last run, updated conditionally (reference/postgres.md §6.1), not this lock.
  *
  * The lock is a session lock, taken and given back on one connection checked out of the pool for

@@ -9,6 +9,7 @@ import {
   keepingSettings,
   pageLedBy,
   settingsEvent,
+  SourceNotImporting,
   ToolNameTaken,
   withSettings,
   type ToolRow,
@@ -19,6 +20,7 @@ import {
   type ToolSettingsUpdate,
 } from "../tools";
 import type { PgDb } from "./open";
+import { importLockKey } from "./sources";
 
 type Tx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 
@@ -51,10 +53,15 @@ export class PgToolRows implements ToolRowStore {
 
   /**
    * insertImported on PostgreSQL: one transaction on a connection of its own (no other request's
-   * statement joins it), awaiting each chunk, so the event loop turns between chunks anyway.
+   * statement joins it), awaiting each chunk, so the event loop turns between chunks anyway. It
+   * holds the source's import lock from its first statement to its commit, so no sweep of
+   * abandoned imports removes the source meanwhile (./sources.ts).
    */
   async insertImported(sourceId: string, rows: ToolRow[]): Promise<void> {
     await this.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock_shared(${importLockKey(sourceId)})`);
+      const [source] = await tx.select({ status: sources.status }).from(sources).where(eq(sources.id, sourceId));
+      if (source?.status !== "importing") throw new SourceNotImporting(sourceId);
       await insertIn(tx, rows);
       await tx.update(sources).set({ status: "ok", updatedAt: Date.now() }).where(eq(sources.id, sourceId));
     });

@@ -127,37 +127,35 @@ export async function importOpenApi(
   await assertBaseUrls(plan, deps.outbound);
   const { sources } = deps;
   const split = auth && splitAuth(auth);
-  const source = await sources.create({
-    kind: "openapi",
-    name: (options.name ?? plan.title).slice(0, 200),
-    location: prepared.location,
-    authRef: split ? { ...split.ref } : null,
-    authSecret: split?.secret ?? null,
-    options: storedOptions(options) as Record<string, unknown>,
-    document: prepared.documentText,
-    status: "importing",
-  });
-  try {
-    const credentials = sourceCredentials(sources, source.id);
-    const tools = await deps.registry.importSource(
-      source.id,
-      prepared.tools.map(({ spec, digest }) => ({
-        spec,
-        digest,
-        handler: operationHandler(spec.binding as OpenApiBinding, { credentials, logger: deps.logger, outbound: deps.outbound }),
-      })),
-    );
-    deps.logger.info("openapi source imported", {
-      source: source.id,
+  return sources.createImported(
+    {
+      kind: "openapi",
+      name: (options.name ?? plan.title).slice(0, 200),
       location: prepared.location,
-      tools: tools.length,
-      auth: split?.ref.kind ?? "none",
-    });
-    return { source: (await sources.get(source.id))!, tools, warnings: plan.warnings };
-  } catch (error) {
-    await sources.delete(source.id);
-    throw error;
-  }
+      authRef: split ? { ...split.ref } : null,
+      authSecret: split?.secret ?? null,
+      options: storedOptions(options) as Record<string, unknown>,
+      document: prepared.documentText,
+    },
+    async (source) => {
+      const credentials = sourceCredentials(sources, source.id);
+      const tools = await deps.registry.importSource(
+        source.id,
+        prepared.tools.map(({ spec, digest }) => ({
+          spec,
+          digest,
+          handler: operationHandler(spec.binding as OpenApiBinding, { credentials, logger: deps.logger, outbound: deps.outbound }),
+        })),
+      );
+      deps.logger.info("openapi source imported", {
+        source: source.id,
+        location: prepared.location,
+        tools: tools.length,
+        auth: split?.ref.kind ?? "none",
+      });
+      return { source: (await sources.get(source.id))!, tools, warnings: plan.warnings };
+    },
+  );
 }
 
 /**
