@@ -1,5 +1,6 @@
 import type { Statement } from "better-sqlite3";
 import { and, asc, eq, getTableColumns, ne, sql, type Column, type SQL } from "drizzle-orm";
+import { DomainError } from "../errors";
 import type { Db } from "./connection";
 import { afterAscending, pageSize, toPage, type Page } from "./paging";
 import { sources, tools, toolEvents } from "./schema";
@@ -63,12 +64,15 @@ export class ToolNameTaken extends Error {
 /**
  * Raised by insertImported on PostgreSQL when its source is no longer importing: a sweep took the
  * import for abandoned (its importer's claim connection had died) or the source was deleted.
- * Nothing of the write is kept.
+ * Nothing of the write is kept. A 503: the import lost its hold on the database, and may be tried again.
  */
-export class SourceNotImporting extends Error {
+export class SourceNotImporting extends DomainError<"database_unavailable"> {
   override readonly name = "SourceNotImporting";
   constructor(readonly sourceId: string) {
-    super(`The source ${sourceId} is no longer being imported (it was removed); its tools were not written`);
+    super(
+      "database_unavailable",
+      `The import of source ${sourceId} lost its hold on the database (was it restarted?) and was removed; nothing was written, import it again`,
+    );
   }
 }
 
