@@ -10,9 +10,9 @@ const plain = { "content-type": "text/plain; charset=utf-8" };
 const WIDGET_PATH = "/embed/widget.js";
 
 /**
- * Every request but static files: a path with a malformed percent-escape is a 400 here (Next
- * would answer a 500 from the route's decoding). API requests go on to their handlers, which
- * authenticate each one. Pages are served to the local operator and to signed-in people (see
+ * Every request but static files and plain API paths (see the matcher): a path with a malformed
+ * percent-escape is a 400 here (Next would answer a 500 from the route's decoding). API requests go
+ * on to their handlers, which authenticate each one. Pages are served to the local operator and to signed-in people (see
  * lib/auth/page-access.ts), with a CSP whose nonce Next puts on its inline scripts.
  */
 export function proxy(request: NextRequest) {
@@ -48,6 +48,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // Everything but static assets; API requests only for the path check.
-  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
+  // Everything but static assets, and but API paths without a percent-escape: those have nothing to
+  // check here, and skipping the proxy spares Next a copy of every API request's body.
+  matcher: ["/((?!_next/static|_next/image|favicon.ico|api/[^%]*$).*)"],
 };
