@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { newCallId } from "../execution/call-id";
 import { z } from "zod";
 import { DomainError } from "../errors";
 import type { Protect } from "../http/authorize";
@@ -33,7 +34,7 @@ export function toolCallsApi(services: Pick<Services, "registry" | "executor" | 
   const run = protect("tools", async (request, caller, context) => {
     const name = await toolName(context);
     const body = await readJsonBody(request, TryCall);
-    const callId = body.callId ?? randomUUID();
+    const callId = body.callId ?? newCallId();
     const result = await executor.call(name, body.args, {
       callId,
       ctx: { principal: caller.id, scope: CONSOLE_TRY_SCOPE, surface: "console", runId: randomUUID(), signal: request.signal },

@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import pLimit from "p-limit";
 import { isJsonObject, jsonDigest } from "../json/canonical";
@@ -9,6 +8,7 @@ import { MAX_DOCUMENT_DEPTH } from "../json/depth";
 import { validateAgainst } from "../tools/schema";
 import type { RegisteredTool } from "../tools/spec";
 import { allowAll, type ApprovalPort } from "./approval-port";
+import { newCallId } from "./call-id";
 import type { CallKey, CallRecord } from "./call-record";
 import { currentRunContext, newRunContext, type RunContext } from "./context";
 import {
@@ -93,7 +93,7 @@ export class Executor {
   /** Run one call. Resolves with the outcome as data; never rejects for a tool's failure. */
   async call(name: string, args: unknown, options: CallOptions = {}): Promise<CallOutcome> {
     const ctx = resolveContext(options.ctx);
-    const callId = options.callId ?? randomUUID();
+    const callId = options.callId ?? newCallId();
     const started = performance.now();
     const tool = this.registry.get(name);
     if (!tool || !tool.enabled) return this.finish(name, callId, ctx, failure(new ToolNotFound(name)), started, false);

@@ -7,6 +7,7 @@ import { Conversation, toolResultMessage } from "../../agents/conversation";
 import { principalFor } from "../../auth/principal";
 import type { ApprovalStore } from "../../approvals/store";
 import type { A2AParkedCall } from "../../db/a2a-tasks";
+import { newCallId } from "../../execution/call-id";
 import type { Executor } from "../../execution/executor";
 import { isPending, type CallOutcome, type ToolResult } from "../../execution/result";
 import { isJsonObject, jsonDigest } from "../../json/canonical";
@@ -123,7 +124,7 @@ export class ConsoleAgentExecutor implements AgentExecutor {
         error: { kind: "tool_not_found", message: `Unknown tool: ${tool}` },
       });
     turn.status(TaskState.TASK_STATE_WORKING);
-    const call = { tool, args, scope: `a2a:${turn.taskId}`, callId: randomUUID(), runId: turn.taskId };
+    const call = { tool, args, scope: `a2a:${turn.taskId}`, callId: newCallId(), runId: turn.taskId };
     const outcome = await this.run(principal, call, turn.signal);
     if (turn.signal?.aborted) return;
     if (isPending(outcome)) return this.park(turn, baseUrl, { kind: "tool", calls: [{ ...call, approvalId: outcome.pending.approvalId }] });

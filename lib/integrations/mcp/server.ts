@@ -16,6 +16,7 @@ import {
 import { requiresApproval } from "../../approvals/gate";
 import type { ApprovalStore } from "../../approvals/store";
 import { DomainError, answerableError, rpcErrorObject, type ErrorKind } from "../../errors";
+import { newCallId } from "../../execution/call-id";
 import type { Executor } from "../../execution/executor";
 import { isPending } from "../../execution/result";
 import { isJsonObject, jsonDigest } from "../../json/canonical";
@@ -175,10 +176,10 @@ async function chooseCallId(
   call: { scope: string; tool: RegisteredTool; args: Record<string, unknown> },
 ): Promise<string> {
   // Most calls carry no key: they skip the digest and the lookup below.
-  if (key === undefined) return randomUUID();
+  if (key === undefined) return newCallId();
   if (requiresApproval(call.tool)) return key;
   const asked = { scope: call.scope, callId: key, tool: call.tool.name, argsDigest: jsonDigest(call.args) };
-  return (await approvals.findFor(principal, asked)) ? key : randomUUID();
+  return (await approvals.findFor(principal, asked)) ? key : newCallId();
 }
 
 /** The client's run and call keys from a request's `_meta`. Throws DomainError (invalid_body) for a key that is not a short string. */
