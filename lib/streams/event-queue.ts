@@ -112,8 +112,9 @@ export class EventQueue<T> implements AsyncIterable<T> {
     const waited = this.head >= this.items.length;
     const first = await this.next();
     if (first.done) return undefined;
-    // The producer pushes from microtasks: once one item came, let it finish what it has ready.
-    if (waited) await new Promise<void>((resolve) => setImmediate(resolve));
+    // The producer pushes from microtasks: once one item came, let it finish what it has ready. A
+    // queue closed by then takes nothing more (a run's last events come with its close): no wait.
+    if (waited && !this.closed) await new Promise<void>((resolve) => setImmediate(resolve));
     const batch = [first.value, ...this.items.slice(this.head)];
     this.items.length = 0;
     this.head = 0;
