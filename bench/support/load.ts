@@ -7,6 +7,8 @@ export interface LoadRequest {
   path: string;
   body?: () => string;
   headers?: Record<string, string>;
+  /** The status the answer must have (200 unless given). */
+  status?: number;
 }
 
 /** Loopback HTTP load: `clients` requests always in flight over one keep-alive agent. */
@@ -17,7 +19,7 @@ export class Load {
     this.agent = new http.Agent({ keepAlive: true, maxSockets: clients });
   }
 
-  /** Send `request` to `base`; resolves with the answer's text, rejects on anything but 200. */
+  /** Send `request` to `base`; resolves with the answer's text, rejects on any status but the one expected. */
   send(base: string, request: LoadRequest): Promise<string> {
     const url = new URL(`${base}${request.path}`);
     const body = request.body?.();
@@ -36,7 +38,9 @@ export class Load {
           let text = "";
           res.setEncoding("utf8");
           res.on("data", (chunk: string) => (text += chunk));
-          res.on("end", () => (res.statusCode === 200 ? resolve(text) : reject(new Error(`${res.statusCode}: ${text}`))));
+          res.on("end", () =>
+            res.statusCode === (request.status ?? 200) ? resolve(text) : reject(new Error(`${res.statusCode}: ${text}`)),
+          );
         },
       );
       req.on("error", reject);
@@ -94,9 +98,10 @@ export interface NextHalf {
 
 /**
  * A route of the production build (served as `npm start` serves it) against GET /api/health, the
- * nearest thing the console has to an empty route (a few bytes after a `select 1` and a rolled-back
- * write probe, tens of µs). Both pay Next's own per-request cost; their ratio says how much the
- * route's handler adds on top. Skipped without a build.
+ * nearest thing the console has to an empty route (a few bytes after a `select 1`, a rolled-back
+ * write probe and checks of the database file). Both pay Next's own per-request cost; their ratio
+ * says how much the route's handler adds on top. Health is no empty route, so Next's own 405 to the
+ * same POST is printed too, without a target: the least any route can cost. Skipped without a build.
  */
 export async function nextRouteAgainstHealth(half: NextHalf): Promise<BenchResult> {
   const { title, protocol, request } = half;
@@ -104,6 +109,9 @@ export async function nextRouteAgainstHealth(half: NextHalf): Promise<BenchResul
   const built = await startBuiltConsole();
   const load = new Load(half.clients);
   const health: LoadRequest = { path: "/api/health" };
+  // The same POST sent where no handler takes it: Next answers 405 itself (routing, the request,
+  // the answer; no body read). A floor under any route, below an empty one.
+  const refused: LoadRequest = { ...request, path: "/api/health", status: 405 };
   try {
     const answer = await load.send(built.base, request);
     if (!answer.includes(half.expect)) throw new Error(`unexpected answer: ${answer}`);
@@ -113,6 +121,12 @@ export async function nextRouteAgainstHealth(half: NextHalf): Promise<BenchResul
       half.rounds,
       () => load.throughput(built.base, half.calls, request),
       () => load.throughput(built.base, half.calls, health),
+    );
+    await load.throughput(built.base, 500, refused);
+    const [routeAgain, floor] = await interleaved(
+      half.rounds,
+      () => load.throughput(built.base, half.calls, request),
+      () => load.throughput(built.base, half.calls, refused),
     );
     const healthMs = 1000 / empty;
     return {
@@ -128,6 +142,12 @@ export async function nextRouteAgainstHealth(half: NextHalf): Promise<BenchResul
           note: `health ${healthMs.toFixed(2)} ms: the ${protocol} handler adds ${(1000 / route - healthMs).toFixed(2)} ms`,
         },
         ...(half.more?.(healthMs) ?? []),
+        {
+          label: `  Next's own 405 to the same POST (no handler runs), ${half.clients} clients`,
+          value: floor,
+          unit: "requests/s",
+          note: `the ${protocol} route at ${((100 * routeAgain) / floor).toFixed(0)}% of it, in rounds of its own (${routeAgain.toFixed(0)} calls/s)`,
+        },
       ],
     };
   } finally {
