@@ -147,12 +147,12 @@ export class ApprovalStore {
     const reason = decision.reason?.trim() || undefined;
     if (reason && reason.length > MAX_REASON) throw new ApprovalDecisionInvalid(`The reason is longer than ${MAX_REASON} characters`);
     if (!decision.decidedBy) throw new ApprovalDecisionInvalid("A decision needs the name of who decides");
-    // This read only names the tool to check edited arguments against (a row's tool never changes);
-    // whether the decision applies is settled by the guarded update below, not by this read.
-    const current = await this.get(id);
-    if (!current) throw new ApprovalNotFound(id);
     if (decision.editedArgs !== undefined) {
       if (!decision.approved) throw new ApprovalDecisionInvalid("Edited arguments go with an approval, not a denial");
+      // This read only names the tool to check edited arguments against (a row's tool never changes);
+      // whether the decision applies is settled by the guarded update below, not by this read.
+      const current = await this.get(id);
+      if (!current) throw new ApprovalNotFound(id);
       if (!isJsonObject(decision.editedArgs))
         throw new ApprovalDecisionInvalid("Edited arguments must be a JSON object", [{ path: "", message: "must be an object" }]);
       const issues = this.options.validateArgs?.(current.tool, decision.editedArgs) ?? [];
@@ -212,8 +212,7 @@ export class ApprovalStore {
 
   /** Keep the outcome of the call an approval allowed. */
   async recordOutcome(id: string, result: unknown): Promise<void> {
-    await this.rows.recordOutcome(id, isJsonObject(result) ? result : { value: result }, this.now());
-    const approval = await this.get(id);
+    const approval = await this.rows.recordOutcome(id, isJsonObject(result) ? result : { value: result }, this.now());
     if (approval) this.emit({ type: "ran", approval });
   }
 

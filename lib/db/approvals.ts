@@ -77,7 +77,8 @@ export interface ApprovalRowStore {
   /** Every row in one of `from` past its time becomes expired, with an "expired" event each. Returns them. */
   expireDue(now: number, from: readonly ApprovalStatus[]): Promise<ApprovalRow[]>;
   /** Keep the outcome of the call the approval allowed, with a "ran" event. */
-  recordOutcome(id: string, result: Record<string, unknown>, now: number): Promise<void>;
+  /** Keep the outcome of the call an approval allowed, with a "ran" event; resolves with the row as it is then, or undefined when there is none. */
+  recordOutcome(id: string, result: Record<string, unknown>, now: number): Promise<ApprovalRow | undefined>;
   /** At start-up: give consumed approvals with no outcome the recorded result or `unknown(row)`. */
   settleInterrupted(now: number, unknown: (row: ApprovalRow) => Record<string, unknown>): Promise<ApprovalRow[]>;
   /** Mark the outcome as delivered to its conversation (once). Returns the row when it changed. */
@@ -239,12 +240,14 @@ export class ApprovalRows implements ApprovalRowStore {
   }
 
   /** Keep the outcome of the call the approval allowed, with a "ran" event. */
-  async recordOutcome(id: string, result: Record<string, unknown>, now: number): Promise<void> {
-    this.db.transaction((tx) => {
-      tx.update(approvals).set({ result, ranAt: now, updatedAt: now }).where(eq(approvals.id, id)).run();
-      tx.insert(approvalEvents)
-        .values({ approvalId: id, type: "ran", actor: "executor", data: result, createdAt: now, updatedAt: now })
-        .run();
+  async recordOutcome(id: string, result: Record<string, unknown>, now: number): Promise<ApprovalRow | undefined> {
+    return this.db.transaction((tx) => {
+      const row = tx.update(approvals).set({ result, ranAt: now, updatedAt: now }).where(eq(approvals.id, id)).returning().get();
+      if (row)
+        tx.insert(approvalEvents)
+          .values({ approvalId: id, type: "ran", actor: "executor", data: result, createdAt: now, updatedAt: now })
+          .run();
+      return row;
     });
   }
 

@@ -109,8 +109,9 @@ export class PgApprovalRows implements ApprovalRowStore {
     return this.approvalRows(EXPIRE_DUE, [[...from], now]);
   }
 
-  async recordOutcome(id: string, result: Record<string, unknown>, now: number): Promise<void> {
-    await this.query(RECORD_OUTCOME, [id, JSON.stringify(result), now]);
+  async recordOutcome(id: string, result: Record<string, unknown>, now: number): Promise<ApprovalRow | undefined> {
+    const [row] = await this.approvalRows(RECORD_OUTCOME, [id, JSON.stringify(result), now]);
+    return row;
   }
 
   async settleInterrupted(now: number, unknown: (row: ApprovalRow) => Record<string, unknown>): Promise<ApprovalRow[]> {
@@ -260,9 +261,11 @@ const EXPIRE_DUE = `with expired as (
 
 /** Like the SQLite twin, the event is written even when no row changed (an unknown id then fails on the key). */
 const RECORD_OUTCOME = `with updated as (
-    update approvals set result = $2, ran_at = $3, updated_at = $3 where id = $1
+    update approvals set result = $2::jsonb, ran_at = $3, updated_at = $3 where id = $1 returning *
+  ), logged as (
+    ${INSERT_EVENT} select id, 'ran', 'executor', $2::jsonb, $3::bigint, $3::bigint from updated
   )
-  ${INSERT_EVENT} values ($1, 'ran', 'executor', $2, $3, $3)`;
+  select * from updated`;
 
 const MARK_ANSWERED = `with answered as (
     update approvals set answered_at = $3, answered_run_id = $2, updated_at = $3 where id = $1 and answered_at is null returning *
