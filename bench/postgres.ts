@@ -30,6 +30,8 @@ const APPROVAL_CYCLES = 300;
 const DECISIONS = 30;
 const TARGETS = { dialectShare: 0.5, twoOverOne: 0.9, decisionMs: 50 };
 const CLOCK_TICKS = 100;
+/** How long the decision timing waits for a change on A's inbox stream before the bench fails. */
+const STREAM_WAIT_MS = 10_000;
 
 interface Instance {
   url: string;
@@ -248,19 +250,40 @@ export default async function benchPostgres(): Promise<BenchResult[]> {
     // 4. A decision on B heard on A's inbox stream.
     const stream = await fetch(`${a.url}/api/approvals/events`);
     const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let heard = "";
+    // Each change the stream shows, with when its frame arrived.
+    const changes: Array<{ type: string; id: string; at: number }> = [];
     const waiters: Array<() => void> = [];
     void (async () => {
+      let buffer = "";
       for (;;) {
         const { value, done } = await reader.read().catch(() => ({ value: undefined, done: true as const }));
         if (done) return;
-        heard += value;
+        const at = performance.now();
+        buffer += value;
+        const frames = buffer.split("\n\n");
+        buffer = frames.pop()!;
+        for (const frame of frames) {
+          const data = frame.split("\n").find((line) => line.startsWith("data: "));
+          if (!data) continue;
+          const change = JSON.parse(data.slice("data: ".length)) as { type: string; approval?: { id: string } };
+          if (change.approval) changes.push({ type: change.type, id: change.approval.id, at });
+        }
         for (const wake of waiters.splice(0)) wake();
       }
     })();
-    const until = async (needle: string) => {
-      while (!heard.includes(needle)) await new Promise<void>((resolve) => waiters.push(resolve));
-      return performance.now();
+    /** When A's stream showed the change `type` of approval `id`; rejects after STREAM_WAIT_MS without it. */
+    const until = async (type: string, id: string): Promise<number> => {
+      const deadline = performance.now() + STREAM_WAIT_MS;
+      for (;;) {
+        const seen = changes.find((change) => change.type === type && change.id === id);
+        if (seen) return seen.at;
+        if (performance.now() > deadline)
+          throw new Error(`instance A's inbox stream did not show "${type}" of ${id} within ${STREAM_WAIT_MS} ms`);
+        await new Promise<void>((resolve) => {
+          waiters.push(resolve);
+          setTimeout(resolve, 100);
+        });
+      }
     };
     const fromSend: number[] = [];
     const fromAnswer: number[] = [];
@@ -268,8 +291,7 @@ export default async function benchPostgres(): Promise<BenchResult[]> {
       await run(b.url, `refund order ${1000 + i} for 1 EUR`);
       const list = (await (await fetch(`${b.url}/api/approvals?status=pending&limit=1`)).json()) as { items: Array<{ id: string }> };
       const id = list.items[0]!.id;
-      await until(`"id":"${id}"`);
-      heard = "";
+      await until("requested", id);
       const sent = performance.now();
       const response = await fetch(`${b.url}/api/approvals/${id}/decision`, {
         method: "POST",
@@ -278,7 +300,7 @@ export default async function benchPostgres(): Promise<BenchResult[]> {
       });
       const answered = performance.now();
       if (response.status !== 200) throw new Error(`decision refused: ${response.status}`);
-      const at = await until(`"id":"${id}"`);
+      const at = await until("decided", id);
       if (i >= 3) {
         fromSend.push(at - sent);
         fromAnswer.push(at - answered);
