@@ -11,8 +11,8 @@
 // 3. 100 concurrent runs: no error, resident memory growth < 200 MB.
 // Then the same endpoint through the production build's Next.js server (scripts/server.mjs, as
 // `npm start` serves it; skipped without a build), in the same run: the demo agent's /stream
-// 20000 through Next and through the node adapter, turn about (Next at least 0.7 of the adapter's
-// rate), and the time to RUN_STARTED's first byte through Next against GET /api/health's first
+// 20000 through Next and through the node adapter in a process of its own (as Next has), turn
+// about (Next at least 0.7 of the adapter's rate), and the time to RUN_STARTED's first byte through Next against GET /api/health's first
 // byte through Next, the nearest thing to an empty route (within 1.5x).
 // A miss is reported, never an exit code: timings are not tests.
 import fs from "node:fs";
@@ -32,6 +32,7 @@ import { RecordBatch } from "../lib/runs/record-batch";
 import { createServices, type Services } from "../lib/services";
 import { EventQueue } from "../lib/streams/event-queue";
 import { hasBuild, startBuiltConsole } from "./support/built-console";
+import { startInstance } from "./support/console-instance";
 import type { BenchResult, Figure } from "./support/measure";
 
 const DELTAS = 20_000;
@@ -399,7 +400,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
     add(`${CONCURRENT} concurrent runs: wall time`, wallMs, "ms");
     add(`${CONCURRENT} concurrent runs: peak RSS growth`, growthMb, "MB", { max: TARGETS.rssMb });
 
-    next = await throughNext(base);
+    next = await throughNext();
   } finally {
     await close(server);
     await close(bare);
@@ -413,12 +414,19 @@ export async function benchAgui(): Promise<BenchResult[]> {
 const NEXT_TITLE = "agui: the endpoint through the production build's Next.js server";
 
 /**
- * The demo agent's `/stream 20000` through Next and through the node adapter at `adapterBase`,
- * turn about, and the first byte of a short run through Next against GET /api/health's.
+ * The demo agent's `/stream 20000` through Next and through the node adapter, each server in a
+ * process of its own, turn about, and the first byte of a short run through Next against GET /api/health's.
  */
-async function throughNext(adapterBase: string): Promise<BenchResult> {
+async function throughNext(): Promise<BenchResult> {
   if (!hasBuild()) return { title: NEXT_TITLE, figures: [], skipped: "needs a production build (npm run build)" };
   const built = await startBuiltConsole({ env: { AGENT_STREAM_DELAY_MS: "0" } });
+  // The adapter side in a process of its own too, as Next's is: neither shares a core's time with this client.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-adapter-"));
+  const adapter = await startInstance({ CONSOLE_DB: path.join(dir, "bench.db") }).catch(async (error: unknown) => {
+    await built.stop();
+    throw error;
+  });
+  const adapterBase = adapter.url;
   try {
     // The same answer both ways; a reader that falls behind gets deltas joined (AgentRun), so the
     // frame counts may differ: each is printed.
@@ -489,7 +497,8 @@ async function throughNext(adapterBase: string): Promise<BenchResult> {
       ],
     };
   } finally {
-    await built.stop();
+    await Promise.all([built.stop(), adapter.stop()]);
+    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

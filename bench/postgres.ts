@@ -10,7 +10,6 @@
 //    a gain with the client and the database on them too);
 // 4. a decision taken on instance B, heard on the inbox stream open on instance A (target: median
 //    under 50 ms).
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,6 +20,7 @@ import { openDatabase } from "../lib/db";
 import { PgApprovalRows } from "../lib/db/postgres/approvals";
 import { openPostgres } from "../lib/db/postgres/open";
 import { startEmbeddedPostgres, type TestPostgresServer } from "../test/support/postgres-server";
+import { startInstance, type Instance } from "./support/console-instance";
 import { type BenchResult, type Figure, median } from "./support/measure";
 
 const SEQUENTIAL_RUNS = 30;
@@ -29,55 +29,8 @@ const ROUNDS = 3;
 const APPROVAL_CYCLES = 300;
 const DECISIONS = 30;
 const TARGETS = { dialectShare: 0.5, twoOverOne: 0.9, decisionMs: 50 };
-const CLOCK_TICKS = 100;
 /** How long the decision timing waits for a change on A's inbox stream before the bench fails. */
 const STREAM_WAIT_MS = 10_000;
-
-interface Instance {
-  url: string;
-  pid: number;
-  /** CPU seconds the process used so far (user + system). */
-  cpuSeconds(): number;
-  stop(): Promise<void>;
-}
-
-function startInstance(env: Record<string, string>): Promise<Instance> {
-  const child: ChildProcessWithoutNullStreams = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(__dirname, "support", "console-instance-child.ts")],
-    {
-      env: { ...process.env, DATABASE_URL: "", CONSOLE_DB: "", ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    },
-  );
-  let stderr = "";
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return new Promise((resolve, reject) => {
-    let buffer = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.split("\n")[0];
-      if (!buffer.includes("\n") || !line) return;
-      const { url, pid } = JSON.parse(line) as { url: string; pid: number };
-      resolve({
-        url,
-        pid,
-        cpuSeconds: () => {
-          const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-          return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-        },
-        stop: async () => {
-          child.stdin.end();
-          const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-          await exited;
-          clearTimeout(timer);
-        },
-      });
-    });
-    child.once("exit", (code) => reject(new Error(`a console instance exited (${code}) before listening: ${stderr}`)));
-  });
-}
 
 let seq = 0;
 async function run(base: string, text: string): Promise<void> {
