@@ -3,8 +3,7 @@
 // an instance opens; one whose import is alive (its claim held, or its insertImported transaction
 // open) is left alone and its import completes; a finished source is never touched.
 import { eq, inArray } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { PgSourceRows } from "@/lib/db/postgres/sources";
 import { PgToolRows } from "@/lib/db/postgres/tools";
 import { sources, tools } from "@/lib/db/schema.pg";
@@ -12,19 +11,12 @@ import { SourceStore, type SourceSummary } from "@/lib/db/sources";
 import { SourceNotImporting, type ToolRow } from "@/lib/db/tools";
 import { silentLogger } from "@/lib/log";
 import { postgresStorage } from "@/lib/storage";
-import { postgresDatabase } from "../support/postgres";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 import { startInstanceProcess, type InstanceProcess } from "../support/postgres-instance";
 
 const database = postgresDatabase();
-let a: PostgresHandle;
-let b: PostgresHandle;
-beforeAll(async () => {
-  a = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-  b = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-});
-afterAll(async () => {
-  await Promise.all([a?.close(), b?.close()]);
-});
+const a = postgresPool(database);
+const b = postgresPool(database);
 
 const children: InstanceProcess[] = [];
 const cleanups: Array<() => Promise<unknown>> = [];

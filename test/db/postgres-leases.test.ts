@@ -2,25 +2,19 @@
 // An instance that dies leaves its running runs to be ended by another; the runs of live
 // instances, and of one whose connection only blinked, are left alone.
 import { inArray } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Change } from "@/lib/db/change-bus";
 import { ABANDONED_RUN_ERROR, AbandonedRuns, RunLeases, RunLeaseTakenError } from "@/lib/db/postgres/leases";
 import { PgChangeBus } from "@/lib/db/postgres/notify";
-import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
 import { runs, threads } from "@/lib/db/schema.pg";
-import { postgresDatabase } from "../support/postgres";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 import { startInstanceProcess, type InstanceProcess } from "../support/postgres-instance";
 
 const database = postgresDatabase();
-let a: PostgresHandle;
-let b: PostgresHandle;
+const a = postgresPool(database);
+const b = postgresPool(database);
 beforeAll(async () => {
-  a = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-  b = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
   await a.db.insert(threads).values({ id: "t1", agent: "demo", principal: "local", createdAt: 1, updatedAt: 1 });
-});
-afterAll(async () => {
-  await Promise.all([a?.close(), b?.close()]);
 });
 
 const closing: Array<{ close(): Promise<void> }> = [];

@@ -1,20 +1,13 @@
 // Jobs that consoles sharing one PostgreSQL must not run side by side (the expiry sweep, ending
 // abandoned runs): two pools stand for two instances.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { JOB_LOCK_NAMESPACE, runExclusive, runPeriodically } from "@/lib/db/postgres/once";
-import { openPostgres, type PostgresHandle } from "@/lib/db/postgres/open";
-import { postgresDatabase } from "../support/postgres";
+import { type PostgresHandle } from "@/lib/db/postgres/open";
+import { postgresDatabase, postgresPool } from "../support/postgres";
 
 const database = postgresDatabase();
-let a: PostgresHandle;
-let b: PostgresHandle;
-beforeAll(async () => {
-  a = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-  b = await openPostgres(database.url, { maxConnections: 4, onConnectionError: () => {} });
-});
-afterAll(async () => {
-  await Promise.all([a?.close(), b?.close()]);
-});
+const a = postgresPool(database);
+const b = postgresPool(database);
 
 const KEY = 42;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
