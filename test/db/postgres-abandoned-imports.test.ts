@@ -12,6 +12,7 @@ import { SourceNotImporting, type ToolRow } from "@/lib/db/tools";
 import { silentLogger } from "@/lib/log";
 import { postgresStorage } from "@/lib/storage";
 import { postgresDatabase, postgresPool } from "../support/postgres";
+import { toolRow } from "../support/tool-rows";
 import { startInstanceProcess, type InstanceProcess } from "../support/postgres-instance";
 
 const database = postgresDatabase();
@@ -33,31 +34,7 @@ const rowsOfA = (applicationName = "test-import-claim-a") =>
 /** Instance B's source rows, whose sweep the tests run. */
 const rowsOfB = () => new PgSourceRows(b.db, { url: database.url, onHoldError: () => {} });
 
-function tool(name: string, sourceId: string): ToolRow {
-  return {
-    name,
-    title: name,
-    description: "",
-    inputSchema: { type: "object" },
-    outputSchema: null,
-    confirm: false,
-    effects: "read",
-    idempotent: true,
-    openWorld: false,
-    timeoutMs: 30_000,
-    retries: 0,
-    targets: ["mcp"],
-    tags: [],
-    kind: "openapi",
-    sourceId,
-    binding: null,
-    enabled: true,
-    approval: "default",
-    digest: `digest-${name}`,
-    createdAt: 1_000,
-    updatedAt: 1_000,
-  };
-}
+const tool = (name: string, sourceId: string) => toolRow(name, { kind: "openapi", sourceId });
 
 /** A row as a process killed mid-import leaves it: the source still importing, with `toolNames` under it. */
 async function leftImporting(id: string, toolNames: string[] = []): Promise<void> {

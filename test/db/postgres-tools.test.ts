@@ -13,6 +13,7 @@ import { ToolNameTaken, ToolRows, type ToolRow, type ToolRowStore } from "@/lib/
 import { DuplicateTool, ToolRegistry, type ToolSpecInput } from "@/lib/tools";
 import { freshDatabase } from "../support/database";
 import { postgresDatabase, postgresPool } from "../support/postgres";
+import { toolRow } from "../support/tool-rows";
 
 const database = postgresDatabase();
 const pg = postgresPool(database);
@@ -70,33 +71,6 @@ const dialects: Array<[string, Dialect]> = [
   ],
 ];
 
-function row(name: string, overrides: Partial<ToolRow> = {}): ToolRow {
-  return {
-    name,
-    title: name,
-    description: `The ${name} tool`,
-    inputSchema: { type: "object", properties: { q: { type: "string" } } },
-    outputSchema: null,
-    confirm: false,
-    effects: "read",
-    idempotent: true,
-    openWorld: false,
-    timeoutMs: 30_000,
-    retries: 0,
-    targets: ["mcp", "agui"],
-    tags: [],
-    kind: "builtin",
-    sourceId: null,
-    binding: null,
-    enabled: true,
-    approval: "default",
-    digest: `digest-${name}`,
-    createdAt: 1_000,
-    updatedAt: 1_000,
-    ...overrides,
-  };
-}
-
 const byName = (rows: ToolRow[]) => [...rows].sort((a, b) => (a.name < b.name ? -1 : 1));
 
 describe.each(dialects)("tool rows on %s", (_name, dialect) => {
@@ -106,23 +80,23 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
   });
 
   it("inserts rows all or nothing, reads them back as written, and refuses a stored name", async () => {
-    await rows.insertMany([row("a"), row("b", { outputSchema: { type: "string" }, binding: { path: "/b" } })]);
-    expect(byName(await rows.all())).toEqual([row("a"), row("b", { outputSchema: { type: "string" }, binding: { path: "/b" } })]);
-    await expect(rows.insertMany([row("c"), row("a")])).rejects.toEqual(new ToolNameTaken("a"));
+    await rows.insertMany([toolRow("a"), toolRow("b", { outputSchema: { type: "string" }, binding: { path: "/b" } })]);
+    expect(byName(await rows.all())).toEqual([toolRow("a"), toolRow("b", { outputSchema: { type: "string" }, binding: { path: "/b" } })]);
+    await expect(rows.insertMany([toolRow("c"), toolRow("a")])).rejects.toEqual(new ToolNameTaken("a"));
     expect((await rows.all()).map((r) => r.name).sort()).toEqual(["a", "b"]);
     expect((await rows.byNames(["b", "zzz"])).map((r) => r.name)).toEqual(["b"]);
     expect(await rows.byNames([])).toEqual([]);
   });
 
   it("a large batch lands whole (more rows than one statement takes)", async () => {
-    await rows.insertMany(Array.from({ length: 450 }, (_, i) => row(`t_${String(i).padStart(3, "0")}`)));
+    await rows.insertMany(Array.from({ length: 450 }, (_, i) => toolRow(`t_${String(i).padStart(3, "0")}`)));
     expect(await rows.all()).toHaveLength(450);
   });
 
   it("insertImported writes an importing source's rows, all or nothing, and marks the source ok with the last", async () => {
     await dialect.addSource("src_big", "importing");
     const imported = Array.from({ length: 450 }, (_, i) =>
-      row(`imp_${String(i).padStart(3, "0")}`, {
+      toolRow(`imp_${String(i).padStart(3, "0")}`, {
         sourceId: "src_big",
         kind: "openapi",
         confirm: i % 2 === 0,
@@ -136,10 +110,10 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
     expect(byName(await rows.all())).toEqual(imported);
 
     // A name met in the last rows: the rows written before it go too, and the source stays importing.
-    await rows.insertMany([row("late_449")]);
+    await rows.insertMany([toolRow("late_449")]);
     await dialect.addSource("src_late", "importing");
     const late = Array.from({ length: 450 }, (_, i) =>
-      row(`late_${String(i).padStart(3, "0")}`, { sourceId: "src_late", kind: "openapi" }),
+      toolRow(`late_${String(i).padStart(3, "0")}`, { sourceId: "src_late", kind: "openapi" }),
     );
     await expect(rows.insertImported("src_late", late)).rejects.toEqual(new ToolNameTaken("late_449"));
     expect((await rows.all()).map((r) => r.name).filter((name) => name.startsWith("late_"))).toEqual(["late_449"]);
@@ -147,7 +121,7 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
   });
 
   it("upsertDefinitions inserts new rows and replaces definitions, keeping settings and creation time", async () => {
-    await rows.insertMany([row("a")]);
+    await rows.insertMany([toolRow("a")]);
     await rows.updateSettings("a", {
       enabled: false,
       approval: "always",
@@ -157,11 +131,11 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
       updatedAt: 2_000,
     });
     const stored = await rows.upsertDefinitions([
-      row("a", { description: "New words", digest: "digest-a2", createdAt: 3_000, updatedAt: 3_000 }),
-      row("b", { createdAt: 3_000, updatedAt: 3_000 }),
+      toolRow("a", { description: "New words", digest: "digest-a2", createdAt: 3_000, updatedAt: 3_000 }),
+      toolRow("b", { createdAt: 3_000, updatedAt: 3_000 }),
     ]);
     const expected = [
-      row("a", {
+      toolRow("a", {
         description: "New words",
         digest: "digest-a2",
         enabled: false,
@@ -172,7 +146,7 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
         createdAt: 1_000,
         updatedAt: 3_000,
       }),
-      row("b", { createdAt: 3_000, updatedAt: 3_000 }),
+      toolRow("b", { createdAt: 3_000, updatedAt: 3_000 }),
     ];
     expect(byName(stored)).toEqual(expected);
     expect(byName(await rows.all())).toEqual(expected);
@@ -180,12 +154,12 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
   });
 
   it("updateSettings changes only the settings given, with an audit row of before and after when an actor is named", async () => {
-    await rows.insertMany([row("a")]);
+    await rows.insertMany([toolRow("a")]);
     const update = await rows.updateSettings("a", { enabled: false, timeoutMs: 9_000, updatedAt: 2_000 }, "alice");
-    expect(update?.before).toEqual(row("a"));
-    expect(update?.after).toEqual(row("a", { enabled: false, timeoutMs: 9_000, updatedAt: 2_000 }));
+    expect(update?.before).toEqual(toolRow("a"));
+    expect(update?.after).toEqual(toolRow("a", { enabled: false, timeoutMs: 9_000, updatedAt: 2_000 }));
     await rows.updateSettings("a", { retries: 3, updatedAt: 3_000 });
-    expect((await rows.byNames(["a"]))[0]).toEqual(row("a", { enabled: false, timeoutMs: 9_000, retries: 3, updatedAt: 3_000 }));
+    expect((await rows.byNames(["a"]))[0]).toEqual(toolRow("a", { enabled: false, timeoutMs: 9_000, retries: 3, updatedAt: 3_000 }));
     const settings = { enabled: true, approval: "default", timeoutMs: 30_000, retries: 0, targets: ["mcp", "agui"] };
     expect(await dialect.audit("a")).toMatchObject([
       { type: "settings_changed", actor: "alice", data: { before: settings, after: { ...settings, enabled: false, timeoutMs: 9_000 } } },
@@ -196,7 +170,7 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
 
   it("delete and deleteBySource say what went", async () => {
     await dialect.addSource("s1");
-    await rows.insertMany([row("a"), row("b", { sourceId: "s1" }), row("c", { sourceId: "s1" })]);
+    await rows.insertMany([toolRow("a"), toolRow("b", { sourceId: "s1" }), toolRow("c", { sourceId: "s1" })]);
     expect(await rows.delete("a")).toBe(true);
     expect(await rows.delete("a")).toBe(false);
     expect((await rows.deleteBySource("s1")).sort()).toEqual(["b", "c"]);
@@ -206,16 +180,19 @@ describe.each(dialects)("tool rows on %s", (_name, dialect) => {
 
   it("replaceSource swaps a source's tools, keeps settings by name, and changes nothing when a name is taken", async () => {
     await dialect.addSource("s1");
-    await rows.insertMany([row("outside"), row("kept", { sourceId: "s1" }), row("gone", { sourceId: "s1" })]);
+    await rows.insertMany([toolRow("outside"), toolRow("kept", { sourceId: "s1" }), toolRow("gone", { sourceId: "s1" })]);
     await rows.updateSettings("kept", { enabled: false, retries: 4, updatedAt: 2_000 });
-    const replaced = await rows.replaceSource("s1", [row("kept", { sourceId: "s1", digest: "d2" }), row("new", { sourceId: "s1" })]);
+    const replaced = await rows.replaceSource("s1", [
+      toolRow("kept", { sourceId: "s1", digest: "d2" }),
+      toolRow("new", { sourceId: "s1" }),
+    ]);
     expect(replaced.removed.sort()).toEqual(["gone", "kept"]);
     const kept = (await rows.byNames(["kept"]))[0]!;
     expect(kept).toMatchObject({ digest: "d2", enabled: false, retries: 4 });
     expect(byName(replaced.rows)).toEqual(byName(await rows.byNames(["kept", "new"])));
 
     const before = byName(await rows.all());
-    await expect(rows.replaceSource("s1", [row("fresh", { sourceId: "s1" }), row("outside", { sourceId: "s1" })])).rejects.toEqual(
+    await expect(rows.replaceSource("s1", [toolRow("fresh", { sourceId: "s1" }), toolRow("outside", { sourceId: "s1" })])).rejects.toEqual(
       new ToolNameTaken("outside"),
     );
     expect(byName(await rows.all())).toEqual(before);
@@ -228,17 +205,23 @@ describe.each(dialects)("listing tool rows on %s", (_name, dialect) => {
     rows = await dialect.fresh();
     await dialect.addSource("petstore");
     await rows.insertMany([
-      row("get_weather", {
+      toolRow("get_weather", {
         title: "Weather",
         description: "Current weather for a city",
         tags: ["demo", "weather"],
         targets: ["agui", "mcp"],
       }),
-      row("create_ticket", { description: "Open a support ticket", confirm: true, effects: "write", tags: ["demo", "support"] }),
-      row("delete_pet", { description: "Delete a pet", kind: "openapi", sourceId: "petstore", effects: "destructive", targets: ["mcp"] }),
-      row("list_pets", { description: "List the pets", kind: "openapi", sourceId: "petstore", tags: ["pets"], approval: "always" }),
-      row("search_docs", { title: "Search documentation", kind: "mcp", targets: ["openai"], enabled: false }),
-      row("pet", { description: "Exactly pet" }),
+      toolRow("create_ticket", { description: "Open a support ticket", confirm: true, effects: "write", tags: ["demo", "support"] }),
+      toolRow("delete_pet", {
+        description: "Delete a pet",
+        kind: "openapi",
+        sourceId: "petstore",
+        effects: "destructive",
+        targets: ["mcp"],
+      }),
+      toolRow("list_pets", { description: "List the pets", kind: "openapi", sourceId: "petstore", tags: ["pets"], approval: "always" }),
+      toolRow("search_docs", { title: "Search documentation", kind: "mcp", targets: ["openai"], enabled: false }),
+      toolRow("pet", { description: "Exactly pet" }),
     ]);
   });
   const names = (page: { items: ToolRow[] }) => page.items.map((r) => r.name);
@@ -383,7 +366,7 @@ describe("the registry across two instances on PostgreSQL", () => {
     await pg.db.insert(pgSchema.sources).values({ id: "s1", kind: "openapi", name: "s1", location: "inline" });
     const a = new PgToolRows(pg.db);
     const b = new PgToolRows(other.db);
-    const tools = (by: string) => ["x", "y", "z"].map((name) => row(name, { sourceId: "s1", description: `from ${by}` }));
+    const tools = (by: string) => ["x", "y", "z"].map((name) => toolRow(name, { sourceId: "s1", description: `from ${by}` }));
     for (let round = 0; round < 5; round++) {
       const done = await Promise.allSettled([a.replaceSource("s1", tools("a")), b.replaceSource("s1", tools("b"))]);
       expect(done.map((d) => d.status)).toEqual(["fulfilled", "fulfilled"]);
