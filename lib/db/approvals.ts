@@ -76,7 +76,6 @@ export interface ApprovalRowStore {
   change(id: string, change: GuardedChange, event: ApprovalEventInput, now: number): Promise<ChangeOutcome>;
   /** Every row in one of `from` past its time becomes expired, with an "expired" event each. Returns them. */
   expireDue(now: number, from: readonly ApprovalStatus[]): Promise<ApprovalRow[]>;
-  /** Keep the outcome of the call the approval allowed, with a "ran" event. */
   /** Keep the outcome of the call an approval allowed, with a "ran" event; resolves with the row as it is then, or undefined when there is none. */
   recordOutcome(id: string, result: Record<string, unknown>, now: number): Promise<ApprovalRow | undefined>;
   /** At start-up: give consumed approvals with no outcome the recorded result or `unknown(row)`. */

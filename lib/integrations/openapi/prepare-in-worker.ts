@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import pLimit from "p-limit";
 import { ToolDefinitionError } from "../../tools/errors";
 import { workerBundle } from "../../workers/worker-bundle";
 import { OpenApiDocumentError, OpenApiDocumentTooDeep, OpenApiOptionsError } from "./errors";
@@ -47,8 +48,7 @@ export async function prepareInWorker(
   withTools: boolean,
   { onProgress, timeoutMs = PREPARE_TIMEOUT_MS }: PrepareInWorkerOptions = {},
 ): Promise<PreparedDocument> {
-  const release = await turn();
-  try {
+  return preparing(async () => {
     let worker = idle?.take();
     if (!worker) {
       const file = await workerBundle("openapi-prepare");
@@ -56,28 +56,13 @@ export async function prepareInWorker(
         resourceLimits: { maxOldGenerationSizeMb: PREPARE_HEAP_MB, maxYoungGenerationSizeMb: PREPARE_YOUNG_MB },
       });
     }
-    return await run(worker, { source, options, withTools }, onProgress, timeoutMs);
-  } finally {
-    release();
-  }
+    return run(worker, { source, options, withTools }, onProgress, timeoutMs);
+  });
 }
 
 /** Preparations running at once: each worker may grow to PREPARE_HEAP_MB, so further ones wait their turn. */
 const PREPARE_CONCURRENCY = 2;
-let preparing = 0;
-const queued: Array<() => void> = [];
-
-/** Wait for a free slot; resolves with the function that hands it on (to the next in line, if any). */
-async function turn(): Promise<() => void> {
-  const release = () => {
-    const next = queued.shift();
-    if (next) next();
-    else preparing--;
-  };
-  if (preparing < PREPARE_CONCURRENCY) preparing++;
-  else await new Promise<void>((resolve) => queued.push(resolve));
-  return release;
-}
+const preparing = pLimit(PREPARE_CONCURRENCY);
 
 function run(
   worker: Worker,
