@@ -1,18 +1,10 @@
 "use client";
 
 import { Fragment, memo, useEffect, useLayoutEffect, useRef, useState } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
+import ReactMarkdown, { type Components, type Options } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { markdownSections } from "./markdown-sections";
 
-const REMARK_PLUGINS = [remarkGfm];
-const COMPONENTS: Components = {
-  a: ({ children, href }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-      {children}
-    </a>
-  ),
-};
 const PARAGRAPH_ONLY = ["p"];
 // What Markdown may turn into something other than its text: inline syntax, hard breaks, literal autolinks.
 const NOT_PLAIN = /[\\`*_~[\]<>!&|@]| {2}\n|www\.|:\/\//i;
@@ -24,6 +16,20 @@ const NOT_CUT: { at: readonly number[]; text: string } = { at: [], text: "" };
 function safeUrl(url: string): string {
   return /^(https?:|mailto:)/i.test(url) ? url : "";
 }
+
+/** How model text is rendered, whole or in parts: GFM, raw HTML dropped, http(s) and mailto links only, opened apart. */
+export const MARKDOWN_OPTIONS = {
+  remarkPlugins: [remarkGfm],
+  skipHtml: true,
+  urlTransform: safeUrl,
+  components: {
+    a: ({ children, href }) => (
+      <a href={href} target="_blank" rel="noopener noreferrer nofollow">
+        {children}
+      </a>
+    ),
+  } satisfies Components,
+} satisfies Options;
 
 /**
  * Markdown from a model, rendered safely: raw HTML in the text is dropped (never injected), links
@@ -42,24 +48,13 @@ export function Markdown({ text }: { text: string }) {
 }
 
 const MarkdownBlocks = memo(function MarkdownBlocks({ text }: { text: string }) {
-  return (
-    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} skipHtml urlTransform={safeUrl} components={COMPONENTS}>
-      {text}
-    </ReactMarkdown>
-  );
+  return <ReactMarkdown {...MARKDOWN_OPTIONS}>{text}</ReactMarkdown>;
 });
 
 /** A part of a paragraph: its content without the paragraph around it. */
 const MarkdownInline = memo(function MarkdownInline({ text }: { text: string }) {
   return (
-    <ReactMarkdown
-      remarkPlugins={REMARK_PLUGINS}
-      skipHtml
-      urlTransform={safeUrl}
-      components={COMPONENTS}
-      disallowedElements={PARAGRAPH_ONLY}
-      unwrapDisallowed
-    >
+    <ReactMarkdown {...MARKDOWN_OPTIONS} disallowedElements={PARAGRAPH_ONLY} unwrapDisallowed>
       {text}
     </ReactMarkdown>
   );

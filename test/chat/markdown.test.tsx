@@ -1,8 +1,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import ReactMarkdown from "react-markdown";
-import remarkGfm from "remark-gfm";
 import { describe, expect, it } from "vitest";
-import { Markdown } from "@/components/common/markdown";
+import { Markdown, MARKDOWN_OPTIONS } from "@/components/common/markdown";
 import { markdownSections, PART_LENGTH } from "@/components/common/markdown-sections";
 
 // The sections must render exactly as the whole text parsed at once (what the chat showed before it
@@ -16,22 +15,7 @@ function sectioned(text: string): string {
 }
 
 function whole(text: string): string {
-  return renderToStaticMarkup(
-    <ReactMarkdown
-      remarkPlugins={[remarkGfm]}
-      skipHtml
-      urlTransform={(url) => (/^(https?:|mailto:)/i.test(url) ? url : "")}
-      components={{
-        a: ({ children, href }) => (
-          <a href={href} target="_blank" rel="noopener noreferrer nofollow">
-            {children}
-          </a>
-        ),
-      }}
-    >
-      {text}
-    </ReactMarkdown>,
-  ).replace(/>\n+</g, "><");
+  return renderToStaticMarkup(<ReactMarkdown {...MARKDOWN_OPTIONS}>{text}</ReactMarkdown>).replace(/>\n+</g, "><");
 }
 
 const words = (count: number, from = 0) =>
@@ -65,6 +49,15 @@ describe("Markdown in sections", () => {
   it("renders headings, lists, fences, HTML, quotes, tables and setext headings as the whole text", () => {
     expect(markdownSections(DOCUMENT).length).toBeGreaterThan(5);
     expect(sectioned(DOCUMENT)).toBe(whole(DOCUMENT));
+  });
+
+  it("renders model text safely: no raw HTML, http(s) links only, each opened apart without referrer", () => {
+    const html = sectioned(`${DOCUMENT}\n\nSome <b>bold</b> and [mail](mailto:a@example.com).\n\n<script>alert(1)</script>`);
+    expect(html).not.toContain("javascript:");
+    expect(html).not.toMatch(/<script|<b>|<!--/);
+    expect(html).toContain('<a href="https://example.com/x" target="_blank" rel="noopener noreferrer nofollow">a page</a>');
+    expect(html).toContain('<a href="mailto:a@example.com" target="_blank" rel="noopener noreferrer nofollow">mail</a>');
+    expect(html).toContain('<a href="" target="_blank" rel="noopener noreferrer nofollow">bad</a>');
   });
 
   it("keeps emphasis that spans a cut's place in one part", () => {
