@@ -19,6 +19,7 @@ import type { EventQueue } from "../streams/event-queue";
 import type { AgentContext } from "./agent";
 import { Conversation, newId, toolResultMessage } from "./conversation";
 import { interruptFor } from "./interrupts";
+import { turnSpent } from "../streams/turn-budget";
 
 /**
  * How many deltas one queued event may hold, and how long its text may grow, while the reader is
@@ -254,7 +255,7 @@ export class AgentRun {
         // Backpressure: while the reader of the run's events (the client, through the bridge) is
         // behind, the agent waits here instead of piling events up in memory.
         if (this.queue.full || this.streamDelayMs > 0) return this.pace();
-        if (++this.deltasSinceYield >= YIELD_EVERY) {
+        if (++this.deltasSinceYield >= YIELD_EVERY || ((this.deltasSinceYield & 15) === 0 && turnSpent())) {
           // With no delay, a model that never waits (the scripted one) would hold the process for
           // its whole answer: nothing reaches the socket and no other request is served until it
           // ends. Give the event loop a turn every so often.

@@ -1,0 +1,71 @@
+// One budget per turn of the event loop for everything that streams without waiting
+// (lib/streams/turn-budget.ts): spent once TURN_BUDGET_MS have passed since the turn's first ask,
+// whoever did the work; fresh again in the next turn, ahead of the immediates that yielded.
+import { describe, expect, it } from "vitest";
+import { TURN_BUDGET_MS, turnAvailable, turnSpent } from "@/lib/streams/turn-budget";
+
+/** Hold the thread for `ms`, as work would. */
+function busy(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe("the turn budget", () => {
+  it("is spent once the turn's work passes the budget, and fresh in the next turn", async () => {
+    await nextTurn();
+    expect(turnSpent()).toBe(false);
+    busy(TURN_BUDGET_MS / 2);
+    expect(turnSpent()).toBe(false);
+    busy(TURN_BUDGET_MS);
+    expect(turnSpent()).toBe(true);
+    await nextTurn();
+    expect(turnSpent()).toBe(false);
+  });
+
+  it("counts everyone's work in the turn: one producer's work spends it for the others", async () => {
+    await nextTurn();
+    turnSpent();
+    busy(TURN_BUDGET_MS + 1); // someone else's work, after the first ask
+    expect(turnSpent()).toBe(true);
+  });
+
+  it("turnAvailable resolves in the same turn while there is room, in a later one once it is spent", async () => {
+    await nextTurn();
+    let immediateRan = false;
+    setImmediate(() => (immediateRan = true));
+    await turnAvailable();
+    expect(immediateRan).toBe(false);
+
+    busy(TURN_BUDGET_MS + 1);
+    await turnAvailable();
+    expect(immediateRan).toBe(true);
+    expect(turnSpent()).toBe(false);
+  });
+
+  it("bounds what many producers do in one turn together, not each one's slice", async () => {
+    // 20 producers of 2 ms slices: with a slice each per turn, a turn would hold 20 slices (40 ms).
+    const slicesPerTurn: number[] = [0];
+    let watching = true;
+    const watch = () => {
+      slicesPerTurn.push(0);
+      if (watching) setImmediate(watch);
+    };
+    setImmediate(watch);
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let slice = 0; slice < 10; slice++) {
+          if (turnSpent()) await turnAvailable();
+          busy(2);
+          slicesPerTurn[slicesPerTurn.length - 1]!++;
+        }
+      }),
+    );
+    watching = false;
+    // Each turn holds the slices that fit in the budget and the one that passed it. A slice lasts
+    // at least 2 ms of wall time, however the thread is scheduled, so no turn holds more.
+    expect(Math.max(...slicesPerTurn)).toBeLessThanOrEqual(Math.ceil(TURN_BUDGET_MS / 2) + 1);
+    expect(slicesPerTurn.reduce((a, b) => a + b, 0)).toBe(200);
+  });
+});
