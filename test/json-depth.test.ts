@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { canonicalJson, jsonDigest } from "@/lib/json/canonical";
-import { jsonTextDepthExceeds, valueDepthExceeds, yamlDepthBoundExceeds } from "@/lib/json/depth";
+import { JsonDepthCounter, jsonTextDepthExceeds, valueDepthExceeds, yamlDepthBoundExceeds } from "@/lib/json/depth";
 import { parse as parseYaml } from "yaml";
 
 /** `[[[…]]]` nested `depth` times, as text. */
@@ -22,6 +22,25 @@ describe("JSON text depth, before JSON.parse", () => {
     expect(jsonTextDepthExceeds(JSON.stringify({ s: 'x\\"[[[[[[' }), 2)).toBe(false);
     expect(jsonTextDepthExceeds(JSON.stringify(["\\", [[["x"]]]]), 3)).toBe(true);
     expect(jsonTextDepthExceeds('"just a string"', 0)).toBe(false);
+  });
+
+  it("gives the same answer fed in pieces, split anywhere (inside a string, after a backslash)", () => {
+    const texts = [
+      JSON.stringify({ s: 'x\\"[[[[[[', t: [[["y"]]] }),
+      JSON.stringify(["\\", [[["x"]]]]),
+      JSON.stringify({ a: "\\\\", b: [{ c: ['\\"]]'] }] }),
+      deepArrayText(5),
+    ];
+    for (const text of texts)
+      for (const limit of [2, 3, 4, 5])
+        for (let cut = 0; cut <= text.length; cut++)
+          for (let second = cut; second <= text.length; second++) {
+            const counter = new JsonDepthCounter(limit);
+            counter.feed(text.slice(0, cut));
+            counter.feed(text.slice(cut, second));
+            counter.feed(text.slice(second));
+            expect(counter.exceeded, `${text} cut at ${cut} and ${second}, limit ${limit}`).toBe(jsonTextDepthExceeds(text, limit));
+          }
   });
 
   it("stops early on a megabyte of brackets", () => {

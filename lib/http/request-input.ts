@@ -1,7 +1,8 @@
 import type { z } from "zod";
 import { DomainError, type ErrorKind, type Issue } from "../errors";
-import { jsonTextDepthExceeds, MAX_INPUT_DEPTH } from "../json/depth";
+import { JsonDepthCounter, MAX_INPUT_DEPTH } from "../json/depth";
 import { parseUntrusted } from "../json/untrusted";
+import { turnAvailable, turnSpent } from "../streams/turn-budget";
 import { readCappedText } from "./read-capped";
 
 export { MAX_INPUT_DEPTH };
@@ -41,15 +42,21 @@ export async function readJson(request: Request, maxBytes = DEFAULT_MAX_BODY_BYT
   const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (type !== "application/json")
     throw new DomainError("unsupported_media_type", "Send the body as JSON (content-type: application/json)");
-  const read = await readCappedText(request.body, maxBytes, request.headers.get("content-length"));
+  // The nesting is counted as the body arrives: parsing is iterative, but what runs on the value
+  // afterwards (schemas, digests, stringify) recurses.
+  const depth = new JsonDepthCounter(MAX_INPUT_DEPTH);
+  const read = await readCappedText(request.body, maxBytes, {
+    declaredLength: request.headers.get("content-length"),
+    onText: (piece) => depth.feed(piece),
+  });
   if (!read.ok) {
     if (read.reason === "too_large") throw new DomainError("payload_too_large", `The body is larger than ${maxBytes} bytes`);
     throw new DomainError("invalid_json", "The body is not valid UTF-8");
   }
   if (!read.text.trim()) return undefined;
-  // Parsing is iterative, but what runs on the value afterwards (schemas, digests, stringify) recurses.
-  if (jsonTextDepthExceeds(read.text, MAX_INPUT_DEPTH))
-    throw new DomainError("too_deep", `The body nests arrays and objects deeper than ${MAX_INPUT_DEPTH} levels`);
+  if (depth.exceeded) throw new DomainError("too_deep", `The body nests arrays and objects deeper than ${MAX_INPUT_DEPTH} levels`);
+  // Parsing a large body is one block of work: start it with a turn of the event loop to itself.
+  if (turnSpent()) await turnAvailable();
   try {
     return JSON.parse(read.text);
   } catch {

@@ -25,20 +25,49 @@ const CLOSE_OBJECT = 125; // }
  * is not judged here: JSON.parse refuses it afterwards.
  */
 export function jsonTextDepthExceeds(text: string, limit: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH)
-        i++; // the escaped character cannot end the string
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > limit) return true;
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+  return new JsonDepthCounter(limit).feed(text);
+}
+
+/**
+ * jsonTextDepthExceeds over a text that arrives in pieces (a body as it is read): `feed` each
+ * piece in order; it answers true once the nesting so far has passed the limit (`exceeded`), and
+ * keeps answering true. A piece may end anywhere, inside a string or after a backslash.
+ */
+export class JsonDepthCounter {
+  private depth = 0;
+  private inString = false;
+  /** The previous piece ended on a backslash inside a string: this piece's first character is escaped. */
+  private escaped = false;
+  private passed = false;
+
+  constructor(private readonly limit: number) {}
+
+  get exceeded(): boolean {
+    return this.passed;
   }
-  return false;
+
+  feed(text: string): boolean {
+    if (this.passed) return true;
+    const { limit } = this;
+    let { depth, inString } = this;
+    let i = this.escaped ? 1 : 0;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (inString) {
+        if (c === BACKSLASH)
+          i++; // the escaped character cannot end the string
+        else if (c === QUOTE) inString = false;
+      } else if (c === QUOTE) inString = true;
+      else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+        if (++depth > limit) return (this.passed = true);
+      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+    }
+    // The loop steps past the end by one when the last character is a backslash in a string.
+    this.escaped = i > text.length;
+    this.depth = depth;
+    this.inString = inString;
+    return false;
+  }
 }
 
 const SPACE = 32;

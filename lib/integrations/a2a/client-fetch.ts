@@ -37,7 +37,7 @@ export function a2aFetch(options: A2AFetchOptions): typeof fetch {
     }
     const signal = init.signal ?? AbortSignal.timeout(options.timeoutMs ?? A2A_REQUEST_TIMEOUT_MS);
     const response = await options.outbound.fetch(url, { ...init, headers, signal });
-    const read = await readCappedText(response.body, cap, response.headers.get("content-length"), false);
+    const read = await readCappedText(response.body, cap, { declaredLength: response.headers.get("content-length"), strictUtf8: false });
     if (!read.ok) throw new A2AAgentUnreachable(`${url.origin} answered more than ${cap} bytes`);
     // The body was consumed: the SDK gets the same status and headers over the text that was read.
     const kept = new Headers(response.headers);

@@ -12,7 +12,10 @@ export class ResponseTooLarge extends DomainError<"response_too_large"> {
 /** The body as text, reading at most `maxBytes`; throws ResponseTooLarge past it (and cancels the rest). */
 export async function readLimited(response: Response, maxBytes: number): Promise<string> {
   // A remote API's bytes are not ours to refuse for their encoding: decode them leniently.
-  const read = await readCappedText(response.body, maxBytes, response.headers.get("content-length"), false);
+  const read = await readCappedText(response.body, maxBytes, {
+    declaredLength: response.headers.get("content-length"),
+    strictUtf8: false,
+  });
   if (!read.ok) {
     await response.body?.cancel().catch(() => {});
     throw new ResponseTooLarge(maxBytes);
