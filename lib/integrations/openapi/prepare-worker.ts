@@ -5,9 +5,14 @@
 import { parentPort } from "node:worker_threads";
 import { prepareDocument } from "./prepare-document";
 import type { WorkerReply, WorkerRequest } from "./prepare-protocol";
+import { lowerThreadPriority } from "../../workers/thread-priority";
 
 const port = parentPort;
 if (!port) throw new Error("prepare-worker runs on a worker thread");
+
+// Preparing is background work: when this thread and the one serving requests want the same
+// core, requests go first.
+lowerThreadPriority();
 
 port.on("message", (request: WorkerRequest) => {
   const send = (reply: WorkerReply) => port.postMessage(reply);
