@@ -39,10 +39,17 @@ export const sources = pgTable("sources", {
   authRef: json<Record<string, unknown>>("auth_ref"),
   authSecret: text("auth_secret"),
   options: json<Record<string, unknown>>("options").notNull().default({}),
-  document: text("document"),
   status: text("status").$type<"ok" | "error" | "refreshing" | "importing">().notNull().default("ok"),
   statusMessage: text("status_message"),
   lastRefreshAt: ms("last_refresh_at"),
+  ...timestamps,
+});
+
+export const sourceDocuments = pgTable("source_documents", {
+  sourceId: text("source_id")
+    .primaryKey()
+    .references(() => sources.id, { onDelete: "cascade" }),
+  document: text("document").notNull(),
   ...timestamps,
 });
 

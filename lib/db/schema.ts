@@ -19,11 +19,22 @@ export const sources = sqliteTable("sources", {
   /** The secret the calls send; never returned by an API and never logged. */
   authSecret: text("auth_secret"),
   options: json<Record<string, unknown>>("options").notNull().default({}),
-  /** The imported document or card, so tools can be rebuilt after a restart. */
-  document: text("document"),
   status: text("status").$type<"ok" | "error" | "refreshing" | "importing">().notNull().default("ok"),
   statusMessage: text("status_message"),
   lastRefreshAt: integer("last_refresh_at"),
+  ...timestamps,
+});
+
+/**
+ * The imported document or card of a source, so tools can be rebuilt after a restart. A table of
+ * its own: SQLite rewrites a whole row on any update, and a source's status changes on every
+ * import and refresh while its document (megabytes) does not.
+ */
+export const sourceDocuments = sqliteTable("source_documents", {
+  sourceId: text("source_id")
+    .primaryKey()
+    .references(() => sources.id, { onDelete: "cascade" }),
+  document: text("document").notNull(),
   ...timestamps,
 });
 

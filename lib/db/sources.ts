@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, getTableColumns, ne, sql } from "drizzle-orm";
+import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "./connection";
-import { sources, tools } from "./schema";
+import { sourceDocuments, sources, tools } from "./schema";
 
 export type SourceKind = (typeof sources.$inferSelect)["kind"];
 export type SourceStatus = (typeof sources.$inferSelect)["status"];
@@ -39,28 +39,28 @@ export interface ImportHold {
   release(): Promise<void>;
 }
 
+/** A source's row. Its document (megabytes, at times) is in source_documents, read only by `document`. */
 export type SourceRow = typeof sources.$inferSelect;
 
-/** A source's row without its document (which can be megabytes): what listings and summaries read. */
-export type SourceListing = Omit<SourceRow, "document">;
-
-/** The columns of a SourceListing. */
-const { document: _document, ...listingColumns } = getTableColumns(sources);
-export type SourcePatch = Partial<Pick<SourceRow, "name" | "document" | "status" | "statusMessage" | "lastRefreshAt" | "options">>;
+/** What an update may change; a `document` replaces the stored one (null removes it). */
+export type SourcePatch = Partial<Pick<SourceRow, "name" | "status" | "statusMessage" | "lastRefreshAt" | "options">> & {
+  document?: string | null;
+};
 
 /**
  * What the source store needs from its rows, whatever the database. SourceRows (SQLite, below) and
  * PgSourceRows (./postgres/sources) implement it.
  */
 export interface SourceRowStore {
-  /** Every row but its document, oldest first (then by id). */
-  all(): Promise<SourceListing[]>;
-  /** The row but its document. */
-  byId(id: string): Promise<SourceListing | undefined>;
+  /** Every row, oldest first (then by id). */
+  all(): Promise<SourceRow[]>;
+  byId(id: string): Promise<SourceRow | undefined>;
   /** How many tools each source has (sources without tools are absent). */
   toolCounts(): Promise<Map<string, number>>;
   toolCount(id: string): Promise<number>;
-  insert(row: SourceRow): Promise<void>;
+  /** Insert the row, and its document when there is one, in one transaction. */
+  insert(row: SourceRow, document: string | null): Promise<void>;
+  /** Apply the patch, its document included, in one transaction; nothing for an unknown id. */
   update(id: string, patch: SourcePatch & { updatedAt: number }): Promise<void>;
   /**
    * Set the source of this kind "refreshing" in one statement; resolves with its row, or undefined
@@ -69,6 +69,7 @@ export interface SourceRowStore {
   markRefreshing(id: string, kind: SourceKind, at: number): Promise<SourceRow | undefined>;
   /** Delete the row (its tools go with it); resolves with whether it existed. */
   delete(id: string): Promise<boolean>;
+  /** The source's document: null when it has none, undefined when there is no such source. */
   document(id: string): Promise<string | null | undefined>;
   credentials(id: string): Promise<{ authRef: Record<string, unknown> | null; secret: string | null } | undefined>;
   /**
@@ -100,16 +101,16 @@ export class SourceRows implements SourceRowStore {
     return this.allNow().map((row) => summary(row, counts.get(row.id) ?? 0));
   }
 
-  async all(): Promise<SourceListing[]> {
+  async all(): Promise<SourceRow[]> {
     return this.allNow();
   }
 
-  private allNow(): SourceListing[] {
-    return this.db.select(listingColumns).from(sources).orderBy(asc(sources.createdAt), asc(sources.id)).all();
+  private allNow(): SourceRow[] {
+    return this.db.select().from(sources).orderBy(asc(sources.createdAt), asc(sources.id)).all();
   }
 
-  async byId(id: string): Promise<SourceListing | undefined> {
-    return this.db.select(listingColumns).from(sources).where(eq(sources.id, id)).get();
+  async byId(id: string): Promise<SourceRow | undefined> {
+    return this.db.select().from(sources).where(eq(sources.id, id)).get();
   }
 
   async toolCounts(): Promise<Map<string, number>> {
@@ -135,12 +136,23 @@ export class SourceRows implements SourceRowStore {
     );
   }
 
-  async insert(row: SourceRow): Promise<void> {
-    this.db.insert(sources).values(row).run();
+  async insert(row: SourceRow, document: string | null): Promise<void> {
+    this.db.transaction((tx) => {
+      tx.insert(sources).values(row).run();
+      if (document !== null) tx.insert(sourceDocuments).values(documentRow(row, document)).run();
+    });
   }
 
-  async update(id: string, patch: SourcePatch & { updatedAt: number }): Promise<void> {
-    this.db.update(sources).set(patch).where(eq(sources.id, id)).run();
+  async update(id: string, { document, ...patch }: SourcePatch & { updatedAt: number }): Promise<void> {
+    this.db.transaction((tx) => {
+      if (!tx.update(sources).set(patch).where(eq(sources.id, id)).run().changes || document === undefined) return;
+      if (document === null) tx.delete(sourceDocuments).where(eq(sourceDocuments.sourceId, id)).run();
+      else
+        tx.insert(sourceDocuments)
+          .values({ sourceId: id, document, createdAt: patch.updatedAt, updatedAt: patch.updatedAt })
+          .onConflictDoUpdate({ target: sourceDocuments.sourceId, set: { document, updatedAt: patch.updatedAt } })
+          .run();
+    });
   }
 
   async markRefreshing(id: string, kind: SourceKind, at: number): Promise<SourceRow | undefined> {
@@ -157,7 +169,12 @@ export class SourceRows implements SourceRowStore {
   }
 
   async document(id: string): Promise<string | null | undefined> {
-    return this.db.select({ document: sources.document }).from(sources).where(eq(sources.id, id)).get()?.document;
+    return this.db
+      .select({ document: sourceDocuments.document })
+      .from(sources)
+      .leftJoin(sourceDocuments, eq(sourceDocuments.sourceId, sources.id))
+      .where(eq(sources.id, id))
+      .get()?.document;
   }
 
   async credentials(id: string): Promise<{ authRef: Record<string, unknown> | null; secret: string | null } | undefined> {
@@ -194,7 +211,7 @@ export class SourceStore {
   /** Store a new source (status "ok", refreshed now) and resolve with its summary. */
   async create(input: NewSource): Promise<SourceSummary> {
     const row = newRow(input, "ok");
-    await this.rows.insert(row);
+    await this.rows.insert(row, input.document ?? null);
     return (await this.get(row.id))!;
   }
 
@@ -210,7 +227,7 @@ export class SourceStore {
     const row = newRow(input, "importing");
     const hold = await this.rows.holdImport(row.id);
     try {
-      await this.rows.insert(row);
+      await this.rows.insert(row, input.document ?? null);
       try {
         return await importTools((await this.get(row.id))!);
       } catch (error) {
@@ -222,7 +239,7 @@ export class SourceStore {
     }
   }
 
-  /** The stored document or card text, for a refresh or a rebuild. */
+  /** The stored document or card text, for a refresh or a rebuild: null when the source has none, undefined when there is no such source. */
   document(id: string): Promise<string | null | undefined> {
     return this.rows.document(id);
   }
@@ -261,7 +278,6 @@ function newRow(input: NewSource, status: "ok" | "importing"): SourceRow {
     authRef: input.authRef ?? null,
     authSecret: input.authSecret ?? null,
     options: input.options ?? {},
-    document: input.document ?? null,
     status,
     statusMessage: null,
     lastRefreshAt: now,
@@ -270,11 +286,19 @@ function newRow(input: NewSource, status: "ok" | "importing"): SourceRow {
   };
 }
 
+/** The source_documents row of a new source's document, written with the source's times. */
+export function documentRow(
+  row: SourceRow,
+  document: string,
+): { sourceId: string; document: string; createdAt: number; updatedAt: number } {
+  return { sourceId: row.id, document, createdAt: row.createdAt, updatedAt: row.updatedAt };
+}
+
 function isRowStore(value: Db | SourceRowStore): value is SourceRowStore {
   return typeof (value as Partial<SourceRowStore>).toolCounts === "function";
 }
 
-function summary(row: SourceListing, toolCount: number): SourceSummary {
+function summary(row: SourceRow, toolCount: number): SourceSummary {
   return {
     id: row.id,
     kind: row.kind,

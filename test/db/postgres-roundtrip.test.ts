@@ -32,12 +32,12 @@ const rows: { [K in keyof typeof pg]?: (typeof pg)[K] extends PgTable ? (typeof 
     authRef: { kind: "bearer", header: "authorization" },
     authSecret: "secret",
     options: nested,
-    document: '{"openapi":"3.1.0"}',
     status: "error",
     statusMessage: "down",
     lastRefreshAt: later,
     ...times,
   },
+  sourceDocuments: { sourceId: "src-1", document: '{"openapi":"3.1.0"}', ...times },
   tools: {
     name: "pets.list",
     title: "List pets",

@@ -12,7 +12,7 @@ import * as pgSchema from "@/lib/db/schema.pg";
 import * as liteSchema from "@/lib/db/schema";
 import { SettingsStore } from "@/lib/db/settings";
 import { SourceStore } from "@/lib/db/sources";
-import { freshDatabase } from "../support/database";
+import { countRows, freshDatabase } from "../support/database";
 import { postgresDatabase, postgresPool } from "../support/postgres";
 
 const database = postgresDatabase();
@@ -27,6 +27,8 @@ interface Dialect {
   sources(): SourceStore;
   /** Register a tool of `sourceId` straight in the tools table. */
   addTool(name: string, sourceId: string): Promise<void>;
+  /** Rows of a table, counted straight from the database. */
+  count(table: string): Promise<number>;
 }
 
 const tool = (name: string, sourceId: string) => ({
@@ -53,6 +55,7 @@ const dialects: Array<[string, () => Promise<Dialect>]> = [
         states: (now) => new AgentStates(handle.db, now),
         sources: () => new SourceStore(handle.db),
         addTool: async (name, sourceId) => void handle.db.insert(liteSchema.tools).values(tool(name, sourceId)).run(),
+        count: async (table) => countRows(handle, table),
       };
     },
   ],
@@ -65,6 +68,7 @@ const dialects: Array<[string, () => Promise<Dialect>]> = [
         states: (now) => new AgentStates(new PgAgentStateRows(pg.db), now),
         sources: () => new SourceStore(new PgSourceRows(pg.db, { url: database.url })),
         addTool: async (name, sourceId) => void (await pg.db.insert(pgSchema.tools).values(tool(name, sourceId))),
+        count: async (table) => Number((await pg.pool.query(`select count(*) as n from ${table}`)).rows[0].n),
       };
     },
   ],
@@ -162,16 +166,29 @@ describe.each(dialects)("settings, agent states and sources on %s", (_name, fres
     expect(await sources.credentials(first.id)).toEqual({ authRef: { kind: "bearer" }, secret: "s3cret" });
     expect(await sources.document(first.id)).toBe('{"openapi":"3.0.0"}');
     expect(await sources.document("nope")).toBeUndefined();
+    expect(await sources.document(second.id)).toBeNull();
 
     expect(await sources.startRefresh(second.id, "openapi")).toBeUndefined();
     expect(await sources.get(second.id)).toMatchObject({ status: "ok" });
     expect(await sources.startRefresh(first.id, "openapi")).toMatchObject({ status: "refreshing", toolCount: 2 });
     await sources.update(first.id, { status: "error", statusMessage: "down", options: { allow: [] } });
     expect(await sources.get(first.id)).toMatchObject({ status: "error", statusMessage: "down", options: { allow: [] } });
+    // The document lives in a table of its own: a status change keeps it, a new one replaces it.
+    expect(await sources.document(first.id)).toBe('{"openapi":"3.0.0"}');
+    await sources.update(first.id, { status: "ok", document: '{"openapi":"3.1.0"}' });
+    expect(await sources.document(first.id)).toBe('{"openapi":"3.1.0"}');
+    await sources.update(second.id, { document: "card" });
+    expect(await sources.document(second.id)).toBe("card");
+    await sources.update(second.id, { document: null });
+    expect(await sources.document(second.id)).toBeNull();
+    await sources.update("nope", { status: "error", document: "{}" });
+    expect(await sources.document("nope")).toBeUndefined();
 
     expect(await sources.delete(first.id)).toBe(true);
     expect(await sources.delete(first.id)).toBe(false);
     expect(await sources.get(first.id)).toBeUndefined();
+    expect(await sources.document(first.id)).toBeUndefined();
+    expect(await dialect.count("source_documents")).toBe(0);
     expect((await sources.list()).map((s) => s.id)).toEqual([second.id]);
   });
 });

@@ -1,7 +1,7 @@
-import { and, asc, count, eq, getTableColumns, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNotNull, ne, sql, type SQL } from "drizzle-orm";
 import pg from "pg";
-import type { ImportHold, SourceKind, SourceListing, SourcePatch, SourceRow, SourceRowStore } from "../sources";
-import { sources, tools } from "../schema.pg";
+import { documentRow, type ImportHold, type SourceKind, type SourcePatch, type SourceRow, type SourceRowStore } from "../sources";
+import { sourceDocuments, sources, tools } from "../schema.pg";
 import type { PgDb } from "./open";
 
 // Which imports are alive, with no column for it.
@@ -39,9 +39,6 @@ export function importLockKey(id: string | typeof sources.id): SQL {
   return sql`hashtextextended(${IMPORT_LOCK_PREFIX}::text || ${id}::text, 0)`;
 }
 
-/** The columns of a SourceListing: every one but the document. */
-const { document: _document, ...listingColumns } = getTableColumns(sources);
-
 export interface PgSourceRowsOptions {
   /** The database's URL: each import holds its claim on a connection of its own to it. */
   url: string;
@@ -58,12 +55,12 @@ export class PgSourceRows implements SourceRowStore {
     private readonly options: PgSourceRowsOptions,
   ) {}
 
-  async all(): Promise<SourceListing[]> {
-    return this.db.select(listingColumns).from(sources).orderBy(asc(sources.createdAt), asc(sources.id));
+  async all(): Promise<SourceRow[]> {
+    return this.db.select().from(sources).orderBy(asc(sources.createdAt), asc(sources.id));
   }
 
-  async byId(id: string): Promise<SourceListing | undefined> {
-    const [row] = await this.db.select(listingColumns).from(sources).where(eq(sources.id, id));
+  async byId(id: string): Promise<SourceRow | undefined> {
+    const [row] = await this.db.select().from(sources).where(eq(sources.id, id));
     return row;
   }
 
@@ -81,12 +78,32 @@ export class PgSourceRows implements SourceRowStore {
     return row?.n ?? 0;
   }
 
-  async insert(row: SourceRow): Promise<void> {
-    await this.db.insert(sources).values(row);
+  async insert(row: SourceRow, document: string | null): Promise<void> {
+    if (document === null) {
+      await this.db.insert(sources).values(row);
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      await tx.insert(sources).values(row);
+      await tx.insert(sourceDocuments).values(documentRow(row, document));
+    });
   }
 
-  async update(id: string, patch: SourcePatch & { updatedAt: number }): Promise<void> {
-    await this.db.update(sources).set(patch).where(eq(sources.id, id));
+  async update(id: string, { document, ...patch }: SourcePatch & { updatedAt: number }): Promise<void> {
+    if (document === undefined) {
+      await this.db.update(sources).set(patch).where(eq(sources.id, id));
+      return;
+    }
+    await this.db.transaction(async (tx) => {
+      const updated = await tx.update(sources).set(patch).where(eq(sources.id, id)).returning({ id: sources.id });
+      if (!updated.length) return;
+      if (document === null) await tx.delete(sourceDocuments).where(eq(sourceDocuments.sourceId, id));
+      else
+        await tx
+          .insert(sourceDocuments)
+          .values({ sourceId: id, document, createdAt: patch.updatedAt, updatedAt: patch.updatedAt })
+          .onConflictDoUpdate({ target: sourceDocuments.sourceId, set: { document, updatedAt: patch.updatedAt } });
+    });
   }
 
   async markRefreshing(id: string, kind: SourceKind, at: number): Promise<SourceRow | undefined> {
@@ -104,7 +121,11 @@ export class PgSourceRows implements SourceRowStore {
   }
 
   async document(id: string): Promise<string | null | undefined> {
-    const [row] = await this.db.select({ document: sources.document }).from(sources).where(eq(sources.id, id));
+    const [row] = await this.db
+      .select({ document: sourceDocuments.document })
+      .from(sources)
+      .leftJoin(sourceDocuments, eq(sourceDocuments.sourceId, sources.id))
+      .where(eq(sources.id, id));
     return row?.document;
   }
 

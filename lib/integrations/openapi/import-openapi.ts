@@ -12,6 +12,7 @@ import { operationHandler } from "./operation-handler";
 import type { OpenApiPlan, OpenApiPlanOptions, OperationFilter } from "./plan-tools";
 import type { PreparedDocument } from "./prepare-document";
 import { prepareInWorker } from "./prepare-in-worker";
+import { turnAvailable, turnSpent } from "../../streams/turn-budget";
 
 export interface OpenApiImportOptions extends OpenApiPlanOptions, Omit<LoadOptions, "outbound"> {
   /** The source's name; defaults to the document's title. */
@@ -127,6 +128,8 @@ export async function importOpenApi(
   await assertBaseUrls(plan, deps.outbound);
   const { sources } = deps;
   const split = auth && splitAuth(auth);
+  // The source row carries the whole document: its write starts a turn of the event loop.
+  if (turnSpent()) await turnAvailable();
   return sources.createImported(
     {
       kind: "openapi",
