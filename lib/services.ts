@@ -87,6 +87,7 @@ export function createServices(config: Config, options: ServicesOptions = {}): S
     migrationsFolder: options.migrationsFolder,
     known: new KnownDatabases(config.CONSOLE_STATE_DIR),
     allowCreate: config.CONSOLE_DB_CREATE,
+    onCheckpointError: (error) => logger.warn("WAL checkpoints are back on the serving connection", { error: error.message }),
   });
   const storage = sqliteStorage(database, logger);
   const services = assemble(config, logger, storage);

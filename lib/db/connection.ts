@@ -6,6 +6,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { DomainError } from "../errors";
 import { ensureDirectory } from "./ensure-directory";
 import type { KnownDatabases } from "./known-databases";
+import { WalCheckpointer } from "./wal-checkpointer";
 import * as schema from "./schema";
 
 /** The drizzle database, with the better-sqlite3 connection under it as `$client`. */
@@ -62,6 +63,8 @@ export interface OpenDatabaseOptions {
   known?: KnownDatabases;
   /** Create the database even when `known` lists it as missing (CONSOLE_DB_CREATE=1). */
   allowCreate?: boolean;
+  /** Hears the checkpoint worker failing (SQLite then checkpoints on the connection itself again). */
+  onCheckpointError?: (error: Error) => void;
 }
 
 /** The migrations folder shipped with the project. */
@@ -107,7 +110,13 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
       migrate(db, { migrationsFolder: options.migrationsFolder ?? defaultMigrationsFolder() });
       const ping = sqlite.prepare("select 1");
       const check = () => checkStorage(sqlite, ping, resolved, opened);
-      return { db, sqlite, path: resolved, check, close: () => sqlite.close() };
+      // Checkpoints move to a worker thread once the log grows (wal-checkpointer.ts).
+      const checkpointer = inMemory ? undefined : new WalCheckpointer(sqlite, resolved, { onError: options.onCheckpointError });
+      const close = () => {
+        checkpointer?.stop();
+        sqlite.close();
+      };
+      return { db, sqlite, path: resolved, check, close };
     }
   } catch (error) {
     sqlite.close();

@@ -10,7 +10,14 @@ import path from "node:path";
 /** The worker threads the console starts, by name: the TypeScript entry each is bundled from, under the project's root. */
 export const WORKER_ENTRIES = {
   "openapi-prepare": "lib/integrations/openapi/prepare-worker.ts",
+  "wal-checkpoint": "lib/db/checkpoint-worker.ts",
 } as const;
+
+/**
+ * Packages a bundle loads from node_modules at run time instead of containing: better-sqlite3
+ * finds its compiled addon relative to its own files.
+ */
+const EXTERNAL_PACKAGES = ["better-sqlite3"];
 
 export type WorkerName = keyof typeof WORKER_ENTRIES;
 
@@ -42,6 +49,7 @@ export async function buildWorkerBundle(name: WorkerName, root = process.cwd()):
     target: ["node20"],
     legalComments: "none",
     logLevel: "warning",
+    external: EXTERNAL_PACKAGES,
     // Bundled CommonJS packages require Node's own modules, which an ES module does through createRequire.
     banner: { js: 'import { createRequire as __workerRequire } from "node:module"; const require = __workerRequire(import.meta.url);' },
   });

@@ -1,0 +1,83 @@
+// WAL checkpoints on a worker thread (lib/db/wal-checkpointer.ts): a database that writes little
+// never starts one; one that writes megabytes gets its log copied back by the worker, so after a
+// pause the log starts over from its beginning although the serving connection's own checkpoint
+// waits for 16,000 pages.
+import fs from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { openDatabase, type DatabaseHandle } from "@/lib/db";
+import { BACKSTOP_AUTOCHECKPOINT_PAGES, WalCheckpointer } from "@/lib/db/wal-checkpointer";
+import { tempDir } from "../support/services";
+
+const open: DatabaseHandle[] = [];
+afterEach(() => {
+  for (const handle of open.splice(0)) handle.close();
+});
+
+function database(): DatabaseHandle {
+  const handle = openDatabase(path.join(tempDir(), "console.db"));
+  open.push(handle);
+  handle.sqlite.exec("create table blobs (id integer primary key, body text not null)");
+  return handle;
+}
+
+/** `megabytes` of rows, one commit per 256 KB, a turn of the event loop between commits. */
+async function write(handle: DatabaseHandle, megabytes: number): Promise<void> {
+  const insert = handle.sqlite.prepare("insert into blobs (body) values (?)");
+  const body = "x".repeat(256 * 1024);
+  for (let i = 0; i < megabytes * 4; i++) {
+    insert.run(body);
+    await sleep(2);
+  }
+}
+
+const walBytes = (handle: DatabaseHandle) => fs.statSync(`${handle.path}-wal`).size;
+const autocheckpoint = (handle: DatabaseHandle) => handle.sqlite.pragma("wal_autocheckpoint", { simple: true });
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await sleep(20);
+  }
+}
+
+describe("WAL checkpoints on a worker thread", () => {
+  it("start once the log passes the threshold, and keep it from growing with the writes", async () => {
+    const handle = database();
+    const checkpointer = new WalCheckpointer(handle.sqlite, handle.path, { intervalMs: 50, startAtBytes: 1024 * 1024 });
+    try {
+      expect(checkpointer.running).toBe(false);
+      await write(handle, 2);
+      await until(() => checkpointer.running);
+      expect(autocheckpoint(handle)).toBe(BACKSTOP_AUTOCHECKPOINT_PAGES);
+
+      // Rounds of 6 MB with a pause between: with no checkpoint but the backstop (16,000 pages,
+      // about 64 MB) the log would hold all 24 MB; the worker copies each round back during the
+      // pause, and the next round's first write starts the log over from its beginning.
+      for (let round = 0; round < 4; round++) {
+        await write(handle, 6);
+        await sleep(300);
+      }
+      expect(walBytes(handle)).toBeLessThan(12 * 1024 * 1024);
+      expect(handle.sqlite.prepare("select count(*) as n from blobs").get()).toEqual({ n: 104 });
+    } finally {
+      checkpointer.stop();
+    }
+    expect(checkpointer.running).toBe(false);
+  });
+
+  it("never starts for a database that writes little, whose connection keeps SQLite's own checkpoint", async () => {
+    const handle = database();
+    const checkpointer = new WalCheckpointer(handle.sqlite, handle.path, { intervalMs: 50 });
+    try {
+      await write(handle, 1);
+      await sleep(1200);
+      expect(checkpointer.running).toBe(false);
+      expect(autocheckpoint(handle)).toBe(1000);
+    } finally {
+      checkpointer.stop();
+    }
+  });
+});
