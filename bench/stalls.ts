@@ -56,7 +56,12 @@ async function importDocument() {
   if (response.status !== 201) throw new Error("import: HTTP " + response.status + ": " + (await response.text()).slice(0, 300));
   return (await response.json()).tools.length;
 }
+/** Until "go": a first fetch loads the worker's HTTP client, which must not count as the server's time. */
+const go = new Promise((resolve) => parentPort.once("message", resolve));
 (async () => {
+  await fetch(base + "/api/health").then((r) => r.arrayBuffer());
+  parentPort.postMessage({ ready: true });
+  await go;
   const started = performance.now();
   const importing = (text === undefined ? Promise.resolve(0) : importDocument()).then((tools) => ({ tools, ms: performance.now() - started }));
   const running = Promise.all(Array.from({ length: runs }, streamRun)).then(() => performance.now() - started);
@@ -69,8 +74,14 @@ async function importDocument() {
 const HEALTH_POLL = `
 const { parentPort, workerData } = require("node:worker_threads");
 let busy = true;
-parentPort.once("message", () => (busy = false));
+let going;
+const go = new Promise((resolve) => (going = resolve));
+parentPort.on("message", (message) => (message === "go" ? going() : (busy = false)));
 (async () => {
+  // Untimed: the first fetch loads the worker's HTTP client.
+  await fetch(workerData.base + "/api/health").then((r) => r.arrayBuffer());
+  parentPort.postMessage({ ready: true });
+  await go;
   const health = [];
   while (busy) {
     const started = performance.now();
@@ -91,10 +102,12 @@ interface Measured {
   runsMs: number;
 }
 
-/** One import of `text` (none without it) beside RUNS streaming runs, with the loop delay and health latency meanwhile. */
+/**
+ * One import of `text` (none without it) beside RUNS streaming runs, with the loop delay and health
+ * latency meanwhile. Both workers start, and make a first untimed request, before measuring begins.
+ */
 async function measure(base: string, text: string | undefined, prefix: string): Promise<Measured> {
   const delay = monitorEventLoopDelay({ resolution: 10 });
-  delay.enable();
   const poll = new Worker(HEALTH_POLL, { eval: true, workerData: { base } });
   const clients = new Worker(CLIENTS, { eval: true, workerData: { base, text, prefix, runs: RUNS, deltas: DELTAS } });
   const answer = <T>(worker: Worker) =>
@@ -103,6 +116,10 @@ async function measure(base: string, text: string | undefined, prefix: string): 
       return reply;
     });
   try {
+    await Promise.all([answer(poll), answer(clients)]);
+    delay.enable();
+    poll.postMessage("go");
+    clients.postMessage("go");
     const load = await answer<Omit<Measured, "delayP99" | "delayMax" | "health">>(clients);
     delay.disable();
     poll.postMessage("stop");
