@@ -22,7 +22,7 @@ import { addAguiSource, forgetAguiSource, refreshAguiSource, testAguiEndpoint, t
 import type { Services } from "../services";
 import { SourceNotFound } from "../sources/errors";
 import { removeSource } from "../sources/remove-source";
-import { turnAvailable, turnSpent } from "../streams/turn-budget";
+import { freshTurn } from "../streams/turn-budget";
 import type { SourceImportAnswer } from "./contracts";
 import { toolSummary } from "./tool-summary";
 
@@ -285,8 +285,8 @@ export function sourcesApi(
       name: body.name,
     });
     logger.info("openapi source imported over REST", { source: result.source.id, by: caller.id });
-    // The answer lists every tool (thousands, at times): writing it starts a turn of the event loop.
-    if (turnSpent()) await turnAvailable();
+    // The answer lists every tool (thousands, at times): writing it starts a turn of the event loop of its own.
+    await freshTurn();
     return json(importAnswer(result), {
       status: 201,
     });

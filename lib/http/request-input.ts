@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { DomainError, type ErrorKind, type Issue } from "../errors";
 import { JsonDepthCounter, MAX_INPUT_DEPTH } from "../json/depth";
 import { parseUntrusted } from "../json/untrusted";
-import { turnAvailable, turnSpent } from "../streams/turn-budget";
+import { freshTurn, turnAvailable, turnSpent } from "../streams/turn-budget";
 import { readCappedText } from "./read-capped";
 
 export { MAX_INPUT_DEPTH };
@@ -16,6 +16,9 @@ export interface RouteContext {
    */
   peer?: string;
 }
+
+/** A body this long is parsed in a turn of the event loop of its own (about 2 ms of JSON.parse). */
+const LARGE_BODY_CHARS = 256 * 1024;
 
 /** Bodies larger than this are refused unless a handler sets its own limit. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
@@ -55,8 +58,9 @@ export async function readJson(request: Request, maxBytes = DEFAULT_MAX_BODY_BYT
   }
   if (!read.text.trim()) return undefined;
   if (depth.exceeded) throw new DomainError("too_deep", `The body nests arrays and objects deeper than ${MAX_INPUT_DEPTH} levels`);
-  // Parsing a large body is one block of work: start it with a turn of the event loop to itself.
-  if (turnSpent()) await turnAvailable();
+  // Parsing a large body is one block of work: it starts a turn of the event loop of its own.
+  if (read.text.length >= LARGE_BODY_CHARS) await freshTurn();
+  else if (turnSpent()) await turnAvailable();
   try {
     return JSON.parse(read.text);
   } catch {

@@ -31,3 +31,14 @@ function newTurn(): void {
 export async function turnAvailable(): Promise<void> {
   while (turnSpent()) await new Promise<void>((resolve) => setImmediate(resolve));
 }
+
+/**
+ * A turn of the event loop to itself, for one large block of work (parsing a megabyte body,
+ * writing a document): it waits for the next turn, and a later one while that one's budget is
+ * spent. The budget sees only the work done after its turn's first ask, so the work before a
+ * block (a large message received, a write just committed) would otherwise share its turn.
+ */
+export async function freshTurn(): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  await turnAvailable();
+}

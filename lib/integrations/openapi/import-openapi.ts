@@ -12,7 +12,7 @@ import { operationHandler } from "./operation-handler";
 import type { OpenApiPlan, OpenApiPlanOptions, OperationFilter } from "./plan-tools";
 import type { PreparedDocument } from "./prepare-document";
 import { prepareInWorker } from "./prepare-in-worker";
-import { turnAvailable, turnSpent } from "../../streams/turn-budget";
+import { freshTurn } from "../../streams/turn-budget";
 
 export interface OpenApiImportOptions extends OpenApiPlanOptions, Omit<LoadOptions, "outbound"> {
   /** The source's name; defaults to the document's title. */
@@ -128,8 +128,8 @@ export async function importOpenApi(
   await assertBaseUrls(plan, deps.outbound);
   const { sources } = deps;
   const split = auth && splitAuth(auth);
-  // The source row carries the whole document: its write starts a turn of the event loop.
-  if (turnSpent()) await turnAvailable();
+  // The document's write, then the tools', each start a turn of the event loop of their own.
+  await freshTurn();
   return sources.createImported(
     {
       kind: "openapi",
@@ -141,6 +141,7 @@ export async function importOpenApi(
       document: prepared.documentText,
     },
     async (source) => {
+      await freshTurn();
       const credentials = sourceCredentials(sources, source.id);
       const tools = await deps.registry.importSource(
         source.id,
