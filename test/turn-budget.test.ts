@@ -2,7 +2,7 @@
 // (lib/streams/turn-budget.ts): spent once TURN_BUDGET_MS have passed since the turn's first ask,
 // whoever did the work; fresh again in the next turn, ahead of the immediates that yielded.
 import { describe, expect, it } from "vitest";
-import { TURN_BUDGET_MS, turnAvailable, turnSpent } from "@/lib/streams/turn-budget";
+import { freshTurn, TURN_BUDGET_MS, turnAvailable, turnSpent } from "@/lib/streams/turn-budget";
 
 /** Hold the thread for `ms`, as work would. */
 function busy(ms: number): void {
@@ -41,6 +41,17 @@ describe("the turn budget", () => {
     busy(TURN_BUDGET_MS + 1);
     await turnAvailable();
     expect(immediateRan).toBe(true);
+    expect(turnSpent()).toBe(false);
+  });
+
+  it("freshTurn always waits for a later turn, and one whose budget is untouched", async () => {
+    await nextTurn();
+    let immediateRan = false;
+    setImmediate(() => (immediateRan = true));
+    await freshTurn();
+    expect(immediateRan).toBe(true);
+    expect(turnSpent()).toBe(false);
+    busy(TURN_BUDGET_MS / 2);
     expect(turnSpent()).toBe(false);
   });
 
