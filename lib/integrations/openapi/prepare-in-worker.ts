@@ -1,6 +1,7 @@
 import { Worker } from "node:worker_threads";
 import pLimit from "p-limit";
 import { ToolDefinitionError } from "../../tools/errors";
+import { freshTurn } from "../../streams/turn-budget";
 import { workerBundle } from "../../workers/worker-bundle";
 import { OpenApiDocumentError, OpenApiDocumentTooDeep, OpenApiOptionsError } from "./errors";
 import type { DocumentSource } from "./load-document";
@@ -56,6 +57,9 @@ export async function prepareInWorker(
         resourceLimits: { maxOldGenerationSizeMb: PREPARE_HEAP_MB, maxYoungGenerationSizeMb: PREPARE_YOUNG_MB },
       });
     }
+    // Copying a document of megabytes to the worker is a block of its own, apart from the parse of
+    // the request that carried it.
+    await freshTurn();
     return run(worker, { source, options, withTools }, onProgress, timeoutMs);
   });
 }
