@@ -1,7 +1,7 @@
 // WAL checkpoints on a worker thread (lib/db/wal-checkpointer.ts): a database that writes little
-// never starts one; one that writes megabytes gets its log copied back by the worker, so after a
-// pause the log starts over from its beginning although the serving connection's own checkpoint
-// waits for 16,000 pages.
+// never starts one; one that writes megabytes gets its log copied back by the worker, so the log
+// starts over from its beginning although the serving connection's own checkpoint waits for
+// 16,000 pages.
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -33,13 +33,25 @@ async function write(handle: DatabaseHandle, megabytes: number): Promise<void> {
 }
 
 const walBytes = (handle: DatabaseHandle) => fs.statSync(`${handle.path}-wal`).size;
+
+/** The log header's checkpoint sequence number (bytes 12-15, big-endian): it goes up each time the log starts over. */
+function logSequence(handle: DatabaseHandle): number {
+  const header = Buffer.alloc(16);
+  const fd = fs.openSync(`${handle.path}-wal`, "r");
+  try {
+    fs.readSync(fd, header, 0, 16, 0);
+  } finally {
+    fs.closeSync(fd);
+  }
+  return header.readUInt32BE(12);
+}
 const autocheckpoint = (handle: DatabaseHandle) => handle.sqlite.pragma("wal_autocheckpoint", { simple: true });
 
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error("timed out");
-    await sleep(20);
+    await sleep(50);
   }
 }
 
@@ -53,15 +65,19 @@ describe("WAL checkpoints on a worker thread", () => {
       await until(() => checkpointer.running);
       expect(autocheckpoint(handle)).toBe(BACKSTOP_AUTOCHECKPOINT_PAGES);
 
-      // Rounds of 6 MB with a pause between: with no checkpoint but the backstop (16,000 pages,
-      // about 64 MB) the log would hold all 24 MB; the worker copies each round back during the
-      // pause, and the next round's first write starts the log over from its beginning.
+      // Rounds of 6 MB: with no checkpoint but the backstop (16,000 pages, about 64 MB) the log
+      // would hold all 24 MB; the worker copies each round back, and the next write then starts
+      // the log over from its beginning (its header's checkpoint sequence number goes up).
       for (let round = 0; round < 4; round++) {
         await write(handle, 6);
-        await sleep(300);
+        const before = logSequence(handle);
+        await until(() => {
+          handle.sqlite.prepare("insert into blobs (body) values ('probe')").run();
+          return logSequence(handle) !== before;
+        });
       }
       expect(walBytes(handle)).toBeLessThan(12 * 1024 * 1024);
-      expect(handle.sqlite.prepare("select count(*) as n from blobs").get()).toEqual({ n: 104 });
+      expect((handle.sqlite.prepare("select count(*) as n from blobs where body != 'probe'").get() as { n: number }).n).toBe(104);
     } finally {
       checkpointer.stop();
     }
