@@ -1,7 +1,6 @@
 import { DomainError } from "../errors";
 import type { Protect } from "../http/authorize";
 import { readJson, routeParam } from "../http/request-input";
-import { turnAvailable, turnSpent } from "../streams/turn-budget";
 import { json } from "../http/respond";
 import { SSE_HEADERS, sseBody } from "../http/sse";
 import { isPre10Client, parseRunInput } from "../integrations/agui";
@@ -42,9 +41,6 @@ export function aguiApi(
     if (caller.agent !== undefined && caller.agent !== agent.info.name)
       throw new DomainError("forbidden", `This token is for the agent "${caller.agent}" only`);
     const raw = await readJson(request, services.config.AGUI_MAX_BODY_BYTES);
-    // Runs often arrive together: each one's start (its rows, its first events) waits for a turn
-    // of the event loop with room, so the starts of many never hold the loop at once.
-    if (turnSpent()) await turnAvailable();
     const input = parseRunInput(raw);
     const opened = await bridge.open(agent, input, caller);
 

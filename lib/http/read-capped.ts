@@ -1,4 +1,4 @@
-import { turnAvailable, turnSpent } from "../streams/turn-budget";
+import { turnAvailable } from "../streams/turn-budget";
 
 export interface ReadCappedOptions {
   /** The declared Content-Length: over `maxBytes`, the body is refused unread. */
@@ -44,7 +44,7 @@ export async function readCappedText(
     }
     // Chunks already buffered are read without a turn of the event loop between them: take one
     // when this turn's budget is spent, so a large body is decoded a share at a time.
-    if (turnSpent()) await turnAvailable();
+    await turnAvailable();
     try {
       take(decoder.decode(value, { stream: true }));
     } catch {
@@ -57,5 +57,5 @@ export async function readCappedText(
   } catch {
     return { ok: false, reason: "invalid_utf8" };
   }
-  return { ok: true, text: pieces.length === 1 ? pieces[0]! : pieces.join("") };
+  return { ok: true, text: pieces.join("") };
 }
