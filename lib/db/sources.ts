@@ -139,7 +139,10 @@ export class SourceRows implements SourceRowStore {
   async insert(row: SourceRow, document: string | null): Promise<void> {
     this.db.transaction((tx) => {
       tx.insert(sources).values(row).run();
-      if (document !== null) tx.insert(sourceDocuments).values(documentRow(row, document)).run();
+      if (document !== null)
+        tx.insert(sourceDocuments)
+          .values(documentRow(row.id, document, row.createdAt, row.updatedAt))
+          .run();
     });
   }
 
@@ -149,7 +152,7 @@ export class SourceRows implements SourceRowStore {
       if (document === null) tx.delete(sourceDocuments).where(eq(sourceDocuments.sourceId, id)).run();
       else
         tx.insert(sourceDocuments)
-          .values({ sourceId: id, document, createdAt: patch.updatedAt, updatedAt: patch.updatedAt })
+          .values(documentRow(id, document, patch.updatedAt))
           .onConflictDoUpdate({ target: sourceDocuments.sourceId, set: { document, updatedAt: patch.updatedAt } })
           .run();
     });
@@ -287,12 +290,9 @@ function newRow(input: NewSource, status: "ok" | "importing"): SourceRow {
   };
 }
 
-/** The source_documents row of a new source's document, written with the source's times. */
-export function documentRow(
-  row: SourceRow,
-  document: string,
-): { sourceId: string; document: string; createdAt: number; updatedAt: number } {
-  return { sourceId: row.id, document, createdAt: row.createdAt, updatedAt: row.updatedAt };
+/** A source_documents row: a source's document, written at `createdAt` (and last changed at `updatedAt`). */
+export function documentRow(sourceId: string, document: string, createdAt: number, updatedAt = createdAt) {
+  return { sourceId, document, createdAt, updatedAt };
 }
 
 function isRowStore(value: Db | SourceRowStore): value is SourceRowStore {

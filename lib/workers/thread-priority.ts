@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
 
 /** The niceness of a thread doing background work: the thread serving requests (0) wins a contended core about nine times in ten. */
 export const BACKGROUND_NICENESS = 10;
@@ -12,13 +13,10 @@ export const BACKGROUND_NICENESS = 10;
  */
 export function lowerThreadPriority(niceness = BACKGROUND_NICENESS): void {
   try {
-    const tid = Number(lastSegment(fs.readlinkSync("/proc/thread-self")));
+    // "/proc/<pid>/task/<tid>"
+    const tid = Number(path.basename(fs.readlinkSync("/proc/thread-self")));
     if (Number.isSafeInteger(tid) && tid > 0) os.setPriority(tid, niceness);
   } catch {
     // No /proc/thread-self (not Linux) or not permitted: nothing to do.
   }
-}
-
-function lastSegment(link: string): string {
-  return link.slice(link.lastIndexOf("/") + 1);
 }

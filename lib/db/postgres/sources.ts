@@ -85,7 +85,7 @@ export class PgSourceRows implements SourceRowStore {
     }
     await this.db.transaction(async (tx) => {
       await tx.insert(sources).values(row);
-      await tx.insert(sourceDocuments).values(documentRow(row, document));
+      await tx.insert(sourceDocuments).values(documentRow(row.id, document, row.createdAt, row.updatedAt));
     });
   }
 
@@ -101,7 +101,7 @@ export class PgSourceRows implements SourceRowStore {
       else
         await tx
           .insert(sourceDocuments)
-          .values({ sourceId: id, document, createdAt: patch.updatedAt, updatedAt: patch.updatedAt })
+          .values(documentRow(id, document, patch.updatedAt))
           .onConflictDoUpdate({ target: sourceDocuments.sourceId, set: { document, updatedAt: patch.updatedAt } });
     });
   }
