@@ -1,27 +1,14 @@
 // Migrations 0010 (SQLite) and 0002 (PostgreSQL) move each source's document out of the sources row
 // into source_documents: a database made before them keeps every document, and the column is gone.
-import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db";
 import { openPostgres } from "@/lib/db/postgres/open";
 import { PgSourceRows } from "@/lib/db/postgres/sources";
 import { SourceStore } from "@/lib/db/sources";
+import { migrationsBefore } from "../support/database";
 import { tempDir } from "../support/services";
 import { postgresDatabase } from "../support/postgres";
-
-/** A copy of a migrations folder whose journal stops just before the migration tagged `tag`. */
-function folderBefore(from: string, tag: string): string {
-  const folder = path.join(tempDir(), path.basename(from));
-  fs.cpSync(from, folder, { recursive: true });
-  const journalFile = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: Array<{ tag: string }> };
-  const at = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  fs.writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
 
 const root = path.resolve(__dirname, "../..");
 const document = JSON.stringify({ openapi: "3.0.0", info: { title: "Pets ✓", version: "1" } });
@@ -29,7 +16,7 @@ const document = JSON.stringify({ openapi: "3.0.0", info: { title: "Pets ✓", v
 describe("source documents move to their own table", () => {
   it("on SQLite", async () => {
     const file = path.join(tempDir(), "console.db");
-    const before = openDatabase(file, { migrationsFolder: folderBefore(path.join(root, "drizzle"), "0010_source_documents") });
+    const before = openDatabase(file, { migrationsFolder: migrationsBefore(path.join(root, "drizzle"), "0010_source_documents") });
     const insert = before.sqlite.prepare("insert into sources (id, kind, name, location, document) values (?, 'openapi', ?, 'pasted', ?)");
     insert.run("src_a", "With a document", document);
     insert.run("src_b", "Without", null);
@@ -52,7 +39,7 @@ describe("source documents move to their own table", () => {
 
     it("keeps every document", async () => {
       const before = await openPostgres(database.url, {
-        migrationsFolder: folderBefore(path.join(root, "drizzle-pg"), "0002_source_documents"),
+        migrationsFolder: migrationsBefore(path.join(root, "drizzle-pg"), "0002_source_documents"),
         onConnectionError: () => {},
       });
       await before.pool.query(

@@ -1,7 +1,6 @@
 // Tool search through the FTS5 index of drizzle/0009_tools_search.sql: what a user types finds
 // what they mean, no text is a syntax error, the triggers keep the index in step with every write,
 // and the migration indexes the tools a database already holds.
-import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { consoleApi, type ConsoleApi } from "@/lib/api";
@@ -10,7 +9,7 @@ import { ftsMatchExpression, toolSearchTerms, tsQueryExpression } from "@/lib/db
 import { createNodeServer, listenLocal } from "@/lib/http/node-adapter";
 import type { Services } from "@/lib/services";
 import { ToolRegistry, type ToolSpecInput } from "@/lib/tools";
-import { freshDatabase } from "../support/database";
+import { freshDatabase, migrationsBefore } from "../support/database";
 import { tempDir, testServices } from "../support/services";
 
 const open: DatabaseHandle[] = [];
@@ -200,14 +199,7 @@ function indexedRows(handle: DatabaseHandle): number {
 describe("the migration", () => {
   it("indexes the tools of a database made before it", async () => {
     // A migrations folder that stops just before 0009_tools_search.
-    const folder = path.join(tempDir(), "drizzle");
-    fs.cpSync(path.resolve(__dirname, "../../drizzle"), folder, { recursive: true });
-    const journalFile = path.join(folder, "meta", "_journal.json");
-    const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: Array<{ tag: string }> };
-    const at = journal.entries.findIndex((entry) => entry.tag === "0009_tools_search");
-    expect(at).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, at);
-    fs.writeFileSync(journalFile, JSON.stringify(journal));
+    const folder = migrationsBefore(path.resolve(__dirname, "../../drizzle"), "0009_tools_search");
 
     const file = path.join(tempDir(), "console.db");
     const before = openDatabase(file, { migrationsFolder: folder });
