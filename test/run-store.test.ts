@@ -61,6 +61,16 @@ it("deflates long rows, writes by itself after a moment, and before the run's en
   }
 });
 
+it("deflates a row that grows long batch by batch, non-ASCII text included, and reads back every event as it was", async () => {
+  await services.runs.start({ runId: "r-grow", threadId: "t-store", agent: "demo", principal: "local" });
+  const texts = ["déjà vu ", "日本語 ", "🙂 ", '"quoted" \\ ', "line\nbreak "];
+  const sent = Array.from({ length: 1200 }, (_, i) => ({ ...event(i), delta: `${texts[i % texts.length]}${i} ` }) as AGUIEvent);
+  // Short batches at first (kept as text), then the row passes the length where it is deflated.
+  for (let seq = 0; seq < sent.length; seq += 40) services.runs.append("r-grow", seq, sent.slice(seq, seq + 40));
+  expect(await services.runs.events("r-grow")).toEqual(sent);
+  expect(rows("r-grow")).toEqual([{ seq: 0, count: 1200, kind: "blob" }]);
+});
+
 it("reads rows written as plain JSON arrays of events, as earlier versions stored them", async () => {
   await services.runs.start({ runId: "r-old", threadId: "t-store", agent: "demo", principal: "local" });
   services.database.sqlite
