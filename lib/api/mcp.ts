@@ -6,7 +6,7 @@ import type { Handler } from "../http/handler";
 import { DEFAULT_MAX_BODY_BYTES, readJson } from "../http/request-input";
 import { errorResponse } from "../http/respond";
 import { createMcpServer, type McpServerDeps } from "../integrations/mcp/server";
-import { declaredFeatures, featuresOf, sessionIdFor } from "../integrations/mcp/server-session";
+import { declaredFeatures, featuresOf, readsTasks, sessionIdFor } from "../integrations/mcp/server-session";
 import { McpTasks, type McpTaskOptions } from "../integrations/mcp/server-tasks";
 import { McpToolCatalog } from "../integrations/mcp/server-tools";
 import type { Services } from "../services";
@@ -53,7 +53,12 @@ export function mcpApi(
     const declared = declaredFeatures(message);
     const features = declared ?? featuresOf(request.headers.get("mcp-session-id"));
     const baseUrl = config.PUBLIC_URL ?? `http://${request.headers.get("host")}`;
-    const server = createMcpServer(deps, { principal: principal.id, urlElicitation: features.urlElicitation, baseUrl });
+    const server = createMcpServer(deps, {
+      principal: principal.id,
+      urlElicitation: features.urlElicitation,
+      baseUrl,
+      readsTasks: readsTasks(message),
+    });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
     const answer = await transport.handleRequest(request, { parsedBody: message });

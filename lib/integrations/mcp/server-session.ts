@@ -36,3 +36,9 @@ export function featuresOf(sessionId: string | null): ClientFeatures {
   const flags = sessionId ? /^[0-9a-f-]{36}\.([u-])$/.exec(sessionId)?.[1] : undefined;
   return flags ? { urlElicitation: flags === "u" } : NONE;
 }
+
+/** Whether a JSON-RPC message (or any message of a batch) asks for one of the tasks/* methods. */
+export function readsTasks(message: unknown): boolean {
+  if (Array.isArray(message)) return message.some(readsTasks);
+  return isJsonObject(message) && typeof message.method === "string" && message.method.startsWith("tasks/");
+}

@@ -45,6 +45,13 @@ export interface McpCaller {
   urlElicitation: boolean;
   /** Where the console's pages are (PUBLIC_URL, else the request's own Host), for approval links. */
   baseUrl: string;
+  /**
+   * The request reads or cancels tasks (tasks/get, tasks/result, tasks/list, tasks/cancel): the
+   * SDK's task handlers are installed, over the caller's task store. The server is built per
+   * request, and installing them costs more than building the rest of it, so other requests go
+   * without (their tool calls create tasks through the executor, not through the SDK's store).
+   */
+  readsTasks: boolean;
 }
 
 /**
@@ -95,7 +102,7 @@ export function createMcpServer(deps: McpServerDeps, caller: McpCaller): Server 
         tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
       },
       instructions: INSTRUCTIONS,
-      taskStore: deps.tasks.storeFor(caller.principal),
+      ...(caller.readsTasks && { taskStore: deps.tasks.storeFor(caller.principal) }),
       jsonSchemaValidator: NO_FORM_ELICITATION,
     },
   );
