@@ -300,6 +300,25 @@ describe("error kinds", () => {
     expect(calls[0]!.info.signal.aborted).toBe(true);
   });
 
+  it("a handler that listens to its signal while it runs hears the timeout, and has its own copy of the arguments", async () => {
+    const { executor, tool } = setup();
+    const heard: unknown[] = [];
+    await tool("listening", {
+      policy: { timeoutMs: 30 },
+      impl: (_args, info) =>
+        new Promise(() => info.signal.addEventListener("abort", () => heard.push((info.signal.reason as Error).message), { once: true })),
+    });
+    expect(errorOf(await executor.call("listening", { q: "x" })).kind).toBe("timeout");
+    expect(heard).toEqual(["timeout"]);
+
+    const touched = await tool("touching", { impl: (args) => ((args.q = "changed by the tool"), { ok: 1 }) });
+    const args = { q: "as sent" };
+    expect(await executor.call("touching", args, { callId: "t1" })).toEqual({ ok: true, value: { ok: 1 } });
+    // The tool had its own copy of the arguments.
+    expect(args).toEqual({ q: "as sent" });
+    expect(touched[0]!.args).toEqual({ q: "changed by the tool" });
+  });
+
   it("tool_error carries the tool's own message and details, and is not retried", async () => {
     const { executor, tool } = setup();
     const calls = await tool("orders", {

@@ -4,6 +4,7 @@ import type { ApprovalStore } from "../../approvals/store";
 import { A2A_TERMINAL_STATES, A2ATaskRows, type A2AParkedCall, type A2ATaskRowStore, type A2ATaskWrite } from "../../db/a2a-tasks";
 import type { Db } from "../../db/connection";
 import { isDomainError } from "../../errors";
+import { copyPlain } from "../../json/copy";
 import type { Logger } from "../../log";
 
 export interface A2ATaskOptions {
@@ -29,24 +30,6 @@ const DURABLE_STATES: ReadonlySet<TaskState> = new Set([
   TaskState.TASK_STATE_INPUT_REQUIRED,
   TaskState.TASK_STATE_AUTH_REQUIRED,
 ]);
-
-/**
- * A deep copy of a task: the SDK's tasks are plain data (objects, arrays, strings, numbers, bytes of
- * raw parts). About eight times quicker than structuredClone, which a call would pay six times.
- */
-function copyTask<T>(value: T): T {
-  return copyPlain(value) as T;
-}
-
-function copyPlain(value: unknown): unknown {
-  if (value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(copyPlain);
-  if (value instanceof Uint8Array) return Uint8Array.prototype.slice.call(value);
-  if (value instanceof Date) return new Date(value.getTime());
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) copy[key] = copyPlain((value as Record<string, unknown>)[key]);
-  return copy;
-}
 
 /** How often expired tasks are swept away at most (reads skip them meanwhile). */
 const SWEEP_EVERY_MS = 60 * 1000;
@@ -188,7 +171,7 @@ export class A2ATasks implements TaskStore {
     // A resting state waiting for its write is written before anything replaces it.
     if (live?.rest) void this.flush();
     const state = task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED;
-    const entry: LiveTask = { principal, task: copyTask(task) };
+    const entry: LiveTask = { principal, task: copyPlain(task) };
     if (DURABLE_STATES.has(state)) {
       const ended = A2A_TERMINAL_STATES.includes(state);
       const staged = this.staged.get(task.id);
@@ -209,7 +192,7 @@ export class A2ATasks implements TaskStore {
   async load(taskId: string, context: ServerCallContext): Promise<Task | undefined> {
     const principal = ownerOf(context);
     const live = this.live.get(taskId);
-    if (live) return live.principal === principal ? copyTask(live.task) : undefined;
+    if (live) return live.principal === principal ? copyPlain(live.task) : undefined;
     const row = await this.rows.get(principal, taskId, this.now());
     return row ? Task.fromJSON(row.task) : undefined;
   }
