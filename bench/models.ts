@@ -29,7 +29,7 @@ const STREAM_WORDS = 20_000;
 /**
  * Streaming rounds, each a direct read and a read through the console. A round's ratio moves a
  * lot on 2 shared cores: the median of 11 rounds gave 0.72 to 0.96 from one bench run to the next,
- * the median of 31 gave 0.87 to 0.88 in three runs.
+ * the median of 31 gave 0.87 to 0.92 in four runs.
  */
 const STREAM_ROUNDS = 31;
 const TARGETS = { turnMs: 5, ratio: 0.9 };
