@@ -68,7 +68,7 @@ export class RunEventWriter {
     else {
       waiting.parts.push(entries);
       if (waiting.chars > COMPRESS_FROM) {
-        waiting.bytes = encodeParts(waiting.parts);
+        waiting.bytes = [Buffer.from(waiting.parts.join(","))];
         waiting.parts = [];
       }
     }
@@ -144,13 +144,3 @@ export class RunEventWriter {
 const OPEN = Buffer.from("[");
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]");
-
-/** Record parts as UTF-8, comma between them. */
-function encodeParts(parts: readonly string[]): Buffer[] {
-  const bytes: Buffer[] = [];
-  parts.forEach((part, i) => {
-    if (i) bytes.push(COMMA);
-    bytes.push(Buffer.from(part));
-  });
-  return bytes;
-}
