@@ -186,10 +186,11 @@ export default async function benchPostgres(): Promise<BenchResult[]> {
     });
 
     // 3. One PostgreSQL instance against two, 100 concurrent runs, rounds interleaved. B has served
-    // only its 10 warm-up runs so far, A some 400: B first serves as many on its own, so that the
-    // two rounds do not time B's JIT warming up against a warm A.
+    // only its warm-up runs so far, A the rounds of part 1 as well: B first serves as many on its
+    // own, so that the two-instance rounds do not time B's JIT warming up against a warm A.
     await sqlite.stop();
-    for (let round = 0; round < 4; round++) await concurrent([b], CONCURRENT_RUNS);
+    const servedByA = ROUNDS * (SEQUENTIAL_RUNS + CONCURRENT_RUNS);
+    for (let served = 0; served < servedByA; served += CONCURRENT_RUNS) await concurrent([b], CONCURRENT_RUNS);
     const one: Array<{ perSecond: number; cpuMsPerRun: number }> = [];
     const two: Array<{ perSecond: number; cpuMsPerRun: number }> = [];
     for (let round = 0; round < SCALE_ROUNDS; round++) {
