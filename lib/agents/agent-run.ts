@@ -361,7 +361,9 @@ export class AgentRun {
       if (offered && !call.byClient && !offered.server.has(call.name)) this.answer(call.toolCallId, failure(new ToolNotFound(call.name)));
     const serverCalls = started.filter((call) => !call.byClient && (!offered || offered.server.has(call.name)));
     const outcomes = await this.ctx.executor.callMany(
-      serverCalls.map((call) => ({ name: call.name, args: call.args, callId: call.toolCallId })),
+      // The ids were made above: no record can hold them, so the executor does not look (on
+      // PostgreSQL that look is a round trip per turn of calls).
+      serverCalls.map((call) => ({ name: call.name, args: call.args, callId: call.toolCallId, fresh: true })),
       {
         ctx: this.runContext,
         concurrency: options.concurrency ?? 4,

@@ -63,6 +63,8 @@ export interface ToolCallRequest {
   name: string;
   args: unknown;
   callId?: string;
+  /** As CallOptions.fresh: the caller made `callId` up just now. */
+  fresh?: boolean;
 }
 
 /** Kinds that mean the tool ran to an end: these results are recorded. */
@@ -152,7 +154,7 @@ export class Executor {
     return Promise.all(
       calls.map((call, index) =>
         limit(async () => {
-          const outcome = await this.call(call.name, call.args, { callId: call.callId, ctx });
+          const outcome = await this.call(call.name, call.args, { callId: call.callId, fresh: call.fresh, ctx });
           options.onResult?.(index, outcome);
           return outcome;
         }),

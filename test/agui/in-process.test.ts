@@ -34,6 +34,27 @@ describe("the AG-UI endpoint in-process (web-standard handlers, no server)", () 
     expect(await services.runs.getRun(input.runId)).toMatchObject({ agent: "demo", status: "finished" });
   });
 
+  it("a run's tool calls are recorded without a look at the record first (their ids are made by the run)", async () => {
+    const history = services.callHistory;
+    const get = history.get.bind(history);
+    let reads = 0;
+    history.get = (key) => {
+      reads++;
+      return get(key);
+    };
+    try {
+      const input = { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, messages: [userMessage("calculate 6 * 7")] };
+      const events = parseFrames(await (await post("demo", input)).text());
+      const call = events.find((e) => e.type === EventType.TOOL_CALL_RESULT) as { toolCallId: string } | undefined;
+      expect(call).toBeDefined();
+      expect(reads).toBe(0);
+      const recorded = await history.recent("calculate", { limit: 200 });
+      expect(recorded.find((past) => past.callId === call!.toolCallId)?.result).toMatchObject({ ok: true, value: { result: 42 } });
+    } finally {
+      history.get = get;
+    }
+  });
+
   it("refuses before the stream with a JSON error body", async () => {
     const refused = await post("demo", { threadId: "t", runId: "r", messages: [] }, { host: "rebind.attacker.test" });
     expect(refused.status).toBe(421);
