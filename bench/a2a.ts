@@ -24,6 +24,7 @@ import {
 } from "@a2a-js/sdk/server";
 import { consoleApi } from "@/lib/api";
 import { A2ATaskRows } from "@/lib/db/a2a-tasks";
+import { newCallId } from "@/lib/execution/call-id";
 import { loadConfig } from "@/lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { createServices } from "@/lib/services";
@@ -252,7 +253,8 @@ function persistMicros(services: ReturnType<typeof createServices>): number {
       );
       // Written behind, RECORDS_PER_COMMIT at a time (see below).
       void services.callHistory.put(
-        { principal: "bench", scope: `a2a:${id}`, callId: randomUUID(), tool: NOOP.name, argsDigest: "d" },
+        // The call id the server's executor gives an A2A call (time first), under the task's scope.
+        { principal: "bench", scope: `a2a:${id}`, callId: newCallId(), tool: NOOP.name, argsDigest: "d" },
         result,
         0.1,
         {},

@@ -114,6 +114,55 @@ describe("migrations on a fresh file", () => {
     }
   });
 
+  it("0011 reorders call_results' key (call id before scope) and keeps every record and the history's order", () => {
+    // A database as the migrations before 0011 left it, with records in it.
+    const root = path.resolve(__dirname, "..", "drizzle");
+    const before = path.join(tempDir(), "drizzle");
+    fs.cpSync(root, before, { recursive: true });
+    const journalFile = path.join(before, "meta", "_journal.json");
+    const journal = JSON.parse(fs.readFileSync(journalFile, "utf8")) as { entries: Array<{ tag: string }> };
+    const upTo = journal.entries.findIndex((entry) => entry.tag === "0011_call_results_key_order");
+    expect(upTo).toBeGreaterThan(0);
+    fs.writeFileSync(journalFile, JSON.stringify({ ...journal, entries: journal.entries.slice(0, upTo) }));
+    const file = path.join(tempDir(), "console.db");
+    const old = openDatabase(file, { migrationsFolder: before });
+    const insert = old.sqlite.prepare(
+      "insert into call_results (principal, scope, call_id, tool, args_digest, result, created_at) values (?, ?, ?, 'lookup', 'd', ?, ?)",
+    );
+    // Two records in the same millisecond (the history breaks that tie by insertion order) and one later.
+    insert.run("local", "thread:b", "c2", '{"ok":true,"value":2}', 1000);
+    insert.run("local", "thread:a", "c1", '{"ok":true,"value":1}', 1000);
+    insert.run("local", "mcp", "c3", '{"ok":true,"value":3}', 2000);
+    const keyColumns = (handle: ReturnType<typeof openDatabase>) =>
+      (
+        handle.sqlite
+          .prepare(
+            "select name from pragma_index_info((select name from sqlite_master where tbl_name = 'call_results' and name like 'sqlite_autoindex%'))",
+          )
+          .all() as Array<{ name: string }>
+      ).map((column) => column.name);
+    expect(keyColumns(old)).toEqual(["principal", "scope", "call_id", "tool", "args_digest"]);
+    old.close();
+
+    const migrated = openDatabase(file);
+    try {
+      expect(keyColumns(migrated)).toEqual(["principal", "call_id", "scope", "tool", "args_digest"]);
+      const history = migrated.sqlite
+        .prepare("select call_id from call_results where tool = 'lookup' order by pinned desc, created_at desc, rowid desc")
+        .all();
+      expect(history).toEqual([{ call_id: "c3" }, { call_id: "c1" }, { call_id: "c2" }]);
+      expect(
+        migrated.sqlite
+          .prepare(
+            "select result from call_results where principal = 'local' and scope = 'thread:a' and call_id = 'c1' and tool = 'lookup' and args_digest = 'd'",
+          )
+          .get(),
+      ).toEqual({ result: '{"ok":true,"value":1}' });
+    } finally {
+      migrated.close();
+    }
+  });
+
   it("every table carries created and updated times", () => {
     const handle = openDatabase(path.join(tempDir(), "console.db"));
     try {
