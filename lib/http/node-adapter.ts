@@ -41,12 +41,15 @@ export function createNodeServer(routes: NodeRoute[]): http.Server {
     const headers = new Headers();
     for (const [key, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(key, value);
     const hasBody = req.method !== "GET" && req.method !== "HEAD";
-    const request = new Request(url, {
-      method: req.method,
-      headers,
-      signal: controller.signal,
-      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
-    } as RequestInit);
+    const request = new AdapterRequest(
+      url,
+      {
+        method: req.method,
+        headers,
+        ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: "half" } : {}),
+      } as RequestInit,
+      controller.signal,
+    );
     let response: Response;
     try {
       response = await match.handler(request, { params: Promise.resolve(params), peer: req.socket.remoteAddress });
@@ -78,6 +81,27 @@ export function createNodeServer(routes: NodeRoute[]): http.Server {
   };
   // node:http ignores what a listener returns; serve() answers its own failures.
   return http.createServer((req, res) => void serve(req, res));
+}
+
+/**
+ * A Request whose `signal` is the adapter's own, aborted when the client goes away. Handed to
+ * `new Request` as `init.signal`, undici would follow it through a WeakRef and a
+ * FinalizationRegistry entry made per request, and a WeakRef keeps its target alive through every
+ * young-generation collection: each request, with all it reaches, would be promoted to the old
+ * generation. Under the MCP bench's load (`npm run bench mcp`) both the console's handler and the
+ * bare SDK server served 10-70% more calls a second without it (two runs each way).
+ */
+class AdapterRequest extends Request {
+  readonly #signal: AbortSignal;
+
+  constructor(url: URL, init: RequestInit, signal: AbortSignal) {
+    super(url, init);
+    this.#signal = signal;
+  }
+
+  override get signal(): AbortSignal {
+    return this.#signal;
+  }
 }
 
 /** The request's URL on its Host, or on localhost when the Host makes no URL; undefined when the target makes none. */
