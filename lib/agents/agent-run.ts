@@ -17,7 +17,7 @@ import { failure, isPending, ToolNotFound, type RunContext, type ToolResult } fr
 import { isJsonObject } from "../json/canonical";
 import type { EventQueue } from "../streams/event-queue";
 import type { AgentContext } from "./agent";
-import { Conversation, newId, toolResultMessage } from "./conversation";
+import { Conversation, newId, newToolCallId, toolResultMessage } from "./conversation";
 import { interruptFor } from "./interrupts";
 import { turnSpent } from "../streams/turn-budget";
 
@@ -345,7 +345,7 @@ export class AgentRun {
     this.throwIfStopped();
     const clientNames = new Set(this.clientTools().map((t) => t.name));
     const started = calls.map((call) => {
-      const toolCallId = newId("call");
+      const toolCallId = newToolCallId();
       const byClient = options.offered
         ? options.offered.client.has(call.name) && !options.offered.server.has(call.name)
         : !this.ctx.executor.registry.get(call.name)?.enabled && clientNames.has(call.name);

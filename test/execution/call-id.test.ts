@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { newToolCallId } from "@/lib/agents/conversation";
 import { newCallId } from "@/lib/execution";
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -18,6 +19,28 @@ describe("newCallId", () => {
     const first = Array.from({ length: 1000 }, newCallId);
     await new Promise((resolve) => setTimeout(resolve, 5));
     const second = Array.from({ length: 1000 }, newCallId);
+    expect(new Set([...first, ...second]).size).toBe(2000);
+    const lastOfFirst = [...first].sort().at(-1)!;
+    expect(second.every((id) => id > lastOfFirst)).toBe(true);
+  });
+});
+
+describe("newToolCallId", () => {
+  it('is "call_", the time it was made in 12 hex digits and 16 random ones: 33 characters, within OpenAI\'s 40', () => {
+    const before = Date.now();
+    const id = newToolCallId();
+    const after = Date.now();
+    expect(id).toMatch(/^call_[0-9a-f]{28}$/);
+    expect(id.length).toBeLessThanOrEqual(40);
+    const ms = parseInt(id.slice(5, 17), 16);
+    expect(ms).toBeGreaterThanOrEqual(before);
+    expect(ms).toBeLessThanOrEqual(after);
+  });
+
+  it("sorts ids of later milliseconds after earlier ones, and never repeats", async () => {
+    const first = Array.from({ length: 1000 }, newToolCallId);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = Array.from({ length: 1000 }, newToolCallId);
     expect(new Set([...first, ...second]).size).toBe(2000);
     const lastOfFirst = [...first].sort().at(-1)!;
     expect(second.every((id) => id > lastOfFirst)).toBe(true);
