@@ -14,15 +14,6 @@ describe("newCallId", () => {
     expect(ms).toBeGreaterThanOrEqual(before);
     expect(ms).toBeLessThanOrEqual(after);
   });
-
-  it("sorts ids of later milliseconds after earlier ones, and never repeats", async () => {
-    const first = Array.from({ length: 1000 }, newCallId);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = Array.from({ length: 1000 }, newCallId);
-    expect(new Set([...first, ...second]).size).toBe(2000);
-    const lastOfFirst = [...first].sort().at(-1)!;
-    expect(second.every((id) => id > lastOfFirst)).toBe(true);
-  });
 });
 
 describe("newToolCallId", () => {
@@ -36,11 +27,16 @@ describe("newToolCallId", () => {
     expect(ms).toBeGreaterThanOrEqual(before);
     expect(ms).toBeLessThanOrEqual(after);
   });
+});
 
+describe.each([
+  ["newCallId", newCallId],
+  ["newToolCallId", newToolCallId],
+])("%s", (_, make) => {
   it("sorts ids of later milliseconds after earlier ones, and never repeats", async () => {
-    const first = Array.from({ length: 1000 }, newToolCallId);
+    const first = Array.from({ length: 1000 }, make);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const second = Array.from({ length: 1000 }, newToolCallId);
+    const second = Array.from({ length: 1000 }, make);
     expect(new Set([...first, ...second]).size).toBe(2000);
     const lastOfFirst = [...first].sort().at(-1)!;
     expect(second.every((id) => id > lastOfFirst)).toBe(true);
