@@ -88,7 +88,7 @@ export function createNodeServer(routes: NodeRoute[]): http.Server {
  * `new Request` as `init.signal`, undici would follow it through a WeakRef and a
  * FinalizationRegistry entry made per request, and a WeakRef keeps its target alive through every
  * young-generation collection: each request, with all it reaches, would be promoted to the old
- * generation. Under the MCP bench's load (`npm run bench mcp`) both the console's handler and the
+ * generation. Under the MCP bench's load (`npm run bench -- mcp`) both the console's handler and the
  * bare SDK server served 10-70% more calls a second without it (two runs each way).
  */
 class AdapterRequest extends Request {
