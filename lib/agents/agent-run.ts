@@ -13,11 +13,11 @@ import {
   aggregateTokenUsage,
 } from "@ag-ui/core";
 import fastJsonPatch from "fast-json-patch";
-import { failure, isPending, ToolNotFound, type RunContext, type ToolResult } from "../execution";
+import { failure, isPending, newToolCallId, ToolNotFound, type RunContext, type ToolResult } from "../execution";
 import { isJsonObject } from "../json/canonical";
 import type { EventQueue } from "../streams/event-queue";
 import type { AgentContext } from "./agent";
-import { Conversation, newId, newToolCallId, toolResultMessage } from "./conversation";
+import { Conversation, newId, toolResultMessage } from "./conversation";
 import { interruptFor } from "./interrupts";
 import { turnSpent } from "../streams/turn-budget";
 

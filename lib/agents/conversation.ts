@@ -7,17 +7,6 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 20)}`;
 }
 
-/**
- * The id of a tool call a run makes: "call_", the time in milliseconds (12 hex digits), then 64
- * random bits. Ids made one after another sort together, so their records land on the same pages
- * of call_results' key, which begins with the call id (lib/db/schema.ts). 33 characters: OpenAI
- * takes tool call ids of at most 40.
- */
-export function newToolCallId(): string {
-  const random = randomUUID().replaceAll("-", "");
-  return `call_${Date.now().toString(16).padStart(12, "0")}${random.slice(0, 12)}${random.slice(13, 17)}`;
-}
-
 /** The tool message that answers `toolCallId` with `result` (its content is the result's JSON). */
 export function toolResultMessage(toolCallId: string, result: ToolResult): ToolMessage {
   return {

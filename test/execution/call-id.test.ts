@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newToolCallId } from "@/lib/agents/conversation";
-import { newCallId } from "@/lib/execution";
+import { newCallId, newToolCallId } from "@/lib/execution";
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
