@@ -28,7 +28,7 @@ import { newCallId } from "@/lib/execution/call-id";
 import { loadConfig } from "@/lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { createServices } from "@/lib/services";
-import { interleaved, Load, nextRouteAgainstHealth, type LoadRequest } from "./support/load";
+import { interleaved, Load, nextRouteAgainstHealth, sdkCeiling, sdkOwnWork, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
@@ -175,19 +175,9 @@ export default async function benchA2a(): Promise<BenchResult[]> {
     add("  ratio with those writes taken out", 1e6 / (perCallMicros - writeMicros) / theirsMedian, "x");
     // The same clients against a handler that only answers: the SDK's own time per call is what the
     // bare server spends above it, a floor for any A2A route (used by the Next half below).
-    await load.throughput(emptyBase, 500, call);
-    const emptyMedian = median([
-      await load.throughput(emptyBase, CALLS_PER_ROUND, call),
-      await load.throughput(emptyBase, CALLS_PER_ROUND, call),
-    ]);
-    sdkMs = 1000 / theirsMedian - 1000 / emptyMedian;
-    add(
-      `  ${CLIENTS} clients, an empty handler on the same adapter`,
-      emptyMedian,
-      "requests/s",
-      undefined,
-      `the bare SDK server spends ${sdkMs.toFixed(2)} ms per call above it`,
-    );
+    const own = await sdkOwnWork(load, emptyBase, call, CALLS_PER_ROUND, theirsMedian);
+    sdkMs = own.sdkMs;
+    figures.push(own.figure);
   } finally {
     load.close();
     console_.closeAllConnections();
@@ -210,17 +200,7 @@ export default async function benchA2a(): Promise<BenchResult[]> {
     rounds: ROUNDS,
     // The SDK's own work per SendMessage (measured above on bare node:http) is a floor for any A2A
     // route: health plus that is the best a route serving the bare SDK could do.
-    more: (healthMs) =>
-      sdkMs === undefined
-        ? []
-        : [
-            {
-              label: "  ceiling for the bare SDK's own work in this route",
-              value: healthMs / (healthMs + sdkMs),
-              unit: "x",
-              note: `health ${healthMs.toFixed(2)} ms + the SDK's ${sdkMs.toFixed(2)} ms`,
-            },
-          ],
+    more: sdkCeiling(sdkMs),
   });
   return [{ title: "a2a: the handler on bare node:http", figures }, next];
 }

@@ -4,7 +4,9 @@
 // them) answering the same tool through the same adapter; and the first tools/list page of a
 // 10,000-tool registry. The Next.js half runs the production build (scripts/server.mjs, as `npm
 // start` serves it) and sets POST /api/mcp against GET /api/health, the console's nearest thing to
-// an empty route, with the same 16 clients; it is skipped when there is no build.
+// an empty route, with the same 16 clients; it is skipped when there is no build. An empty handler on
+// the same adapter gives the SDK's own time per call, and with it the best ratio any route serving
+// the bare SDK could reach.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -15,8 +17,9 @@ import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import { consoleApi } from "@/lib/api";
 import { loadConfig } from "@/lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
+import { SSE_HEADERS } from "@/lib/http/sse";
 import { createServices } from "@/lib/services";
-import { interleaved, Load, nextRouteAgainstHealth, type LoadRequest } from "./support/load";
+import { interleaved, Load, nextRouteAgainstHealth, sdkCeiling, sdkOwnWork, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
@@ -41,6 +44,8 @@ const rpc = (method: string, params: unknown): LoadRequest => ({
   headers: { accept: "application/json, text/event-stream" },
 });
 const call = rpc("tools/call", { name: "noop", arguments: {} });
+/** What the transport sends for that call: one SSE event with the JSON-RPC answer. */
+const NOOP_ANSWER = `event: message\ndata: ${JSON.stringify({ result: { content: [{ type: "text", text: "{}" }], structuredContent: {} }, jsonrpc: "2.0", id: 1 })}\n\n`;
 const list = rpc("tools/list", {});
 
 // The same refusing validator the console gives its servers, so the baseline does not pay for Ajv either.
@@ -66,12 +71,20 @@ export default async function benchMcp(): Promise<BenchResult[]> {
   const endpoint = consoleApi(services).mcp;
   const console_ = createNodeServer([{ method: "POST", path: "/api/mcp", handler: endpoint.post as WebHandler }]);
   const bare = createNodeServer([{ method: "POST", path: "/api/mcp", handler: bareHandler }]);
+  // node:http and the adapter alone: what any handler pays before it starts, answering with the
+  // bytes the transport sends for the no-op.
+  const empty = createNodeServer([
+    { method: "POST", path: "/api/mcp", handler: async () => new Response(NOOP_ANSWER, { headers: SSE_HEADERS }) },
+  ]);
   const base = await listenLocal(console_);
   const bareBase = await listenLocal(bare);
+  const emptyBase = await listenLocal(empty);
+  let sdkMs: number | undefined;
   const load = new Load(CLIENTS);
   try {
     for (const answer of [await load.send(base, call), await load.send(bareBase, call)])
       if (!answer.includes('"structuredContent":{}')) throw new Error(`unexpected answer: ${answer}`);
+    if ((await load.send(bareBase, call)) !== NOOP_ANSWER) throw new Error("the empty handler's answer is not the bare SDK server's");
     await load.throughput(base, 500, call);
     await load.throughput(bareBase, 500, call);
     const [oursMedian, theirsMedian] = await interleaved(
@@ -95,6 +108,11 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       `${((100 * putMicros) / perCallMicros).toFixed(0)}% of ${perCallMicros.toFixed(0)} µs per call`,
     );
     add("  ratio with that write taken out", 1e6 / (perCallMicros - putMicros) / theirsMedian, "x");
+    // The same clients against a handler that only answers: the SDK's own time per call is what the
+    // bare server spends above it, a floor for any MCP route (used by the Next half below).
+    const own = await sdkOwnWork(load, emptyBase, call, CALLS_PER_ROUND, theirsMedian);
+    sdkMs = own.sdkMs;
+    figures.push(own.figure);
 
     // tools/list over a 10,000-tool registry: the first page after the registry changed (the
     // catalog is rebuilt) and a page with the catalog built.
@@ -124,7 +142,8 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     load.close();
     console_.closeAllConnections();
     bare.closeAllConnections();
-    await Promise.all([console_, bare].map((s) => new Promise((resolve) => s.close(resolve))));
+    empty.closeAllConnections();
+    await Promise.all([console_, bare, empty].map((s) => new Promise((resolve) => s.close(resolve))));
     services.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -139,6 +158,9 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     clients: CLIENTS,
     calls: CALLS_PER_ROUND,
     rounds: ROUNDS,
+    // The SDK's own work per tools/call (measured above on bare node:http) is a floor for any MCP
+    // route: health plus that is the best a route serving the bare SDK could do.
+    more: sdkCeiling(sdkMs),
   });
   return [{ title: "mcp: the handler on bare node:http", figures }, next];
 }

@@ -155,3 +155,48 @@ export async function nextRouteAgainstHealth(half: NextHalf): Promise<BenchResul
     await built.stop();
   }
 }
+
+/**
+ * The SDK's own time per call: a bare SDK server's time per request (`bareRate`, requests/s)
+ * less that of a handler on the same adapter that only answers (at `emptyBase`), measured with
+ * the same clients. Any route serving the SDK pays at least this above what an empty route pays.
+ * Returns it in ms, with the figure that prints the empty handler's rate.
+ */
+export async function sdkOwnWork(
+  load: Load,
+  emptyBase: string,
+  request: LoadRequest,
+  calls: number,
+  bareRate: number,
+): Promise<{ sdkMs: number; figure: Figure }> {
+  await load.throughput(emptyBase, 500, request);
+  const emptyRate = median([await load.throughput(emptyBase, calls, request), await load.throughput(emptyBase, calls, request)]);
+  const sdkMs = 1000 / bareRate - 1000 / emptyRate;
+  return {
+    sdkMs,
+    figure: {
+      label: `  ${load.clients} clients, an empty handler on the same adapter`,
+      value: emptyRate,
+      unit: "requests/s",
+      note: `the bare SDK server spends ${sdkMs.toFixed(2)} ms per call above it`,
+    },
+  };
+}
+
+/**
+ * The best ratio against the health route that any route serving the bare SDK could reach: health's
+ * time per request against health's plus the SDK's own (see sdkOwnWork). For NextHalf.more.
+ */
+export function sdkCeiling(sdkMs: number | undefined): (healthMs: number) => Figure[] {
+  return (healthMs) =>
+    sdkMs === undefined
+      ? []
+      : [
+          {
+            label: "  ceiling for the bare SDK's own work in this route",
+            value: healthMs / (healthMs + sdkMs),
+            unit: "x",
+            note: `health ${healthMs.toFixed(2)} ms + the SDK's ${sdkMs.toFixed(2)} ms`,
+          },
+        ];
+}
