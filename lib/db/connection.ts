@@ -23,6 +23,15 @@ export type Db = BetterSQLite3Database<typeof schema> & { $client: Database.Data
  */
 export const DEFAULT_BUSY_TIMEOUT_MS = 250;
 
+/**
+ * The size the write-ahead log is cut back to when it starts over after a checkpoint. SQLite
+ * reuses the log from its beginning without shrinking the file, so one burst of writes (an import
+ * of thousands of tools, a run of megabytes) would leave a log of up to 64 MB (the checkpoint
+ * backstop, wal-checkpointer.ts) on disk for good. Four times the size at which checkpoints move
+ * to their worker: a log that steady writing keeps below that is never cut and grown again.
+ */
+export const WAL_SIZE_LIMIT_BYTES = 16 * 1024 * 1024;
+
 /** What keeps the database from taking writes, as /api/health names it. */
 export type StorageFaultKind = "not_answering" | "file_missing" | "file_replaced" | "not_writable" | "read_only" | "locked" | "io_error";
 
@@ -100,7 +109,10 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   let fault: StorageFault | undefined;
   try {
     sqlite.pragma(`busy_timeout = ${options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS}`);
-    if (!inMemory) sqlite.pragma("journal_mode = WAL");
+    if (!inMemory) {
+      sqlite.pragma("journal_mode = WAL");
+      sqlite.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
+    }
     sqlite.pragma("synchronous = NORMAL");
     sqlite.pragma("foreign_keys = ON");
     // SQLite opens a file it may not write read-only without a word: find out now, not at the first write.

@@ -1,12 +1,13 @@
 // WAL checkpoints on a worker thread (lib/db/wal-checkpointer.ts): a database that writes little
 // never starts one; one that writes megabytes gets its log copied back by the worker, so the log
 // starts over from its beginning although the serving connection's own checkpoint waits for
-// 16,000 pages.
+// 16,000 pages; and a log a burst grew past its size limit is cut back when it starts over.
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "@/lib/db";
+import { WAL_SIZE_LIMIT_BYTES } from "@/lib/db/connection";
 import { BACKSTOP_AUTOCHECKPOINT_PAGES, WalCheckpointer } from "@/lib/db/wal-checkpointer";
 import { tempDir } from "../support/services";
 
@@ -95,5 +96,19 @@ describe("WAL checkpoints on a worker thread", () => {
     } finally {
       checkpointer.stop();
     }
+  });
+
+  it("cuts a log a burst of writes grew back to the size limit once it starts over", async () => {
+    const handle = database();
+    // No checkpoint until the burst is written: the log holds all of it.
+    handle.sqlite.pragma("wal_autocheckpoint = 0");
+    await write(handle, WAL_SIZE_LIMIT_BYTES / (1024 * 1024) + 4);
+    expect(walBytes(handle)).toBeGreaterThan(WAL_SIZE_LIMIT_BYTES);
+    handle.sqlite.pragma("wal_checkpoint(PASSIVE)");
+    const before = logSequence(handle);
+    handle.sqlite.prepare("insert into blobs (body) values ('probe')").run();
+    expect(logSequence(handle)).not.toBe(before);
+    expect(walBytes(handle)).toBeLessThanOrEqual(WAL_SIZE_LIMIT_BYTES);
+    expect((handle.sqlite.prepare("select count(*) as n from blobs").get() as { n: number }).n).toBe(81);
   });
 });
