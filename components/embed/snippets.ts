@@ -2,6 +2,8 @@
 // (when one was just created) the token. The page renders this text and test/embed/snippets.test.ts
 // runs the curl and Node ones against a real console, so what a developer copies is what was run.
 
+import { shellWord } from "../common/shell-word";
+
 /** What a snippet needs to know about where it will talk to. */
 export interface SnippetTarget {
   /** The agent's AG-UI endpoint, e.g. https://console.example.com/api/agui/demo. */
@@ -35,17 +37,14 @@ export function embedSnippets(target: SnippetTarget): Snippets {
 /** A string literal for JavaScript source (JSON's quoting is valid JS). */
 const js = (value: string) => JSON.stringify(value);
 
-/** A word for a POSIX shell in single quotes (a quote inside is closed, escaped and reopened). */
-const sh = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
-
 function curlSnippet({ url, token }: SnippetTarget): string {
   // With no token the shell expands $AGUI_TOKEN; a created one is written out (it is the page's own).
-  const authorization = token ? sh(`authorization: Bearer ${token}`) : `"authorization: Bearer $${TOKEN_VARIABLE}"`;
+  const authorization = token ? shellWord(`authorization: Bearer ${token}`) : `"authorization: Bearer $${TOKEN_VARIABLE}"`;
   return [
     `# One run of the agent; prints the AG-UI events (RUN_STARTED ... RUN_FINISHED) as they stream.`,
     ...(token ? [] : [`# Set ${TOKEN_VARIABLE} first: export ${TOKEN_VARIABLE}=aguic_...`]),
     `# Each run needs a fresh runId (a reused one is refused with 409): the time, the shell's pid and $RANDOM make one.`,
-    `curl -sS -N ${sh(url)} \\`,
+    `curl -sS -N ${shellWord(url)} \\`,
     `  -H 'content-type: application/json' \\`,
     `  -H 'accept: text/event-stream' \\`,
     `  -H ${authorization} \\`,

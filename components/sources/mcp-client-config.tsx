@@ -1,8 +1,9 @@
 "use client";
 
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { CopyButton } from "../common/copy-button";
 import { TabList } from "../common/tab-list";
+import { useConsoleOrigin } from "../common/use-console-origin";
 
 type Client = "vscode" | "desktop";
 const TABS = [
@@ -28,12 +29,7 @@ function configFor(client: Client, url: string): string {
 export function McpClientConfig({ publicUrl, local }: { publicUrl?: string; local: boolean }) {
   const panelId = useId();
   const [client, setClient] = useState<Client>("vscode");
-  // The page's own origin is known only in the browser; the server renders PUBLIC_URL or a placeholder.
-  const [origin, setOrigin] = useState(publicUrl ?? "http://127.0.0.1:3000");
-  useEffect(() => {
-    if (!publicUrl) setOrigin(window.location.origin);
-  }, [publicUrl]);
-  const url = `${origin.replace(/\/+$/, "")}/api/mcp`;
+  const url = `${useConsoleOrigin(publicUrl)}/api/mcp`;
   const text = configFor(client, url);
   return (
     <section aria-labelledby={`${panelId}-title`} className="rounded-lg border border-slate-200 bg-white p-5">

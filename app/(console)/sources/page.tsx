@@ -1,3 +1,4 @@
+import { A2aClientConfig } from "@/components/sources/a2a-client-config";
 import { AddA2ADialog } from "@/components/sources/add-a2a-dialog";
 import { AddAguiDialog } from "@/components/sources/add-agui-dialog";
 import { AddMcpDialog } from "@/components/sources/add-mcp-dialog";
@@ -33,6 +34,7 @@ export default async function SourcesPage() {
       </div>
       <SourceList sources={sources} />
       <McpClientConfig publicUrl={services.config.PUBLIC_URL} local={caller.id === "local"} />
+      <A2aClientConfig publicUrl={services.config.PUBLIC_URL} local={caller.id === "local"} />
     </div>
   );
 }
