@@ -8,6 +8,33 @@ test("the overview shows the console is up, with its tools and pending approvals
   await expect(overview.pendingApprovals()).toHaveText("0");
   await expect(page.getByText("get_weather")).toBeVisible();
   await expect(overview.navLink("Approvals")).toBeVisible();
+  await expect(page.getByTestId("stat-sources")).toHaveText(/^\d+$/);
+  await expect(page.getByTestId("stat-runs-now")).toHaveText(/^\d+\+?$/);
+});
+
+test("the overview points a new user at chat, import, embedding and serving, and lists the latest runs", async ({ page }) => {
+  const overview = new OverviewPage(page);
+  const thread = `overview-${Date.now()}`;
+  const started = await page.request.post(`/api/agui/demo`, {
+    data: { threadId: thread, runId: `${thread}-r1`, messages: [{ id: "u1", role: "user", content: "hello" }], tools: [], context: [] },
+    headers: { accept: "text/event-stream" },
+  });
+  expect(await started.text()).toContain("RUN_FINISHED");
+  await overview.open();
+  const next = page.getByRole("region", { name: "Where to go from here" });
+  for (const [name, href] of [
+    ["Chat with an agent", "/chat"],
+    ["Import tools", "/sources"],
+    ["Put an agent in your app", "/embed"],
+    ["Serve these tools over MCP and A2A", "/sources#serve"],
+  ])
+    await expect(next.getByRole("link", { name })).toHaveAttribute("href", href);
+  await next.getByRole("link", { name: "Serve these tools over MCP and A2A" }).click();
+  await expect(page.getByRole("heading", { name: "Use these tools from an A2A agent" })).toBeVisible();
+  await overview.open();
+  const latest = page.getByRole("region", { name: "Latest runs" });
+  await expect(latest.getByRole("listitem").first()).toContainText("demo");
+  await expect(latest.getByRole("listitem").first()).toContainText("finished");
 });
 
 test("the health endpoint answers", async ({ request }) => {

@@ -33,8 +33,10 @@ export default async function SourcesPage() {
         </div>
       </div>
       <SourceList sources={sources} />
-      <McpClientConfig publicUrl={services.config.PUBLIC_URL} local={caller.id === "local"} />
-      <A2aClientConfig publicUrl={services.config.PUBLIC_URL} local={caller.id === "local"} />
+      <div id="serve" className="space-y-6">
+        <McpClientConfig publicUrl={services.config.PUBLIC_URL} local={caller.id === "local"} />
+        <A2aClientConfig publicUrl={services.config.PUBLIC_URL} local={caller.id === "local"} />
+      </div>
     </div>
   );
 }
