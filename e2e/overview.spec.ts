@@ -22,13 +22,13 @@ test("the overview points a new user at chat, import, embedding and serving, and
   expect(await started.text()).toContain("RUN_FINISHED");
   await overview.open();
   const next = page.getByRole("region", { name: "Where to go from here" });
-  for (const [name, href] of [
+  const links: Array<[string, string]> = [
     ["Chat with an agent", "/chat"],
     ["Import tools", "/sources"],
     ["Put an agent in your app", "/embed"],
     ["Serve these tools over MCP and A2A", "/sources#serve"],
-  ])
-    await expect(next.getByRole("link", { name })).toHaveAttribute("href", href);
+  ];
+  for (const [name, href] of links) await expect(next.getByRole("link", { name })).toHaveAttribute("href", href);
   await next.getByRole("link", { name: "Serve these tools over MCP and A2A" }).click();
   await expect(page.getByRole("heading", { name: "Use these tools from an A2A agent" })).toBeVisible();
   await overview.open();

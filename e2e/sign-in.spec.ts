@@ -75,6 +75,24 @@ test("a viewer sees tools and runs, but not approvals", async () => {
   await expect(page.getByTestId("role")).toHaveText("viewer");
   await page.goto(`${remote}/approvals`);
   await expect(page.getByRole("note")).toContainText("approvals");
+  // The overview lists the viewer's own runs only, as /runs does: not the local operator's.
+  const thread = `local-${stamp}`;
+  const local = await fetch(`http://127.0.0.1:${port}/api/agui/demo`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify({
+      threadId: thread,
+      runId: `${thread}-r`,
+      messages: [{ id: "u", role: "user", content: "hello" }],
+      tools: [],
+      context: [],
+    }),
+  });
+  expect(await local.text()).toContain("RUN_FINISHED");
+  await page.goto(`${remote}/`);
+  await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+  await expect(page.getByTestId("stat-tools")).toBeVisible();
+  await expect(page.getByText("by local")).toHaveCount(0);
   expect(problems).toEqual([]);
 });
 

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { SourceKind } from "@/lib/db/sources";
 import { getServices } from "@/lib/services";
+import { requireCaller } from "../page-caller";
 
 export const dynamic = "force-dynamic";
 
@@ -18,13 +19,17 @@ const RECENT_RUNS = 5;
 
 export default async function OverviewPage() {
   const services = await getServices();
+  const caller = await requireCaller();
+  // As on /runs and in the navigation: an operator sees every caller's runs, anyone else their own;
+  // the approvals count is for those who may decide.
+  const principal = caller.operator ? undefined : caller.id;
   const tools = services.registry.all();
   const enabled = tools.filter((t) => t.enabled).length;
   const [pending, sources, running, recent] = await Promise.all([
-    services.approvals.countPending(),
+    caller.scopes.includes("approvals") ? services.approvals.countPending() : 0,
     services.sources.list(),
-    services.runs.listRuns({ status: "running", limit: RUNNING_SHOWN }),
-    services.runs.listRuns({ limit: RECENT_RUNS }),
+    services.runs.listRuns({ status: "running", principal, limit: RUNNING_SHOWN }),
+    services.runs.listRuns({ principal, limit: RECENT_RUNS }),
   ]);
   const byKind = SOURCE_KINDS.map(([kind, label]) => [label, sources.filter((s) => s.kind === kind).length] as const).filter(
     ([, n]) => n > 0,
