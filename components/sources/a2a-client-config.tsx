@@ -1,10 +1,9 @@
 "use client";
 
-import { useId, useState } from "react";
-import { CopyButton } from "../common/copy-button";
-import { TabList } from "../common/tab-list";
+import { useState } from "react";
 import { useConsoleOrigin } from "../common/use-console-origin";
 import { a2aSnippets, type A2aSnippet } from "./a2a-snippets";
+import { ClientConfigPanel } from "./client-config-panel";
 
 const TABS = [
   { key: "curl" as const, label: "curl" },
@@ -17,32 +16,24 @@ const TABS = [
  * copy, and how to get a token.
  */
 export function A2aClientConfig({ publicUrl, local }: { publicUrl?: string; local: boolean }) {
-  const panelId = useId();
   const [snippet, setSnippet] = useState<A2aSnippet>("curl");
   const origin = useConsoleOrigin(publicUrl);
-  const text = a2aSnippets(origin)[snippet];
   return (
-    <section aria-labelledby={`${panelId}-title`} className="rounded-lg border border-slate-200 bg-white p-5">
-      <h2 id={`${panelId}-title`} className="text-lg font-semibold">
-        Use these tools from an A2A agent
-      </h2>
-      <p className="mt-1 text-sm text-slate-600">
-        The console is an A2A agent: its card is at <code className="font-mono">{origin}/.well-known/agent-card.json</code> (one skill per
-        tool exported to A2A) and it answers JSON-RPC at <code className="font-mono">{origin}/api/a2a</code>. A data part{" "}
-        <code>{"{ tool, arguments }"}</code> calls a tool, a text message chats with the default agent; a call that needs approval leaves
-        its task input-required until it is decided in the approvals inbox. Make a token with the <code>a2a</code> scope on the
-        console&apos;s machine: <code className="font-mono">npm run token -- create my-agent --scopes a2a</code>.
-        {local ? " A client on this machine may send no token." : ""}
-      </p>
-      <div className="mt-3">
-        <TabList label="A2A client" tabs={TABS} selected={snippet} onSelect={setSnippet} panelId={panelId} />
-        <div id={panelId} role="tabpanel" tabIndex={0} className="space-y-2 rounded-b-md border border-t-0 border-slate-200 p-3">
-          <CopyButton text={text} what="A2A call" />
-          <pre aria-label="A2A call" className="overflow-auto rounded-md bg-slate-50 p-3 font-mono text-xs">
-            {text}
-          </pre>
-        </div>
-      </div>
-    </section>
+    <ClientConfigPanel
+      title="Use these tools from an A2A agent"
+      tabsLabel="A2A client"
+      tabs={TABS}
+      selected={snippet}
+      onSelect={setSnippet}
+      text={a2aSnippets(origin)[snippet]}
+      what="A2A call"
+    >
+      The console is an A2A agent: its card is at <code className="font-mono">{origin}/.well-known/agent-card.json</code> (one skill per
+      tool exported to A2A) and it answers JSON-RPC at <code className="font-mono">{origin}/api/a2a</code>. A data part{" "}
+      <code>{"{ tool, arguments }"}</code> calls a tool, a text message chats with the default agent; a call that needs approval leaves its
+      task input-required until it is decided in the approvals inbox. Make a token with the <code>a2a</code> scope on the console&apos;s
+      machine: <code className="font-mono">npm run token -- create my-agent --scopes a2a</code>.
+      {local ? " A client on this machine may send no token." : ""}
+    </ClientConfigPanel>
   );
 }
