@@ -4,6 +4,7 @@ import { getTableName, is } from "drizzle-orm";
 import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
 import { openDatabase, schema } from "@/lib/db";
+import { CallResults } from "@/lib/db/call-results";
 import { tempDir } from "./support/services";
 
 const expectedTables = Object.values(schema)
@@ -114,7 +115,7 @@ describe("migrations on a fresh file", () => {
     }
   });
 
-  it("0011 reorders call_results' key (call id before scope) and keeps every record and the history's order", () => {
+  it("0011 reorders call_results' key (call id before scope) and keeps every record and the history's order", async () => {
     // A database as the migrations before 0011 left it, with records in it.
     const root = path.resolve(__dirname, "..", "drizzle");
     const before = path.join(tempDir(), "drizzle");
@@ -147,10 +148,8 @@ describe("migrations on a fresh file", () => {
     const migrated = openDatabase(file);
     try {
       expect(keyColumns(migrated)).toEqual(["principal", "call_id", "scope", "tool", "args_digest"]);
-      const history = migrated.sqlite
-        .prepare("select call_id from call_results where tool = 'lookup' order by pinned desc, created_at desc, rowid desc")
-        .all();
-      expect(history).toEqual([{ call_id: "c3" }, { call_id: "c1" }, { call_id: "c2" }]);
+      const history = await new CallResults(migrated.db).recent("lookup");
+      expect(history.map((call) => call.callId)).toEqual(["c3", "c1", "c2"]);
       expect(
         migrated.sqlite
           .prepare(

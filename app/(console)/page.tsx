@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LocalTime } from "@/components/common/local-time";
 import type { SourceKind } from "@/lib/db/sources";
 import { getServices } from "@/lib/services";
 import { requireCaller } from "../page-caller";
@@ -123,7 +124,7 @@ export default async function OverviewPage() {
               <li key={run.id} className="flex items-center justify-between px-4 py-3 text-sm">
                 <span className="min-w-0 truncate">
                   <Link className="text-indigo-700 underline" href={`/runs/${encodeURIComponent(run.id)}`}>
-                    {new Date(run.startedAt).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "medium" })}
+                    <LocalTime at={run.startedAt} />
                   </Link>
                   <span className="ml-2 font-mono">{run.agent}</span>
                   <span className="ml-2 text-slate-500">by {run.principal}</span>

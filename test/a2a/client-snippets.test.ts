@@ -35,25 +35,22 @@ const env = (extra: Record<string, string> = {}) => {
   return { ...clean, ...extra };
 };
 
-/** The callers of the calculate calls the console recorded, oldest first. */
-function callers(): string[] {
-  const rows = a2a.services.database.sqlite
-    .prepare("select principal from call_results where tool = 'calculate' order by created_at, rowid")
-    .all() as Array<{ principal: string }>;
-  return rows.map((row) => row.principal);
+/** The callers of the calculate calls the console recorded, oldest first (the tool's history, newest first, turned round). */
+async function callers(): Promise<string[]> {
+  return (await a2a.services.callHistory.recent("calculate")).map((call) => call.principal).reverse();
 }
 
 describe.skipIf(!fs.existsSync(CURL))("the curl snippet (needs /usr/bin/curl)", () => {
   it("calls calculate with the token, and without one as the local operator; a wrong token is a 401", async () => {
     const { curl } = a2aSnippets(a2a.base);
-    const before = callers().length;
+    const before = (await callers()).length;
     for (const extra of [{ A2A_TOKEN: token }, {}] as Array<Record<string, string>>) {
       const { stdout } = await run("/bin/bash", ["-c", curl], { env: env(extra), timeout: 30_000 });
       const answer = JSON.parse(stdout) as { result: { task: { status: { state: string }; artifacts: Array<{ parts: unknown[] }> } } };
       expect(answer.result.task.status.state).toBe("TASK_STATE_COMPLETED");
       expect(answer.result.task.artifacts[0]!.parts[0]).toMatchObject({ data: { expression: "6*7", result: 42 } });
     }
-    expect(callers().slice(before)).toEqual(["token:snippet-peer", "local"]);
+    expect((await callers()).slice(before)).toEqual(["token:snippet-peer", "local"]);
     const refused = await run("/bin/bash", ["-c", curl.replace("curl -sS", "curl -sS -o /dev/null -w '%{http_code}'")], {
       env: env({ A2A_TOKEN: "aguic_not-a-real-token" }),
       timeout: 30_000,
@@ -71,12 +68,12 @@ describe("the @a2a-js/sdk program", () => {
 
   it("reads the card, calls calculate with the token and without one, and prints the completed task's result", async () => {
     const { typescript } = a2aSnippets(a2a.base);
-    const before = callers().length;
+    const before = (await callers()).length;
     for (const extra of [{ A2A_TOKEN: token }, {}] as Array<Record<string, string>>) {
       const { stdout } = await runProgram(typescript, extra);
       expect(stdout.trim()).toBe('TASK_STATE_COMPLETED {"$case":"data","value":{"expression":"6*7","result":42}}');
     }
-    expect(callers().slice(before)).toEqual(["token:snippet-peer", "local"]);
+    expect((await callers()).slice(before)).toEqual(["token:snippet-peer", "local"]);
     const refused = await runProgram(typescript, { A2A_TOKEN: "aguic_not-a-real-token" }).then(
       () => undefined,
       (error: { stderr: string }) => error,
