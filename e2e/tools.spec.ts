@@ -274,3 +274,29 @@ test("Try it checks the arguments as they are typed, under the pages' CSP", asyn
   await expect(form.getByRole("listitem")).toHaveCount(0);
   await expect(form.getByRole("button", { name: "Run" })).toBeEnabled();
 });
+
+test("Try it lists what is missing only once the form is edited", async ({ page }) => {
+  // An untouched form's empty required field is not a mistake yet: nothing is listed and Run is
+  // offered; Run then leaves it to the browser to point at the field, and sends nothing.
+  const toolPage = new ToolPage(page);
+  await toolPage.open("calculate");
+  const form = toolPage.tryForm("calculate");
+  const run = form.getByRole("button", { name: "Run" });
+  const expression = form.getByRole("textbox", { name: "expression", exact: true });
+  await expect(form.getByRole("listitem")).toHaveCount(0);
+  await expect(run).toBeEnabled();
+  await run.click();
+  expect(await expression.evaluate((field: HTMLTextAreaElement) => field.validity.valueMissing)).toBe(true);
+  await expect(page.getByRole("region", { name: "Result" })).toHaveCount(0);
+  // Once edited, the schema's complaints are listed as they are typed (typing before hydration is lost: try again).
+  await expect(async () => {
+    await expression.fill("2");
+    await expression.fill("");
+    await expect(form).toContainText("/expression String is too short (0 < 1).", { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(run).toBeDisabled();
+  await toolPage.fillArgument("calculate", "expression", "2+3");
+  await expect(form.getByRole("listitem")).toHaveCount(0);
+  await toolPage.run("calculate");
+  await expect(toolPage.result("calculate")).toContainText('"result": 5');
+});

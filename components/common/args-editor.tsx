@@ -6,23 +6,30 @@ import { SchemaForm } from "./schema-form";
 
 /**
  * Arguments for a tool: a form built from its input schema, or raw JSON, both checked against the
- * schema as you type. `onChange` receives the value and whether it is valid.
+ * schema as you type. `onChange` receives the value and whether it is valid. With `showProblems`
+ * false, what the schema finds wrong is not listed (a form nobody has typed in yet: its empty
+ * required fields are not mistakes); JSON that does not parse always is.
  */
 export function ArgsEditor({
   schema,
   value,
   onChange,
   label = "Arguments",
+  showProblems = true,
 }: {
   schema: Record<string, unknown>;
   value: unknown;
   onChange: (value: unknown, valid: boolean) => void;
   label?: string;
+  showProblems?: boolean;
 }) {
   const [mode, setMode] = useState<"form" | "json">("form");
   const [text, setText] = useState(() => JSON.stringify(value ?? {}, null, 2));
   const [parseError, setParseError] = useState<string>();
-  const problems = useMemo(() => (parseError ? [] : schemaProblems(schema, value)), [schema, value, parseError]);
+  const problems = useMemo(
+    () => (parseError || !showProblems ? [] : schemaProblems(schema, value)),
+    [schema, value, parseError, showProblems],
+  );
   const update = (next: unknown) => onChange(next, schemaProblems(schema, next).length === 0);
 
   return (

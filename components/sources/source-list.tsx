@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { LocalTime } from "../common/local-time";
 import type { SourceSummary } from "@/lib/api/contracts";
 import { ErrorBox } from "../common/error-box";
 import { requestJson } from "../common/request-json";
@@ -137,7 +138,7 @@ export function SourceList({ sources }: { sources: SourceSummary[] }) {
                   ) : null}
                 </td>
                 <td className="px-3 py-2 text-xs text-slate-600">
-                  {source.lastRefreshAt ? `${new Date(source.lastRefreshAt).toISOString().replace("T", " ").slice(0, 16)} UTC` : "never"}
+                  {source.lastRefreshAt ? <LocalTime at={source.lastRefreshAt} style="short" /> : "never"}
                 </td>
                 <td className="px-3 py-2">
                   {confirming === source.id ? (

@@ -3,12 +3,14 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useCallback, useState } from "react";
+import { LocalTime } from "../common/local-time";
 import type { CallOutcome, PastCall, ToolResult, TryCallAnswer } from "@/lib/api/contracts";
 import { ArgsEditor } from "../common/args-editor";
 import { ErrorBox } from "../common/error-box";
 import { JsonView } from "../common/json-view";
 import { requestJson } from "../common/request-json";
 import { initialValue } from "../common/schema-form";
+import { schemaProblems } from "@/lib/client/schema-problems";
 
 interface Attempt {
   callId: string;
@@ -24,7 +26,10 @@ interface Attempt {
  */
 export function TryTool({ name, schema, initialCalls }: { name: string; schema: Record<string, unknown>; initialCalls: PastCall[] }) {
   const [args, setArgs] = useState<unknown>(() => initialValue(schema) ?? {});
-  const [valid, setValid] = useState(true);
+  const [valid, setValid] = useState(() => schemaProblems(schema, args).length === 0);
+  // The schema's complaints are listed once the arguments were edited or a run was asked for: an
+  // untouched form's empty required fields are not mistakes yet.
+  const [checked, setChecked] = useState(false);
   // Bumped to rebuild the editor when "Run again" replaces its value.
   const [editorKey, setEditorKey] = useState(0);
   const [running, setRunning] = useState(false);
@@ -76,6 +81,7 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
         className="space-y-3"
         onSubmit={(e) => {
           e.preventDefault();
+          setChecked(true);
           if (valid && !running) void run((args ?? {}) as Record<string, unknown>);
         }}
       >
@@ -84,14 +90,16 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
           schema={schema}
           value={args}
           label="Arguments"
+          showProblems={checked}
           onChange={(value, ok) => {
             setArgs(value);
             setValid(ok);
+            setChecked(true);
           }}
         />
         <button
           type="submit"
-          disabled={!valid || running}
+          disabled={(checked && !valid) || running}
           className="rounded-md bg-indigo-700 px-4 py-1.5 text-sm font-medium text-white hover:bg-indigo-800 disabled:opacity-50"
         >
           {running ? "Running…" : "Run"}
@@ -152,7 +160,7 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
                 </span>
                 {call.pinned ? <span className="rounded bg-indigo-100 px-1.5 py-0.5 text-xs text-indigo-800">pinned</span> : null}
                 <span className="text-xs text-slate-500">
-                  {formatTime(call.createdAt)} · {call.durationMs} ms · {call.principal}
+                  <LocalTime at={call.createdAt} /> · {call.durationMs} ms · {call.principal}
                   {call.scope === "console:try" ? " · console" : ""}
                 </span>
                 <span className="ml-auto flex gap-2">
@@ -217,8 +225,4 @@ function ResultView({ result, label, openDepth = 3 }: { result: ToolResult; labe
       ) : null}
     </div>
   );
-}
-
-function formatTime(ms: number): string {
-  return `${new Date(ms).toISOString().replace("T", " ").slice(0, 19)} UTC`;
 }

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { NewChat } from "@/components/chat/new-chat";
+import { LocalTime } from "@/components/common/local-time";
 import { ScopeNotice } from "@/components/common/scope-notice";
 import { getServices } from "@/lib/services";
 import { requireCaller } from "../../page-caller";
@@ -31,7 +32,7 @@ export default async function ChatLayout({ children }: { children: ReactNode }) 
                 >
                   {t.title ?? "Untitled"}
                   <span className="block text-xs text-slate-500">
-                    {t.agent} · {new Date(t.updatedAt).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "short" })}
+                    {t.agent} · <LocalTime at={t.updatedAt} style="short" />
                   </span>
                 </Link>
               </li>

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LocalTime } from "@/components/common/local-time";
 import { getServices } from "@/lib/services";
 import { requireCaller } from "../../page-caller";
 import type { RunStatus } from "@/lib/db/runs";
@@ -93,7 +94,7 @@ export default async function RunsPage({
             <tr key={run.id} className="border-t border-slate-100">
               <td className="px-3 py-2">
                 <Link className="text-indigo-700 underline" href={`/runs/${encodeURIComponent(run.id)}`}>
-                  {new Date(run.startedAt).toLocaleString("en-GB", { dateStyle: "short", timeStyle: "medium" })}
+                  <LocalTime at={run.startedAt} />
                 </Link>
               </td>
               <td className="px-3 py-2 font-mono">{run.agent}</td>

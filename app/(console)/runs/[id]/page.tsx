@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { LocalTime } from "@/components/common/local-time";
 import { RunReplay } from "@/components/runs/run-replay";
 import { mayActFor } from "@/lib/auth";
 import { getServices } from "@/lib/services";
@@ -39,6 +40,10 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
           <Link className="text-indigo-700 underline" href={`/chat/${encodeURIComponent(run.threadId)}`}>
             {run.threadId}
           </Link>
+        </dd>
+        <dt className="text-slate-500">Started</dt>
+        <dd>
+          <LocalTime at={run.startedAt} />
         </dd>
         <dt className="text-slate-500">Duration</dt>
         <dd>{run.finishedAt ? `${((run.finishedAt - run.startedAt) / 1000).toFixed(2)} s` : "running"}</dd>
