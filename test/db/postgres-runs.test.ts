@@ -17,6 +17,8 @@ interface Dialect {
   store(onWriteError?: (error: unknown, runIds: string[]) => void): RunStore;
   /** The run's event rows as stored, past the store's queue: first position and count of each. */
   rows(runId: string): Promise<Array<{ seq: number; count: number }>>;
+  /** Overwrite the row from `seq` with text that is no record at all. */
+  spoil(runId: string, seq: number): Promise<void>;
 }
 
 const sqlite = (): Dialect => {
@@ -28,6 +30,9 @@ const sqlite = (): Dialect => {
         seq: number;
         count: number;
       }>,
+    spoil: async (runId, seq) => {
+      handle.sqlite.prepare("update run_events set events = 'not a record' where run_id = ? and seq = ?").run(runId, seq);
+    },
   };
 };
 
@@ -35,6 +40,9 @@ const postgres = (): Dialect => ({
   store: (onWriteError) => new PgRunStore(pg.db, onWriteError),
   rows: async (runId) =>
     (await pg.pool.query<{ seq: number; count: number }>("select seq, count from run_events where run_id = $1 order by seq", [runId])).rows,
+  spoil: async (runId, seq) => {
+    await pg.pool.query("update run_events set events = 'not a record' where run_id = $1 and seq = $2", [runId, seq]);
+  },
 });
 
 const event = (i: number) =>
@@ -100,6 +108,25 @@ describe.each([
       { seq: 503, count: 1 },
       { seq: 600, count: 1 },
     ]);
+  });
+
+  it("reads only the rows holding events after the position asked for", async () => {
+    // Five rows of ten events: a client following a run asks again and again for what follows.
+    await store.start(started("r-tail"));
+    for (let row = 0; row < 5; row++) {
+      store.append("r-tail", row * 10, many(row * 10, 10));
+      await store.flush();
+    }
+    expect((await storage.rows("r-tail")).map((r) => r.seq)).toEqual([0, 10, 20, 30, 40]);
+    for (let after = -1; after <= 50; after++)
+      expect(await store.events("r-tail", after)).toEqual(many(after + 1, Math.max(0, 49 - after)));
+    // The rows before the one holding the next event are not read at all: a broken first row
+    // fails a read from the start, not one from position 9 on.
+    await storage.spoil("r-tail", 0);
+    await expect(store.events("r-tail")).rejects.toThrow();
+    await expect(store.events("r-tail", 8)).rejects.toThrow();
+    expect(await store.events("r-tail", 9)).toEqual(many(10, 40));
+    expect(await store.events("r-tail", 47)).toEqual(many(48, 2));
   });
 
   it("writes waiting events by itself a moment later, and a long record (past deflate's threshold) comes back whole", async () => {

@@ -6,6 +6,7 @@ import { afterDescending, pageSize, toPage, type Page } from "../paging";
 import {
   encodeEnd,
   endNotStored,
+  rowsHolding,
   type EncodedEnd,
   type Run,
   type RunEnd,
@@ -286,7 +287,7 @@ export class PgRunStore implements RunStore {
     const rows = await this.db
       .select({ seq: runEvents.seq, events: runEvents.events })
       .from(runEvents)
-      .where(eq(runEvents.runId, runId))
+      .where(and(eq(runEvents.runId, runId), rowsHolding(runEvents, runId, afterSeq)))
       .orderBy(asc(runEvents.seq));
     const out: AGUIEvent[] = [];
     for (const row of rows) {
