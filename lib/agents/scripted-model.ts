@@ -76,15 +76,9 @@ export function planCalls(text: string, tools: readonly ToolDescriptor[]): Call[
       }
       continue;
     }
-    const refund =
-      /\brefund\b(?:\s+(?:for\s+)?order)?\s+#?([A-Za-z0-9-]+)\s+(?:for|of|by)?\s*(\d+(?:[.,]\d{1,2})?)\s*([A-Za-z]{3}|€|\$|£)?/i.exec(
-        clause,
-      );
+    const refund = refundAsked(clause);
     if (refund && available.has("issue_refund")) {
-      calls.push({
-        name: "issue_refund",
-        args: { orderId: refund[1]!, amount: Number(refund[2]!.replace(",", ".")), currency: currency(refund[3]) },
-      });
+      calls.push({ name: "issue_refund", args: refund });
       continue;
     }
     const ticket =
@@ -114,6 +108,26 @@ export function planCalls(text: string, tools: readonly ToolDescriptor[]): Call[
   }
   return calls;
 }
+
+/**
+ * The refund a clause asks for, order first ("refund order 1234 for 20 EUR", "refund 1234 for 20")
+ * or amount first, where the word "order" tells the two numbers apart ("refund 20 EUR on order
+ * 1234", "refund €20 for order 1234").
+ */
+function refundAsked(clause: string): { orderId: string; amount: number; currency: string } | undefined {
+  const amountFirst =
+    /\brefund\b\s+(?:of\s+)?([€$£])?\s*(\d+(?:[.,]\d{1,2})?)\s*([A-Za-z]{3}\b|€|\$|£)?\s+(?:on|for|to)\s+order\s+#?([A-Za-z0-9-]+)/i.exec(
+      clause,
+    );
+  if (amountFirst)
+    return { orderId: amountFirst[4]!, amount: amount(amountFirst[2]!), currency: currency(amountFirst[3] ?? amountFirst[1]) };
+  const orderFirst =
+    /\brefund\b(?:\s+(?:for\s+)?order)?\s+#?([A-Za-z0-9-]+)\s+(?:for|of|by)?\s*(\d+(?:[.,]\d{1,2})?)\s*([A-Za-z]{3}|€|\$|£)?/i.exec(clause);
+  if (orderFirst) return { orderId: orderFirst[1]!, amount: amount(orderFirst[2]!), currency: currency(orderFirst[3]) };
+  return undefined;
+}
+
+const amount = (text: string): number => Number(text.replace(",", "."));
 
 /** Split a message into requests: "weather in Paris and refund order 12 for 5 EUR" is two. */
 function clauses(text: string): string[] {
