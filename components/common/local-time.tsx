@@ -10,6 +10,19 @@ const FORMATS: Record<LocalTimeStyle, Intl.DateTimeFormatOptions> = {
   medium: { dateStyle: "medium", timeStyle: "medium" },
 };
 
+// One formatter per style for the page: Date.toLocaleString with options builds a new one on every
+// call, and a list of thirty times would build thirty (each a lookup in the browser's locale data).
+const formatters = new Map<LocalTimeStyle, Intl.DateTimeFormat>();
+
+function format(at: number, style: LocalTimeStyle): string {
+  let formatter = formatters.get(style);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-GB", FORMATS[style]);
+    formatters.set(style, formatter);
+  }
+  return formatter.format(at);
+}
+
 /**
  * A moment in the reader's time zone. The server does not know that zone, so the text is written
  * once the page is hydrated (the server's render and the browser's first one agree); the element's
@@ -18,7 +31,7 @@ const FORMATS: Record<LocalTimeStyle, Intl.DateTimeFormatOptions> = {
 export function LocalTime({ at, style = "medium" }: { at: number; style?: LocalTimeStyle }) {
   const [text, setText] = useState<string>();
   useEffect(() => {
-    setText(new Date(at).toLocaleString("en-GB", FORMATS[style]));
+    setText(format(at, style));
   }, [at, style]);
   const iso = new Date(at).toISOString();
   return (
