@@ -1,8 +1,11 @@
 "use client";
 
 import type { BaseEvent } from "@ag-ui/core";
-import { useId, useMemo, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useEffect, useId, useRef, useState } from "react";
 import { AgentState, type AgentClient } from "@/lib/client";
+import { SseParser } from "@/lib/client/sse-parser";
+import { useAgentState } from "@/lib/client/use-agent-state";
 import { JsonView } from "../common/json-view";
 import { TabList } from "../common/tab-list";
 import { MessageList } from "../chat/message-list";
@@ -15,18 +18,43 @@ const NO_CLIENT: AgentClient = {
   aclose: async () => {},
 };
 
-/** A recorded run replayed through the same store and components as the chat, with the raw events. */
-export function RunReplay({ runId, events }: { runId: string; events: BaseEvent[] }) {
+type Follow = "off" | "following" | "ended" | "failed";
+
+/**
+ * A recorded run replayed through the same store and components as the chat, with the raw events.
+ * A run still going (`live`) is followed: the events recorded after those given arrive through GET
+ * /api/runs/ID/stream (from whichever console instance runs it) and are applied as they come;
+ * when the run ends the page is refreshed, so its status and duration are read again.
+ */
+export function RunReplay({ runId, events, live = false }: { runId: string; events: BaseEvent[]; live?: boolean }) {
   const [view, setView] = useState<"timeline" | "raw">("timeline");
   const scrollRef = useRef<HTMLDivElement>(null);
   const panelId = useId();
-  const snapshot = useMemo(() => {
+  // Built once: the page keys this component on the events it was given, and a followed run's
+  // later events are applied to this same store.
+  const [store] = useState(() => {
     const state = new AgentState({ client: NO_CLIENT });
     for (const event of events) state.apply(event);
-    return state.getSnapshot();
-  }, [events]);
+    return state;
+  });
+  const snapshot = useAgentState(store);
+  const [more, setMore] = useState<BaseEvent[]>([]);
+  const follow = useFollow(runId, events.length, live, (arrived) => {
+    for (const event of arrived) store.apply(event);
+    setMore((earlier) => earlier.concat(arrived));
+  });
+  const all = more.length ? events.concat(more) : events;
   return (
     <div className="space-y-4">
+      {follow === "following" ? (
+        <p role="status" className="text-sm text-slate-600">
+          The run is still going: its events appear here as they are recorded.
+        </p>
+      ) : follow === "failed" ? (
+        <p role="status" className="text-sm text-amber-800">
+          The run could not be followed any further; reload the page to see what it recorded since.
+        </p>
+      ) : null}
       <div className="flex flex-wrap items-center gap-2">
         <TabList
           label="Run view"
@@ -36,7 +64,7 @@ export function RunReplay({ runId, events }: { runId: string; events: BaseEvent[
           onSelect={setView}
           tabs={[
             { key: "timeline", label: "Timeline" },
-            { key: "raw", label: `Raw events (${events.length})` },
+            { key: "raw", label: `Raw events (${all.length})` },
           ]}
         />
         <a
@@ -53,8 +81,11 @@ export function RunReplay({ runId, events }: { runId: string; events: BaseEvent[
             <div ref={scrollRef} className="max-h-[75vh] overflow-y-auto">
               <MessageList snapshot={snapshot} scrollRef={scrollRef} />
             </div>
-            <aside aria-label="State at the end of the run" className="rounded-lg border border-slate-200 bg-white p-3">
-              <h2 className="mb-2 text-sm font-semibold">State at the end</h2>
+            <aside
+              aria-label={follow === "following" ? "State of the run so far" : "State at the end of the run"}
+              className="rounded-lg border border-slate-200 bg-white p-3"
+            >
+              <h2 className="mb-2 text-sm font-semibold">{follow === "following" ? "State so far" : "State at the end"}</h2>
               <JsonView value={snapshot.state} openDepth={3} label="Final state" />
               {snapshot.interrupts.length ? (
                 <>
@@ -66,7 +97,7 @@ export function RunReplay({ runId, events }: { runId: string; events: BaseEvent[
           </div>
         ) : (
           <ol className="space-y-1 font-mono text-xs" aria-label="Raw events">
-            {events.map((event, i) => (
+            {all.map((event, i) => (
               <li key={i} className="rounded bg-white px-2 py-1 ring-1 ring-slate-200">
                 <span className="mr-2 text-slate-400">{i}</span>
                 <span className="font-semibold">{event.type}</span>{" "}
@@ -78,4 +109,52 @@ export function RunReplay({ runId, events }: { runId: string; events: BaseEvent[
       </div>
     </div>
   );
+}
+
+/**
+ * Follow a run that is still going: the frames of GET /api/runs/ID/stream after the `known` events
+ * already shown, handed to `apply` chunk by chunk. Once the stream ends (so has the run), the page
+ * is refreshed. Stops when the component goes away.
+ */
+function useFollow(runId: string, known: number, live: boolean, apply: (events: BaseEvent[]) => void): Follow {
+  const [follow, setFollow] = useState<Follow>(live ? "following" : "off");
+  const router = useRouter();
+  const applyRef = useRef(apply);
+  useEffect(() => {
+    applyRef.current = apply;
+  });
+  useEffect(() => {
+    if (!live) return;
+    const controller = new AbortController();
+    void (async () => {
+      try {
+        const response = await fetch(`/api/runs/${encodeURIComponent(runId)}/stream?after=${known - 1}`, {
+          headers: { accept: "text/event-stream" },
+          signal: controller.signal,
+        });
+        if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+        const parser = new SseParser();
+        const reader = response.body.getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          const arrived: BaseEvent[] = [];
+          for (const data of done ? parser.end() : parser.push(value)) {
+            try {
+              arrived.push(JSON.parse(data) as BaseEvent);
+            } catch {
+              // A frame that is not JSON is no event: skipped, as the chat's client does.
+            }
+          }
+          if (arrived.length) applyRef.current(arrived);
+          if (done) break;
+        }
+        setFollow("ended");
+        router.refresh();
+      } catch {
+        if (!controller.signal.aborted) setFollow("failed");
+      }
+    })();
+    return () => controller.abort();
+  }, [runId, known, live, router]);
+  return follow;
 }

@@ -57,7 +57,8 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         ) : null}
       </dl>
       <div className="mt-6">
-        <RunReplay runId={run.id} events={events} />
+        {/* Keyed on what it was given: when a followed run ends, the refreshed page replays the whole record afresh. */}
+        <RunReplay key={`${run.status}:${events.length}`} runId={run.id} events={events} live={run.status === "running"} />
       </div>
     </div>
   );
