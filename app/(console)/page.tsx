@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { LocalTime } from "@/components/common/local-time";
+import { RunStartLink } from "@/components/runs/run-start-link";
 import type { SourceKind } from "@/lib/db/sources";
 import { getServices } from "@/lib/services";
 import { requireCaller } from "../page-caller";
@@ -123,9 +123,7 @@ export default async function OverviewPage() {
             {recent.items.map((run) => (
               <li key={run.id} className="flex items-center justify-between px-4 py-3 text-sm">
                 <span className="min-w-0 truncate">
-                  <Link className="text-indigo-700 underline" href={`/runs/${encodeURIComponent(run.id)}`}>
-                    <LocalTime at={run.startedAt} />
-                  </Link>
+                  <RunStartLink run={run} />
                   <span className="ml-2 font-mono">{run.agent}</span>
                   <span className="ml-2 text-slate-500">by {run.principal}</span>
                 </span>

@@ -2,7 +2,7 @@
 
 import type { BaseEvent } from "@ag-ui/core";
 import { useRouter } from "next/navigation";
-import { useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { AgentState, type AgentClient } from "@/lib/client";
 import { SseParser } from "@/lib/client/sse-parser";
 import { useAgentState } from "@/lib/client/use-agent-state";
@@ -39,10 +39,14 @@ export function RunReplay({ runId, events, live = false }: { runId: string; even
   });
   const snapshot = useAgentState(store);
   const [more, setMore] = useState<BaseEvent[]>([]);
-  const follow = useFollow(runId, events.length, live, (arrived) => {
-    for (const event of arrived) store.apply(event);
-    setMore((earlier) => earlier.concat(arrived));
-  });
+  const apply = useCallback(
+    (arrived: BaseEvent[]) => {
+      for (const event of arrived) store.apply(event);
+      setMore((earlier) => earlier.concat(arrived));
+    },
+    [store],
+  );
+  const follow = useFollow(runId, events.length, live, apply);
   const all = more.length ? events.concat(more) : events;
   return (
     <div className="space-y-4">
@@ -119,10 +123,6 @@ export function RunReplay({ runId, events, live = false }: { runId: string; even
 function useFollow(runId: string, known: number, live: boolean, apply: (events: BaseEvent[]) => void): Follow {
   const [follow, setFollow] = useState<Follow>(live ? "following" : "off");
   const router = useRouter();
-  const applyRef = useRef(apply);
-  useEffect(() => {
-    applyRef.current = apply;
-  });
   useEffect(() => {
     if (!live) return;
     const controller = new AbortController();
@@ -145,7 +145,7 @@ function useFollow(runId: string, known: number, live: boolean, apply: (events: 
               // A frame that is not JSON is no event: skipped, as the chat's client does.
             }
           }
-          if (arrived.length) applyRef.current(arrived);
+          if (arrived.length) apply(arrived);
           if (done) break;
         }
         setFollow("ended");
@@ -155,6 +155,6 @@ function useFollow(runId: string, known: number, live: boolean, apply: (events: 
       }
     })();
     return () => controller.abort();
-  }, [runId, known, live, router]);
+  }, [runId, known, live, apply, router]);
   return follow;
 }

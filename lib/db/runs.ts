@@ -47,15 +47,16 @@ export interface EncodedEnd {
 }
 
 /**
- * The condition on run_events (either dialect's table) that keeps the rows holding a run's events
+ * The condition on run_events (`seq` is either dialect's column) that keeps the rows holding a run's events
  * after position `afterSeq`: the row holding position afterSeq + 1 and those after it (a row holds
  * `count` events from `seq`, and a run's rows follow on). Through the key's index, so a client
  * following a long run (GET /api/runs/ID/stream reads again every 100 ms) reads and expands only
  * what it has not seen, not the whole record each time. Undefined (every row) from the start.
  */
-export function rowsHolding(table: { runId: AnyColumn; seq: AnyColumn }, runId: string, afterSeq: number): SQL | undefined {
+export function rowsHolding(seq: AnyColumn, runId: string, afterSeq: number): SQL | undefined {
   if (afterSeq < 0) return undefined;
-  return sql`${table.seq} >= coalesce((select max(inner_rows.seq) from run_events inner_rows where inner_rows.run_id = ${runId} and inner_rows.seq <= ${afterSeq + 1}), 0)`;
+  // The subquery names the table itself (run_events in both dialects), under an alias of its own.
+  return sql`${seq} >= coalesce((select max(inner_rows.seq) from run_events inner_rows where inner_rows.run_id = ${runId} and inner_rows.seq <= ${afterSeq + 1}), 0)`;
 }
 
 /** Serialise a run's end before any write. Throws (RangeError) on a value nested too deeply for JSON.stringify. */
@@ -291,7 +292,7 @@ export class SqliteRunStore implements RunStore {
     const rows = this.db
       .select({ seq: runEvents.seq, events: runEvents.events })
       .from(runEvents)
-      .where(and(eq(runEvents.runId, runId), rowsHolding(runEvents, runId, afterSeq)))
+      .where(and(eq(runEvents.runId, runId), rowsHolding(runEvents.seq, runId, afterSeq)))
       .orderBy(asc(runEvents.seq))
       .all();
     const out: AGUIEvent[] = [];

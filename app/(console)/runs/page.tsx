@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { LocalTime } from "@/components/common/local-time";
+import { RunStartLink } from "@/components/runs/run-start-link";
 import { getServices } from "@/lib/services";
 import { requireCaller } from "../../page-caller";
 import type { RunStatus } from "@/lib/db/runs";
@@ -93,9 +93,7 @@ export default async function RunsPage({
           {page.items.map((run) => (
             <tr key={run.id} className="border-t border-slate-100">
               <td className="px-3 py-2">
-                <Link className="text-indigo-700 underline" href={`/runs/${encodeURIComponent(run.id)}`}>
-                  <LocalTime at={run.startedAt} />
-                </Link>
+                <RunStartLink run={run} />
               </td>
               <td className="px-3 py-2 font-mono">{run.agent}</td>
               <td className="max-w-40 truncate px-3 py-2">

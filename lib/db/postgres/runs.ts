@@ -287,7 +287,7 @@ export class PgRunStore implements RunStore {
     const rows = await this.db
       .select({ seq: runEvents.seq, events: runEvents.events })
       .from(runEvents)
-      .where(and(eq(runEvents.runId, runId), rowsHolding(runEvents, runId, afterSeq)))
+      .where(and(eq(runEvents.runId, runId), rowsHolding(runEvents.seq, runId, afterSeq)))
       .orderBy(asc(runEvents.seq));
     const out: AGUIEvent[] = [];
     for (const row of rows) {
