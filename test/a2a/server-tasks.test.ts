@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Task, TaskState } from "@a2a-js/sdk";
 import { ServerCallContext } from "@a2a-js/sdk/server";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { A2ATaskRows } from "@/lib/db/a2a-tasks";
 import type { SqliteServices } from "@/lib/services";
 import { A2ATasks } from "@/lib/integrations/a2a/server-tasks";
 import { countRows } from "../support/database";
@@ -110,6 +111,33 @@ describe("A2A task store: what reaches SQLite and when", () => {
     // Mallory's save of the same id changes nothing of Alice's task.
     await tasks.save(taskIn(TaskState.TASK_STATE_COMPLETED, task.id), as("mallory"));
     expect((await tasks.load(task.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_WORKING);
+  });
+
+  it("a task being created loads as none for its principal without a read; its first save or `created` ends that", async () => {
+    const { services, tasks } = setup();
+    // A row under the same id, as if another console had written one: only a read could find it.
+    const row = taskIn(TaskState.TASK_STATE_COMPLETED);
+    await tasks.save(row, alice);
+    const reads = vi.spyOn(A2ATaskRows.prototype, "get");
+    try {
+      tasks.creating(row.id, "alice");
+      expect(await tasks.load(row.id, alice)).toBeUndefined();
+      expect(reads).not.toHaveBeenCalled();
+      // Another principal's load is not answered from the mark.
+      expect(await tasks.load(row.id, as("bob"))).toBeUndefined();
+      expect(reads).toHaveBeenCalledTimes(1);
+      tasks.created(row.id);
+      expect((await tasks.load(row.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+
+      const fresh = taskIn(TaskState.TASK_STATE_SUBMITTED);
+      tasks.creating(fresh.id, "alice");
+      await tasks.save(fresh, alice);
+      expect((await tasks.load(fresh.id, alice))!.status!.state).toBe(TaskState.TASK_STATE_SUBMITTED);
+      await tasks.flush();
+      expect(stateOnDisk(services, fresh.id)).toBe(TaskState.TASK_STATE_SUBMITTED);
+    } finally {
+      reads.mockRestore();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { Message, TaskState, type SendMessageRequest, type Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { A2ATaskRows } from "@/lib/db/a2a-tasks";
 import { countRows } from "../support/database";
 import { startA2AServer, type A2ATestServer } from "../support/a2a-server";
 import { testServices } from "../support/services";
@@ -129,6 +130,26 @@ describe("A2A server: calls with the 1.3 client", async () => {
     const again = await client.getTask({ tenant: "", id: task.id, historyLength: undefined });
     expect(again.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(again.artifacts).toEqual(task.artifacts);
+  });
+
+  it("a new task's call reads no task row and no call record: its task id and call id were made up for it", async () => {
+    const taskReads = vi.spyOn(A2ATaskRows.prototype, "get");
+    const recordReads = vi.spyOn(a2a.services.callHistory, "get");
+    try {
+      const task = await asTask(client.sendMessage(call("calculate", { expression: "2+3" })));
+      expect(task.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(task.artifacts[0]!.parts[0]!.content).toEqual({ $case: "data", value: expect.objectContaining({ result: 5 }) });
+      expect(taskReads).not.toHaveBeenCalled();
+      expect(recordReads).not.toHaveBeenCalled();
+      // Once written, the task is read from its row again.
+      expect((await client.getTask({ tenant: "", id: task.id, historyLength: undefined })).status!.state).toBe(
+        TaskState.TASK_STATE_COMPLETED,
+      );
+      expect(taskReads).toHaveBeenCalledTimes(1);
+    } finally {
+      taskReads.mockRestore();
+      recordReads.mockRestore();
+    }
   });
 
   it("streams the task, working, the artifact and completed", async () => {

@@ -93,6 +93,7 @@ export class ConsoleAgentExecutor implements AgentExecutor {
       history: [rc.userMessage],
       metadata: undefined,
     };
+    if (!rc.task) this.deps.tasks.creating(taskId, principal);
     // The SDK wants a task (or message) first, on a resumed turn too.
     bus.publish(AgentEvent.task(task));
     const abort = new AbortController();
@@ -108,6 +109,7 @@ export class ConsoleAgentExecutor implements AgentExecutor {
       else turn.finish(TaskState.TASK_STATE_REJECTED, request.message);
     } finally {
       this.running.delete(taskId);
+      this.deps.tasks.created(taskId);
     }
   }
 
@@ -125,7 +127,8 @@ export class ConsoleAgentExecutor implements AgentExecutor {
       });
     turn.status(TaskState.TASK_STATE_WORKING);
     const call = { tool, args, scope: `a2a:${turn.taskId}`, callId: newCallId(), runId: turn.taskId };
-    const outcome = await this.run(principal, call, turn.signal);
+    // A call id made up here cannot be in the record yet: the executor need not look for it.
+    const outcome = await this.run(principal, call, turn.signal, { fresh: true });
     if (turn.signal?.aborted) return;
     if (isPending(outcome)) return this.park(turn, baseUrl, { kind: "tool", calls: [{ ...call, approvalId: outcome.pending.approvalId }] });
     this.report(turn, [{ tool, result: outcome }]);
@@ -194,9 +197,15 @@ export class ConsoleAgentExecutor implements AgentExecutor {
     return undefined;
   }
 
-  private run(principal: string, call: Omit<A2AParkedCall["calls"][number], "approvalId">, signal?: AbortSignal): Promise<CallOutcome> {
+  private run(
+    principal: string,
+    call: Omit<A2AParkedCall["calls"][number], "approvalId">,
+    signal?: AbortSignal,
+    options: { fresh?: boolean } = {},
+  ): Promise<CallOutcome> {
     return this.deps.executor.call(call.tool, call.args, {
       callId: call.callId,
+      fresh: options.fresh,
       ctx: { principal, scope: call.scope, runId: call.runId, surface: "a2a", ...(signal && { signal }) },
     });
   }

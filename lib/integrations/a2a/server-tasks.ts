@@ -75,6 +75,8 @@ export class A2ATasks implements TaskStore {
   /** Calls parked by the executor, written with the next save of their task. */
   private readonly staged = new Map<string, A2AParkedCall>();
   private readonly live = new Map<string, LiveTask>();
+  /** Tasks being created (by id, with their principal) and not saved yet: no row can hold them. */
+  private readonly newTasks = new Map<string, string>();
   /** Live tasks changed since they were last written. */
   private readonly pending = new Set<string>();
   private flushing: NodeJS.Immediate | undefined;
@@ -99,6 +101,19 @@ export class A2ATasks implements TaskStore {
     this.ttlMs = options.ttlMs ?? 24 * HOUR;
     this.maxPerOwner = options.maxPerOwner ?? 1000;
     this.now = options.now ?? Date.now;
+  }
+
+  /**
+   * Task `taskId` of `principal` is being created (the SDK made its id up for a message naming no
+   * task): until its first save, loading it answers "none" without asking the database, which the
+   * SDK does for every new task's first event. `created` ends that, saved or not.
+   */
+  creating(taskId: string, principal: string): void {
+    this.newTasks.set(taskId, principal);
+  }
+
+  created(taskId: string): void {
+    this.newTasks.delete(taskId);
   }
 
   /** Keep `parked` as the call task `taskId` waits on; written when the task is next saved. */
@@ -182,6 +197,7 @@ export class A2ATasks implements TaskStore {
       entry.rest = { ...(parked !== undefined && { parked }) };
     }
     this.live.set(task.id, entry);
+    this.newTasks.delete(task.id);
     this.pending.add(task.id);
     this.flushing ??= setImmediate(() => void this.flush());
     if (!entry.rest) return;
@@ -193,6 +209,7 @@ export class A2ATasks implements TaskStore {
     const principal = ownerOf(context);
     const live = this.live.get(taskId);
     if (live) return live.principal === principal ? copyPlain(live.task) : undefined;
+    if (this.newTasks.get(taskId) === principal) return undefined;
     const row = await this.rows.get(principal, taskId, this.now());
     return row ? Task.fromJSON(row.task) : undefined;
   }
