@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useId, useMemo, useState } from "react";
 import { EMBED_SCOPE_CHOICES, type CreatedToken } from "@/lib/api/contracts";
 import { CopyButton } from "../common/copy-button";
@@ -202,7 +203,11 @@ function CreateTokenForm({
         </div>
         <p id={`${ids}-name-help`} className="text-xs text-slate-500">
           1 to 64 letters, digits, “.”, “_” or “-”; it names the app in the approvals and run records. A token can answer its own runs’
-          approvals; <code>approvals</code> lets it decide anyone’s.
+          approvals; <code>approvals</code> lets it decide anyone’s.{" "}
+          <Link href="/settings#tokens" className="text-indigo-700 underline">
+            Settings
+          </Link>{" "}
+          lists the tokens and revokes them.
         </p>
         {error ? (
           <p role="alert" className="text-sm text-red-700">

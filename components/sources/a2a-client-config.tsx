@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useState } from "react";
 import { useConsoleOrigin } from "../common/use-console-origin";
 import { a2aSnippets, type A2aSnippet } from "./a2a-snippets";
@@ -20,6 +21,7 @@ export function A2aClientConfig({ publicUrl, local }: { publicUrl?: string; loca
   const origin = useConsoleOrigin(publicUrl);
   return (
     <ClientConfigPanel
+      id="a2a-client"
       title="Use these tools from an A2A agent"
       tabsLabel="A2A client"
       tabs={TABS}
@@ -31,8 +33,12 @@ export function A2aClientConfig({ publicUrl, local }: { publicUrl?: string; loca
       The console is an A2A agent: its card is at <code className="font-mono">{origin}/.well-known/agent-card.json</code> (one skill per
       tool exported to A2A) and it answers JSON-RPC at <code className="font-mono">{origin}/api/a2a</code>. A data part{" "}
       <code>{"{ tool, arguments }"}</code> calls a tool, a text message chats with the default agent; a call that needs approval leaves its
-      task input-required until it is decided in the approvals inbox. Make a token with the <code>a2a</code> scope on the console&apos;s
-      machine: <code className="font-mono">npm run token -- create my-agent --scopes a2a</code>.
+      task input-required until it is decided in the approvals inbox.{" "}
+      <Link href="/settings?token_scope=a2a#tokens" className="text-indigo-700 underline">
+        Make a token
+      </Link>{" "}
+      with the <code>a2a</code> scope (or on the console&apos;s machine:{" "}
+      <code className="font-mono">npm run token -- create my-agent --scopes a2a</code>).
       {local ? " A client on this machine may send no token." : ""}
     </ClientConfigPanel>
   );

@@ -9,6 +9,7 @@ import { TabList, type Tab } from "../common/tab-list";
  * what to know (`children`), and text to copy in one of several forms (`tabs`), named `what`.
  */
 export function ClientConfigPanel<K extends string>({
+  id,
   title,
   tabsLabel,
   tabs,
@@ -18,6 +19,8 @@ export function ClientConfigPanel<K extends string>({
   what,
   children,
 }: {
+  /** The section's anchor (other pages link to it). */
+  id: string;
   title: string;
   tabsLabel: string;
   tabs: ReadonlyArray<Tab<K>>;
@@ -29,7 +32,7 @@ export function ClientConfigPanel<K extends string>({
 }) {
   const panelId = useId();
   return (
-    <section aria-labelledby={`${panelId}-title`} className="rounded-lg border border-slate-200 bg-white p-5">
+    <section id={id} aria-labelledby={`${panelId}-title`} className="rounded-lg border border-slate-200 bg-white p-5">
       <h2 id={`${panelId}-title`} className="text-lg font-semibold">
         {title}
       </h2>

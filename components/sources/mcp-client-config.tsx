@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useState } from "react";
 import { useConsoleOrigin } from "../common/use-console-origin";
 import { ClientConfigPanel } from "./client-config-panel";
@@ -30,6 +31,7 @@ export function McpClientConfig({ publicUrl, local }: { publicUrl?: string; loca
   const url = `${useConsoleOrigin(publicUrl)}/api/mcp`;
   return (
     <ClientConfigPanel
+      id="mcp-client"
       title="Use these tools from an MCP client"
       tabsLabel="MCP client"
       tabs={TABS}
@@ -39,8 +41,12 @@ export function McpClientConfig({ publicUrl, local }: { publicUrl?: string; loca
       what="MCP client configuration"
     >
       The console serves its registry at <code className="font-mono">{url}</code> (Streamable HTTP). Calls that need approval wait in the
-      approvals inbox. Make a token with the <code>mcp</code> scope on the console&apos;s machine:{" "}
-      <code className="font-mono">npm run token -- create my-client --scopes mcp</code>, and put it in place of YOUR_TOKEN.
+      approvals inbox.{" "}
+      <Link href="/settings?token_scope=mcp#tokens" className="text-indigo-700 underline">
+        Make a token
+      </Link>{" "}
+      with the <code>mcp</code> scope (or on the console&apos;s machine:{" "}
+      <code className="font-mono">npm run token -- create my-client --scopes mcp</code>) and put it in place of YOUR_TOKEN.
       {local ? " A client on this machine may leave the Authorization header out." : ""}
     </ClientConfigPanel>
   );

@@ -32,6 +32,11 @@ export class SettingsPage {
     await expect(this.page.getByRole("heading", { name: "Settings", level: 1 })).toBeVisible();
   }
 
+  /** The API tokens section: the new-token form, the active tokens and the ended ones. */
+  tokens(): Locator {
+    return this.page.locator("section#tokens");
+  }
+
   /** The line that says which model the assistant uses, or what to set. */
   modelInUse(): Locator {
     return this.page.getByTestId("model-in-use");

@@ -25,6 +25,10 @@ export interface TokenView {
   id: string;
   name: string;
   scopes: TokenScope[];
+  /** An embed token's one agent; null: every agent. */
+  agent: string | null;
+  /** When an embed token stops working (ms since the epoch); null: when it is revoked. */
+  expiresAt: number | null;
   createdAt: number;
   lastUsedAt: number | null;
   revokedAt: number | null;
@@ -34,6 +38,16 @@ export interface TokenView {
 export interface CreatedToken extends TokenView {
   token: string;
 }
+
+/** What each scope lets a token do, as the Settings page explains it. */
+export const SCOPE_ABOUT: Readonly<Record<TokenScope, string>> = {
+  agui: "Chat with the agents over AG-UI, and answer its own runs' approvals",
+  approvals: "See and decide any caller's approvals",
+  tools: "Browse, try, export and change tools; import sources; read the settings",
+  admin: "Create and revoke tokens, change the settings, widen a source's outbound allowance",
+  mcp: "List and call the registry's tools over MCP",
+  a2a: "Call the registry's tools over A2A",
+};
 
 /** The scope sets the Embed page offers: what a client that embeds an agent needs, no more. */
 export const EMBED_SCOPE_CHOICES: ReadonlyArray<{ scopes: TokenScope[]; label: string }> = [

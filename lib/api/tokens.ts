@@ -71,11 +71,13 @@ export function tokensApi(services: Pick<Services, "tokens" | "logger" | "agents
 }
 
 /** What a client may see of a token: everything but the secret, which the store does not even hold. */
-function tokenView(info: TokenInfo): TokenView {
+export function tokenView(info: TokenInfo): TokenView {
   return {
     id: info.id,
     name: info.name,
     scopes: [...info.scopes],
+    agent: info.agent,
+    expiresAt: info.expiresAt,
     createdAt: info.createdAt,
     lastUsedAt: info.lastUsedAt,
     revokedAt: info.revokedAt,

@@ -98,7 +98,7 @@ export async function authenticate(request: RequestHead, policy: AccessPolicy, p
   if (isLocal(policy, local, peer)) return (assertSameOrigin(request, { required: false }), LOCAL_PRINCIPAL);
   throw new DomainError(
     "unauthenticated",
-    "Sign in (the console's sign-in page) or send a bearer token (create one with `npm run token -- create NAME`)",
+    "Sign in (the console's sign-in page) or send a bearer token (an admin creates one in Settings, API tokens, or with `npm run token -- create NAME`)",
   );
 }
 

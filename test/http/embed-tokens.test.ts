@@ -87,6 +87,12 @@ describe("POST /api/tokens/embed", () => {
     expect(created.expiresAt).toBeGreaterThanOrEqual(before + 60 * 60_000);
     expect(created.expiresAt).toBeLessThanOrEqual(Date.now() + 60 * 60_000);
     expect(await services.tokens.verify(created.token)).toMatchObject({ scopes: ["agui"], role: "viewer", agent: "demo" });
+    // The token list says whose agent it serves and when it ends (the Settings page shows both).
+    const listed = await api.tokens.list(
+      new Request("http://127.0.0.1:3000/api/tokens", { headers: { host: "127.0.0.1:3000", authorization: `Bearer ${admin}` } }),
+    );
+    const { tokens } = (await listed.json()) as { tokens: Array<Record<string, unknown>> };
+    expect(tokens.find((t) => t.id === created.id)).toMatchObject({ agent: "demo", expiresAt: created.expiresAt, scopes: ["agui"] });
 
     // It runs its agent, from the page it lists too (CORS), and ends the run.
     const response = await run("demo", created.token, PAGE);

@@ -69,11 +69,13 @@ describe("/api/tokens", () => {
       id: created.id,
       name: "shop-embed",
       scopes: ["agui"],
+      agent: null,
+      expiresAt: null,
       createdAt: created.createdAt,
       lastUsedAt: expect.any(Number),
       revokedAt: null,
     });
-    expect(Object.keys(row!).sort()).toEqual(["createdAt", "id", "lastUsedAt", "name", "revokedAt", "scopes"]);
+    expect(Object.keys(row!).sort()).toEqual(["agent", "createdAt", "expiresAt", "id", "lastUsedAt", "name", "revokedAt", "scopes"]);
     // Nor does the database or the log hold it in clear.
     const stored = services.database.sqlite.prepare("select * from api_tokens where id = ?").get(created.id);
     expect(JSON.stringify(stored)).not.toContain(created.token);
