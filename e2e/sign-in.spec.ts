@@ -96,6 +96,29 @@ test("a viewer sees tools and runs, but not approvals", async () => {
   expect(problems).toEqual([]);
 });
 
+test("an admin off loopback sees the token they signed in with in Settings; revoking it there signs them out", async () => {
+  const name = `admin-${++stamp}`;
+  const token = createToken(name, ["admin", "tools"]);
+  const { page, problems } = await freshPage();
+  await page.goto(`${remote}/settings`);
+  await signIn(page, token);
+  await expect(page).toHaveURL(`${remote}/settings`);
+  const row = page.locator("section#tokens").getByRole("table", { name: "Active tokens" }).getByTestId(`token-${name}`);
+  await expect(row).toContainText(`${name}(you)`);
+  // Hydrated under the nonce CSP: the button answers clicks (a click before hydration is lost, so try again).
+  await expect(async () => {
+    await row.getByRole("button", { name: "Revoke…" }).click();
+    await expect(row).toContainText("You signed in with it: revoking it signs you out.", { timeout: 1000 });
+  }).toPass({ timeout: 15_000 });
+  await row.getByRole("button", { name: `Revoke ${name}` }).click();
+  await expect(row).toHaveCount(0);
+  // The session ended with the token: the next page asks to sign in again.
+  await page.goto(`${remote}/settings`);
+  await expect(page).toHaveURL(new RegExp(`^${remote}/sign-in`));
+  await expect(page.getByLabel("Token")).toBeVisible();
+  expect(problems.filter((p) => !p.includes("status of 401"))).toEqual([]);
+});
+
 test("the local operator needs no sign-in, and pages carry a nonce CSP that forbids framing", async ({ page }) => {
   const response = await page.goto("/approvals");
   const csp = response!.headers()["content-security-policy"]!;

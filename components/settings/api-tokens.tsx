@@ -23,7 +23,16 @@ const NEXT_STEP: Partial<Record<TokenScope, { text: string; href: string; link: 
  * shown once, with where it goes next), see every token with its last use, and revoke one. What
  * `npm run token` does on the console's machine, for an operator who is not on it.
  */
-export function ApiTokens({ initial, suggested }: { initial: TokenView[]; suggested?: TokenScope }) {
+export function ApiTokens({
+  initial,
+  suggested,
+  signedInWith,
+}: {
+  initial: TokenView[];
+  suggested?: TokenScope;
+  /** The name of the token the reader signed in with, if they did. */
+  signedInWith?: string;
+}) {
   const [tokens, setTokens] = useState(initial);
   const [created, setCreated] = useState<CreatedToken>();
   const [now] = useState(() => Date.now());
@@ -45,7 +54,7 @@ export function ApiTokens({ initial, suggested }: { initial: TokenView[]; sugges
       />
       {created ? <CreatedNotice token={created} /> : null}
       {active.length ? (
-        <TokenTable label="Active tokens" tokens={active} onRevoked={replace} />
+        <TokenTable label="Active tokens" tokens={active} onRevoked={replace} signedInWith={signedInWith} />
       ) : (
         <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">
           No active token: only this machine’s browser and the console’s own pages reach the console now.
@@ -161,7 +170,17 @@ function CreatedNotice({ token }: { token: CreatedToken }) {
   );
 }
 
-function TokenTable({ label, tokens, onRevoked }: { label: string; tokens: TokenView[]; onRevoked?: (token: TokenView) => void }) {
+function TokenTable({
+  label,
+  tokens,
+  onRevoked,
+  signedInWith,
+}: {
+  label: string;
+  tokens: TokenView[];
+  onRevoked?: (token: TokenView) => void;
+  signedInWith?: string;
+}) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
       <table aria-label={label} className="w-full text-left text-sm">
@@ -177,7 +196,7 @@ function TokenTable({ label, tokens, onRevoked }: { label: string; tokens: Token
         </thead>
         <tbody className="divide-y divide-slate-100">
           {tokens.map((token) => (
-            <TokenRow key={token.id} token={token} onRevoked={onRevoked} />
+            <TokenRow key={token.id} token={token} onRevoked={onRevoked} yours={token.name === signedInWith} />
           ))}
         </tbody>
       </table>
@@ -185,7 +204,7 @@ function TokenTable({ label, tokens, onRevoked }: { label: string; tokens: Token
   );
 }
 
-function TokenRow({ token, onRevoked }: { token: TokenView; onRevoked?: (token: TokenView) => void }) {
+function TokenRow({ token, onRevoked, yours }: { token: TokenView; onRevoked?: (token: TokenView) => void; yours: boolean }) {
   const [confirming, setConfirming] = useState(false);
   const { busy, error, submit } = useSubmit(async () => {
     const { revoked } = await requestJson<{ revoked: TokenView }>(`/api/tokens/${encodeURIComponent(token.id)}`, { method: "DELETE" });
@@ -196,6 +215,7 @@ function TokenRow({ token, onRevoked }: { token: TokenView; onRevoked?: (token: 
     <tr data-testid={`token-${token.name}`}>
       <td className="px-3 py-2">
         <span className="font-medium">{token.name}</span>
+        {yours ? <span className="ml-2 text-xs text-slate-500">(you)</span> : null}
         {token.agent ? <span className="block text-xs text-slate-500">embed token of {token.agent}</span> : null}
       </td>
       <td className="px-3 py-2 font-mono text-xs">{token.scopes.join(", ")}</td>
@@ -220,7 +240,9 @@ function TokenRow({ token, onRevoked }: { token: TokenView; onRevoked?: (token: 
           {error ? <ErrorBox error={error} title="Not revoked" /> : null}
           {confirming ? (
             <span className="inline-flex items-center gap-2">
-              <span className="text-xs text-slate-600">Its clients are refused at once.</span>
+              <span className="text-xs text-slate-600">
+                {yours ? "You signed in with it: revoking it signs you out." : "Its clients are refused at once."}
+              </span>
               <button type="button" className={danger} disabled={busy} onClick={() => void submit()}>
                 {busy ? "Revoking…" : `Revoke ${token.name}`}
               </button>

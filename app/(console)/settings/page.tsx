@@ -47,7 +47,11 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
           </p>
         </div>
         {admin ? (
-          <ApiTokens initial={tokens} suggested={suggested} />
+          <ApiTokens
+            initial={tokens}
+            suggested={suggested}
+            signedInWith={caller.id.startsWith("token:") ? caller.id.slice("token:".length) : undefined}
+          />
         ) : (
           <p role="note" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
             Seeing, making and revoking tokens needs the <code>admin</code> scope.
