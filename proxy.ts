@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { pageAccess, SIGN_IN_PATH } from "@/lib/auth/page-access";
+import { PAGE_PATH_HEADER, pageAccess, SIGN_IN_PATH } from "@/lib/auth/page-access";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { loadConfig } from "@/lib/config";
 import { pageCsp } from "@/lib/http/security-headers";
@@ -42,6 +42,8 @@ export function proxy(request: NextRequest) {
   const csp = pageCsp(nonce, { dev: process.env.NODE_ENV === "development" });
   const headers = new Headers(request.headers);
   headers.set("content-security-policy", csp); // Next reads the nonce from here for its own scripts
+  // The page asked for, so that a page finding the session ended sends its reader back here after signing in.
+  headers.set(PAGE_PATH_HEADER, path + request.nextUrl.search);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("content-security-policy", csp);
   return response;

@@ -3,7 +3,7 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { pageCaller } from "@/lib/api/pages";
 import type { Principal } from "@/lib/auth";
-import { SIGN_IN_PATH } from "@/lib/auth/page-access";
+import { PAGE_PATH_HEADER, signInPath } from "@/lib/auth/page-access";
 import { getServices } from "@/lib/services";
 
 /**
@@ -11,7 +11,8 @@ import { getServices } from "@/lib/services";
  * not signed in, or whose session has ended, to the sign-in page.
  */
 export const requireCaller = cache(async (): Promise<Principal> => {
-  const caller = await pageCaller(await getServices(), { method: "GET", headers: await headers() });
-  if (!caller) redirect(SIGN_IN_PATH);
+  const requestHeaders = await headers();
+  const caller = await pageCaller(await getServices(), { method: "GET", headers: requestHeaders });
+  if (!caller) redirect(signInPath(requestHeaders.get(PAGE_PATH_HEADER)));
   return caller;
 });

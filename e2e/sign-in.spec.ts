@@ -114,7 +114,7 @@ test("an admin off loopback sees the token they signed in with in Settings; revo
   await expect(row).toHaveCount(0);
   // The session ended with the token: the next page asks to sign in again.
   await page.goto(`${remote}/settings`);
-  await expect(page).toHaveURL(new RegExp(`^${remote}/sign-in`));
+  await expect(page).toHaveURL(`${remote}/sign-in?next=%2Fsettings`);
   await expect(page.getByLabel("Token")).toBeVisible();
   expect(problems.filter((p) => !p.includes("status of 401"))).toEqual([]);
 });

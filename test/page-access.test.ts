@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pageAccess, signInTarget } from "@/lib/auth/page-access";
+import { pageAccess, signInPath, signInTarget } from "@/lib/auth/page-access";
 
 const local = { bindHost: "127.0.0.1", allowedHosts: [] };
 const everywhere = { bindHost: "0.0.0.0", allowedHosts: ["console.example"] };
@@ -48,5 +48,10 @@ describe("where sign-in leads", () => {
       ["/a", "/b"],
     ])
       expect(signInTarget(elsewhere)).toBe("/");
+  });
+
+  it("a page that finds the session ended sends its reader to sign in and back to it", () => {
+    expect(signInPath("/settings?token_scope=mcp")).toBe("/sign-in?next=%2Fsettings%3Ftoken_scope%3Dmcp");
+    for (const nowhere of ["/", "//evil.example/x", null, undefined]) expect(signInPath(nowhere)).toBe("/sign-in");
   });
 });

@@ -5,6 +5,14 @@ export type PageAccess = { verdict: "serve" } | { verdict: "sign-in" } | { verdi
 
 /** The page where people sign in; served to anyone whose Host is served. */
 export const SIGN_IN_PATH = "/sign-in";
+/** The request header the proxy gives a page: the path (and query) it was asked for. */
+export const PAGE_PATH_HEADER = "x-console-page";
+
+/** The sign-in page's address, returning to `path` (when it is one of the console's) once signed in. */
+export function signInPath(path: string | null | undefined): string {
+  const next = signInTarget(path);
+  return next === "/" ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`;
+}
 
 /**
  * Where the sign-in page sends someone once signed in: `next` when it is a path of this console,
