@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useId, useMemo, useState } from "react";
 import { EMBED_SCOPE_CHOICES, type CreatedToken } from "@/lib/api/contracts";
 import { CopyButton } from "../common/copy-button";
+import { NewTokenNotice } from "../common/new-token-notice";
 import { requestJson } from "../common/request-json";
 import { useSubmit } from "../common/use-submit";
 import { TabList } from "../common/tab-list";
@@ -215,20 +216,7 @@ function CreateTokenForm({
           </p>
         ) : null}
       </form>
-      {created ? (
-        <div role="status" className="space-y-2 rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900">
-          <p>
-            Token <strong>{created.name}</strong> created ({created.scopes.join(", ")}). Copy it now: the console keeps only its hash and
-            will not show it again.
-          </p>
-          <div className="flex flex-wrap items-center gap-3">
-            <code data-testid="new-token" className="rounded bg-white px-2 py-1 break-all">
-              {created.token}
-            </code>
-            <CopyButton text={created.token} what="the new token" />
-          </div>
-        </div>
-      ) : null}
+      {created ? <NewTokenNotice token={created} /> : null}
     </div>
   );
 }

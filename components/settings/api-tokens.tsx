@@ -3,9 +3,9 @@
 import Link from "next/link";
 import { useId, useState } from "react";
 import { SCOPE_ABOUT, TOKEN_SCOPES, type CreatedToken, type TokenScope, type TokenView } from "@/lib/api/contracts";
-import { CopyButton } from "../common/copy-button";
 import { ErrorBox } from "../common/error-box";
 import { LocalTime } from "../common/local-time";
+import { NewTokenNotice } from "../common/new-token-notice";
 import { requestJson } from "../common/request-json";
 import { useSubmit } from "../common/use-submit";
 import { hint, input, label } from "../sources/form-styles";
@@ -142,21 +142,7 @@ function NewTokenForm({
 function CreatedNotice({ token }: { token: CreatedToken }) {
   const steps = token.scopes.flatMap((scope) => NEXT_STEP[scope] ?? []);
   return (
-    <div
-      role="status"
-      data-testid="token-created"
-      className="space-y-2 rounded-md border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900"
-    >
-      <p>
-        Token <strong>{token.name}</strong> created ({token.scopes.join(", ")}). Copy it now: the console keeps only its hash and will not
-        show it again.
-      </p>
-      <div className="flex flex-wrap items-center gap-3">
-        <code data-testid="new-token" className="rounded bg-white px-2 py-1 break-all">
-          {token.token}
-        </code>
-        <CopyButton text={token.token} what="the new token" />
-      </div>
+    <NewTokenNotice token={token}>
       {steps.map((step) => (
         <p key={step.href}>
           {step.text} <code className="font-mono">Authorization: Bearer …</code>; see{" "}
@@ -166,7 +152,7 @@ function CreatedNotice({ token }: { token: CreatedToken }) {
           .
         </p>
       ))}
-    </div>
+    </NewTokenNotice>
   );
 }
 
