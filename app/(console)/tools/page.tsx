@@ -22,8 +22,9 @@ export default async function ToolsPage({ searchParams }: { searchParams: Promis
     <div className="max-w-5xl">
       <h1 className="text-2xl font-semibold tracking-tight">Tools</h1>
       <p className="mt-1 mb-6 text-sm text-slate-600">
-        Every tool the console’s agents can call over AG-UI, with its definition for OpenAI, Anthropic, Gemini, MCP and A2A. Open one to
-        read its schemas, set its policy, copy its definition or try it.
+        Every tool in the console’s registry: built in or imported, whether its agents call it over AG-UI or the console serves it over MCP
+        and A2A (the Target filter tells them apart). Open one to read its schemas, set its policy, copy its definition for OpenAI,
+        Anthropic, Gemini, MCP or A2A, or try it.
       </p>
       <ToolBrowser initial={filters} firstPage={firstPage} sources={sources} kinds={kinds} targets={TARGETS} />
     </div>
