@@ -29,6 +29,11 @@ test("a token for an MCP client: made from the Sources page's link, shown once, 
   request,
 }) => {
   await page.goto("/sources");
+  // The A2A section links the same way, with its own scope.
+  await expect(page.locator("#a2a-client").getByRole("link", { name: "Make a token" })).toHaveAttribute(
+    "href",
+    "/settings?token_scope=a2a#tokens",
+  );
   const link = page.locator("#mcp-client").getByRole("link", { name: "Make a token" });
   await expect(link).toHaveAttribute("href", "/settings?token_scope=mcp#tokens");
   await link.click();
