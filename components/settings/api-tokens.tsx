@@ -25,17 +25,19 @@ const NEXT_STEP: Partial<Record<TokenScope, { text: string; href: string; link: 
  */
 export function ApiTokens({
   initial,
+  now,
   suggested,
   signedInWith,
 }: {
   initial: TokenView[];
+  /** When the list was read (ms): tokens whose embed expiry is past then are listed as ended. */
+  now: number;
   suggested?: TokenScope;
   /** The name of the token the reader signed in with, if they did. */
   signedInWith?: string;
 }) {
   const [tokens, setTokens] = useState(initial);
   const [created, setCreated] = useState<CreatedToken>();
-  const [now] = useState(() => Date.now());
   const ended = (t: TokenView) => t.revokedAt !== null || (t.expiresAt !== null && t.expiresAt <= now);
   const active = tokens.filter((t) => !ended(t));
   const past = tokens.filter(ended);
@@ -56,9 +58,7 @@ export function ApiTokens({
       {active.length ? (
         <TokenTable label="Active tokens" tokens={active} onRevoked={replace} signedInWith={signedInWith} />
       ) : (
-        <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">
-          No active token: only this machine’s browser and the console’s own pages reach the console now.
-        </p>
+        <p className="rounded-md border border-dashed border-slate-300 p-4 text-sm text-slate-600">No active token.</p>
       )}
       {past.length ? (
         <details className="text-sm">

@@ -49,6 +49,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
         {admin ? (
           <ApiTokens
             initial={tokens}
+            now={Date.now()}
             suggested={suggested}
             signedInWith={caller.id.startsWith("token:") ? caller.id.slice("token:".length) : undefined}
           />
