@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
-import type { SessionView } from "@/lib/api/contracts";
+import { SESSION_PATH, type SessionView } from "@/lib/api/contracts";
 import { requestJson } from "./common/request-json";
 import { useApprovalEvents } from "./common/use-approval-events";
 
@@ -39,7 +39,7 @@ function UserBox({ user }: { user: SessionView }) {
   if (user.id === "local") return <p className="px-3 text-xs text-slate-500">Local operator: signed in by being on this machine.</p>;
   const signOut = async () => {
     try {
-      await requestJson("/api/session", { method: "DELETE" });
+      await requestJson(SESSION_PATH, { method: "DELETE" });
       window.location.assign("/sign-in");
     } catch (error) {
       setFailed((error as Error).message);

@@ -119,6 +119,31 @@ test("an admin off loopback sees the token they signed in with in Settings; revo
   expect(problems.filter((p) => !p.includes("status of 401"))).toEqual([]);
 });
 
+test("a page whose session ends while it is open goes to sign in at its next request, and comes back after", async () => {
+  const name = `operator-${++stamp}`;
+  const token = createToken(name, ["agui", "approvals", "tools"]);
+  const { page } = await freshPage();
+  await page.goto(`${remote}/tools`);
+  await signIn(page, token);
+  await expect(page).toHaveURL(`${remote}/tools`);
+  await expect(page.getByRole("searchbox", { name: "Search tools" })).toBeVisible();
+
+  // The token is revoked elsewhere (the local operator's API): the page's session ends with it.
+  const local = `http://127.0.0.1:${port}`;
+  const { tokens } = (await (await fetch(`${local}/api/tokens`)).json()) as { tokens: Array<{ id: string; name: string }> };
+  const id = tokens.find((t) => t.name === name)!.id;
+  expect((await fetch(`${local}/api/tokens/${id}`, { method: "DELETE" })).status).toBe(200);
+
+  // The next search asks the API, is refused, and the page goes to sign in with where it was.
+  await expect(async () => {
+    await page.getByRole("searchbox", { name: "Search tools" }).fill(`refund${Math.random()}`.slice(0, 9));
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Ftools/, { timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
+  await signIn(page, createToken(`operator-${++stamp}`, ["agui", "approvals", "tools"]));
+  await expect(page).toHaveURL(new RegExp(`^${remote}/tools`));
+  await expect(page.getByRole("heading", { name: "Tools", level: 1 })).toBeVisible();
+});
+
 test("the local operator needs no sign-in, and pages carry a nonce CSP that forbids framing", async ({ page }) => {
   const response = await page.goto("/approvals");
   const csp = response!.headers()["content-security-policy"]!;

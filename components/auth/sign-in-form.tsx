@@ -1,7 +1,7 @@
 "use client";
 
 import { useState, type FormEvent } from "react";
-import type { SessionView } from "@/lib/api/contracts";
+import { SESSION_PATH, type SessionView } from "@/lib/api/contracts";
 import { requestJson } from "../common/request-json";
 
 /** The token field of the sign-in page; on success the browser goes to `next` (a path of this console). */
@@ -15,7 +15,7 @@ export function SignInForm({ next }: { next: string }) {
     setBusy(true);
     setError(undefined);
     try {
-      await requestJson<SessionView>("/api/session", { method: "POST", body: { token: token.trim() } });
+      await requestJson<SessionView>(SESSION_PATH, { method: "POST", body: { token: token.trim() } });
       window.location.assign(next);
     } catch (failure) {
       setError((failure as Error).message);

@@ -1,3 +1,5 @@
+import { SESSION_PATH, signInPath } from "@/lib/api/contracts";
+
 /** A 4xx or 5xx answer of the console's API, with its `{ error: { code, message, issues } }` body. */
 export class ApiError extends Error {
   override readonly name = "ApiError";
@@ -29,6 +31,7 @@ export async function requestJson<T>(url: string, init: { method?: string; body?
   } catch {
     value = undefined;
   }
+  if (response.status === 401 && url !== SESSION_PATH) leaveForSignIn();
   if (!response.ok) {
     const error = (value as { error?: { code?: string; message?: string; issues?: Array<{ path: string; message: string }> } } | undefined)
       ?.error;
@@ -40,6 +43,16 @@ export async function requestJson<T>(url: string, init: { method?: string; body?
     );
   }
   return value as T;
+}
+
+/**
+ * The console refused a page's own request as unauthenticated: the session it was signed in with
+ * has ended (expired, signed out elsewhere, its token revoked). The page goes to the sign-in page,
+ * which brings the reader back here; the request still fails as usual meanwhile.
+ */
+function leaveForSignIn(): void {
+  if (typeof window === "undefined") return;
+  window.location.assign(signInPath(window.location.pathname + window.location.search));
 }
 
 /** A message for any error a request can end with. */

@@ -1,26 +1,13 @@
 import { isLocal, servesHost } from "./authenticate";
+import { SIGN_IN_PATH } from "./sign-in-path";
 
 /** What the proxy does with a request for a page. */
 export type PageAccess = { verdict: "serve" } | { verdict: "sign-in" } | { verdict: "refuse"; status: 421; message: string };
 
-/** The page where people sign in; served to anyone whose Host is served. */
-export const SIGN_IN_PATH = "/sign-in";
+export { SIGN_IN_PATH, signInPath, signInTarget } from "./sign-in-path";
+
 /** The request header the proxy gives a page: the path (and query) it was asked for. */
 export const PAGE_PATH_HEADER = "x-console-page";
-
-/** The sign-in page's address, returning to `path` (when it is one of the console's) once signed in. */
-export function signInPath(path: string | null | undefined): string {
-  const next = signInTarget(path);
-  return next === "/" ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`;
-}
-
-/**
- * Where the sign-in page sends someone once signed in: `next` when it is a path of this console,
- * else "/". Never another site (`//host`, `/\\host` or a URL): an open redirect would lend it our name.
- */
-export function signInTarget(next: unknown): string {
-  return typeof next === "string" && next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/";
-}
 
 /**
  * Whether a page may be served for a request, decided before any page runs: the Host must be one
