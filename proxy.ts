@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { PAGE_PATH_HEADER, pageAccess, SIGN_IN_PATH } from "@/lib/auth/page-access";
+import { PAGE_PATH_HEADER, pageAccess } from "@/lib/auth/page-access";
+import { SIGN_IN_PATH } from "@/lib/auth/sign-in-path";
 import { SESSION_COOKIE } from "@/lib/auth/sessions";
 import { loadConfig } from "@/lib/config";
 import { pageCsp } from "@/lib/http/security-headers";

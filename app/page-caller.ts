@@ -3,7 +3,8 @@ import { redirect } from "next/navigation";
 import { cache } from "react";
 import { pageCaller } from "@/lib/api/pages";
 import type { Principal } from "@/lib/auth";
-import { PAGE_PATH_HEADER, signInPath } from "@/lib/auth/page-access";
+import { PAGE_PATH_HEADER } from "@/lib/auth/page-access";
+import { signInPath } from "@/lib/auth/sign-in-path";
 import { getServices } from "@/lib/services";
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pageAccess, signInPath, signInTarget } from "@/lib/auth/page-access";
+import { pageAccess } from "@/lib/auth/page-access";
+import { signInPath, signInTarget } from "@/lib/auth/sign-in-path";
 
 const local = { bindHost: "127.0.0.1", allowedHosts: [] };
 const everywhere = { bindHost: "0.0.0.0", allowedHosts: ["console.example"] };

@@ -1,5 +1,5 @@
 import { SignInForm } from "@/components/auth/sign-in-form";
-import { signInTarget } from "@/lib/auth/page-access";
+import { signInTarget } from "@/lib/auth/sign-in-path";
 
 export const dynamic = "force-dynamic";
 export const metadata = { title: "Sign in" };

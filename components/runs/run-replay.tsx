@@ -47,7 +47,6 @@ export function RunReplay({ runId, events, live = false }: { runId: string; even
     [store],
   );
   const follow = useFollow(runId, events.length, live, apply);
-  const all = more.length ? events.concat(more) : events;
   return (
     <div className="space-y-4">
       {follow === "following" ? (
@@ -68,7 +67,7 @@ export function RunReplay({ runId, events, live = false }: { runId: string; even
           onSelect={setView}
           tabs={[
             { key: "timeline", label: "Timeline" },
-            { key: "raw", label: `Raw events (${all.length})` },
+            { key: "raw", label: `Raw events (${events.length + more.length})` },
           ]}
         />
         <a
@@ -101,7 +100,7 @@ export function RunReplay({ runId, events, live = false }: { runId: string; even
           </div>
         ) : (
           <ol className="space-y-1 font-mono text-xs" aria-label="Raw events">
-            {all.map((event, i) => (
+            {(more.length ? events.concat(more) : events).map((event, i) => (
               <li key={i} className="rounded bg-white px-2 py-1 ring-1 ring-slate-200">
                 <span className="mr-2 text-slate-400">{i}</span>
                 <span className="font-semibold">{event.type}</span>{" "}

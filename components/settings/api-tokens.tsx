@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useId, useState } from "react";
-import { SCOPE_ABOUT, TOKEN_SCOPES, type CreatedToken, type TokenScope, type TokenView } from "@/lib/api/contracts";
+import { SCOPE_ABOUT, TOKEN_NAME_PATTERN, TOKEN_SCOPES, type CreatedToken, type TokenScope, type TokenView } from "@/lib/api/contracts";
 import { ErrorBox } from "../common/error-box";
 import { LocalTime } from "../common/local-time";
 import { NewTokenNotice } from "../common/new-token-notice";
@@ -107,7 +107,7 @@ function NewTokenForm({
           onChange={(e) => setName(e.target.value)}
           required
           maxLength={64}
-          pattern="[A-Za-z0-9_.\-]{1,64}"
+          pattern={TOKEN_NAME_PATTERN}
           placeholder="claude-desktop"
           aria-describedby={`${ids}-name-hint`}
         />

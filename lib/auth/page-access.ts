@@ -4,8 +4,6 @@ import { SIGN_IN_PATH } from "./sign-in-path";
 /** What the proxy does with a request for a page. */
 export type PageAccess = { verdict: "serve" } | { verdict: "sign-in" } | { verdict: "refuse"; status: 421; message: string };
 
-export { SIGN_IN_PATH, signInPath, signInTarget } from "./sign-in-path";
-
 /** The request header the proxy gives a page: the path (and query) it was asked for. */
 export const PAGE_PATH_HEADER = "x-console-page";
 

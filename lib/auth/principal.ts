@@ -18,6 +18,18 @@ export interface Principal {
   agent?: string;
 }
 
+/** The principal id of API token `name`: "token:<name>". */
+export function tokenPrincipalId(name: string): string {
+  return `${TOKEN_PRINCIPAL_PREFIX}${name}`;
+}
+
+/** The name of the API token a principal id stands for, or undefined for any other caller. */
+export function tokenNameOf(principalId: string): string | undefined {
+  return principalId.startsWith(TOKEN_PRINCIPAL_PREFIX) ? principalId.slice(TOKEN_PRINCIPAL_PREFIX.length) : undefined;
+}
+
+const TOKEN_PRINCIPAL_PREFIX = "token:";
+
 /** The role that a set of scopes gives: admin with "admin", operator with "approvals", else viewer. */
 export function roleOf(scopes: readonly TokenScope[]): Role {
   if (scopes.includes("admin")) return "admin";

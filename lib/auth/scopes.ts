@@ -4,3 +4,15 @@
  */
 export const TOKEN_SCOPES = ["agui", "approvals", "tools", "admin", "mcp", "a2a"] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/**
+ * A token's name: 1 to 64 letters, digits, '.', '_' or '-'. A pattern without anchors, as an
+ * input's `pattern` attribute takes it; anchor it to test a whole string (tokenNameValid).
+ */
+export const TOKEN_NAME_PATTERN = "[A-Za-z0-9_.\\-]{1,64}";
+const TOKEN_NAME = new RegExp(`^${TOKEN_NAME_PATTERN}$`);
+
+/** Whether `name` may name a token. */
+export function tokenNameValid(name: string): boolean {
+  return TOKEN_NAME.test(name);
+}

@@ -3,8 +3,8 @@ import type { Db } from "../db";
 import { TokenRows, type TokenRow, type TokenRowStore } from "../db/tokens";
 import { DomainError } from "../errors";
 import { parseOriginList } from "../http/cors";
-import { principalFor, type Principal } from "./principal";
-import { TOKEN_SCOPES, type TokenScope } from "./scopes";
+import { principalFor, tokenPrincipalId, type Principal } from "./principal";
+import { TOKEN_SCOPES, tokenNameValid, type TokenScope } from "./scopes";
 
 export { TOKEN_SCOPES, type TokenScope } from "./scopes";
 
@@ -68,7 +68,7 @@ export class TokenStore {
     scopes: readonly string[] = ["agui"],
     options: { origins?: readonly string[]; expiresAt?: number; agent?: string } = {},
   ): Promise<{ token: string; info: TokenInfo }> {
-    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new TokenError("A token name is 1 to 64 letters, digits, '.', '_' or '-'");
+    if (!tokenNameValid(name)) throw new TokenError("A token name is 1 to 64 letters, digits, '.', '_' or '-'");
     const unknown = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
     if (unknown.length) throw new TokenError(`Unknown scope ${unknown.join(", ")}; scopes are ${TOKEN_SCOPES.join(", ")}`);
     const origins = allowedOrigins(options.origins);
@@ -159,7 +159,7 @@ export class TokenStore {
     // does not wait for the write (on SQLite it is done before this returns), and a failed write
     // is reported, not thrown: the token is valid whether or not its use could be noted.
     if (!row.lastUsedAt || now - row.lastUsedAt > 60_000) void this.rows.touch(row.id, now).catch(this.onTouchError);
-    return principalFor(`token:${row.name}`, row.scopes as TokenScope[], row.agent ?? undefined);
+    return principalFor(tokenPrincipalId(row.name), row.scopes as TokenScope[], row.agent ?? undefined);
   }
 }
 

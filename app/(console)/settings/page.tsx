@@ -4,6 +4,7 @@ import { SettingsForm } from "@/components/settings/settings-form";
 import { TOKEN_SCOPES, type TokenScope } from "@/lib/api/contracts";
 import { settingsView } from "@/lib/api/settings";
 import { tokenView } from "@/lib/api/tokens";
+import { tokenNameOf } from "@/lib/auth/principal";
 import { getServices } from "@/lib/services";
 import { requireCaller } from "../../page-caller";
 
@@ -47,12 +48,7 @@ export default async function SettingsPage({ searchParams }: { searchParams: Pro
           </p>
         </div>
         {admin ? (
-          <ApiTokens
-            initial={tokens}
-            now={Date.now()}
-            suggested={suggested}
-            signedInWith={caller.id.startsWith("token:") ? caller.id.slice("token:".length) : undefined}
-          />
+          <ApiTokens initial={tokens} now={Date.now()} suggested={suggested} signedInWith={tokenNameOf(caller.id)} />
         ) : (
           <p role="note" className="rounded-md border border-amber-200 bg-amber-50 p-3 text-sm text-amber-900">
             Seeing, making and revoking tokens needs the <code>admin</code> scope.
