@@ -194,6 +194,8 @@ export class BridgeRun {
           const otherFrame = wireFrame(event);
           const json = record.add(event);
           frames += otherFrame ?? `data: ${json}\n\n`;
+          // Streamed content (thousands of deltas a run): nothing below concerns it.
+          if (record.encoder.content) continue;
           switch (event.type) {
             case EventType.RUN_STARTED:
               started = true;
@@ -257,6 +259,7 @@ export class BridgeRun {
     // the run's own id): the client's run id for a pinned resume, a pre-1.0 client's shapes.
     const pinned = this.pinned;
     const wireFrame = (event: AGUIEvent): string | undefined => {
+      if (!pinned && !legacy) return undefined;
       let wire = pinned ? echoClientRunId(event, pinned, pinned.parentRunId) : event;
       if (legacy && needsDowngrade(wire)) wire = toPre10(wire);
       return wire === event ? undefined : encodeFrame(wire);
