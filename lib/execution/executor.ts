@@ -304,7 +304,8 @@ type Attempt = { ok: true; value: unknown } | { ok: false; error: unknown };
  * The handler's AbortController is made when it first reads its signal (aborted at once if the
  * attempt was stopped before): most handlers never do, and making one cost a sixth of a no-op
  * call's time in the executor. It gets a copy of the arguments, so that what it does to them never
- * reaches the call's record.
+ * reaches the call's record. A handler that answers without a promise is done there and then: no
+ * timer is set and nothing races it (nothing could have cut it off while it ran).
  */
 async function attemptCall(
   handler: ToolHandler,
@@ -326,6 +327,20 @@ async function attemptCall(
     }
     return controller.signal;
   };
+  const callInfo: ToolCallInfo = {
+    ...info,
+    get signal() {
+      return signalOf();
+    },
+  };
+  let answer: unknown;
+  try {
+    answer = handler(copyPlain(args), callInfo);
+    // An answer given at once could not have been cut off: no timer, no race.
+    if (!isPromiseLike(answer)) return { ok: true, value: answer };
+  } catch (error) {
+    return { ok: false, error };
+  }
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onRunAbort: (() => void) | undefined;
   const stop = new Promise<Attempt>((resolve) => {
@@ -342,25 +357,24 @@ async function attemptCall(
       else runSignal.addEventListener("abort", onRunAbort, { once: true });
     }
   });
-  const work = (async (): Promise<Attempt> => {
-    try {
-      const callInfo: ToolCallInfo = {
-        ...info,
-        get signal() {
-          return signalOf();
-        },
-      };
-      return { ok: true, value: await handler(copyPlain(args), callInfo) };
-    } catch (error) {
-      return { ok: false, error };
-    }
-  })();
+  const work = Promise.resolve(answer).then(
+    (value): Attempt => ({ ok: true, value }),
+    (error: unknown): Attempt => ({ ok: false, error }),
+  );
   try {
     return await Promise.race([work, stop]);
   } finally {
     clearTimeout(timer);
     if (onRunAbort) runSignal?.removeEventListener("abort", onRunAbort);
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === "object" || typeof value === "function") &&
+    value !== null &&
+    typeof (value as PromiseLike<unknown>).then === "function"
+  );
 }
 
 function resolveContext(overrides?: Partial<RunContext>): RunContext {
