@@ -1,24 +1,18 @@
 // The MCP endpoint over a bare node:http server (lib/http/node-adapter.ts, no Next.js), measured in
 // the same run as its baseline: tools/call of a no-op tool from 16 concurrent clients, against a
 // bare SDK server (a low-level Server and transport per request, as the SDK's examples build
-// them) answering the same tool through the same adapter; and the first tools/list page of a
+// them) answering the same tool through the same adapter, each server in a process of its own
+// (./support/mcp-handlers.ts, served by ./support/served-handler.ts); and the first tools/list page of a
 // 10,000-tool registry. The Next.js half runs the production build (scripts/server.mjs, as `npm
 // start` serves it) and sets POST /api/mcp against GET /api/health, the console's nearest thing to
 // an empty route, with the same 16 clients; it is skipped when there is no build. An empty handler on
 // the same adapter gives the SDK's own time per call, and with it the best ratio any route serving
 // the bare SDK could reach.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { consoleApi } from "@/lib/api";
-import { loadConfig } from "@/lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
-import { SSE_HEADERS } from "@/lib/http/sse";
-import { createServices } from "@/lib/services";
+import { MCP_PATH, NOOP, NOOP_ANSWER, noopServices, type BenchServices } from "./support/mcp-handlers";
+import { serveInChild } from "./support/served-handler";
 import { interleaved, Load, nextRouteAgainstHealth, sdkCeiling, sdkOwnWork, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
@@ -29,56 +23,33 @@ const REGISTRY_TOOLS = 10_000;
 const TARGETS = { throughputRatio: 0.8, listMs: 50, nextRatio: 0.9 };
 /** Call records written in one commit when timing the record alone: about what one turn of the loop holds at CLIENTS calls in flight. */
 const RECORDS_PER_COMMIT = CLIENTS;
-
-const NOOP = {
-  name: "noop",
-  description: "Does nothing",
-  inputSchema: { type: "object", properties: {}, additionalProperties: false },
-  outputSchema: { type: "object", properties: {} },
-};
+const HANDLERS = path.join(__dirname, "support", "mcp-handlers.ts");
 
 /** A JSON-RPC request to the MCP endpoint (the transport wants both answer types accepted). */
 const rpc = (method: string, params: unknown): LoadRequest => ({
-  path: "/api/mcp",
+  path: MCP_PATH,
   body: () => JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   headers: { accept: "application/json, text/event-stream" },
 });
 const call = rpc("tools/call", { name: "noop", arguments: {} });
-/** What the transport sends for that call: one SSE event with the JSON-RPC answer. */
-const NOOP_ANSWER = `event: message\ndata: ${JSON.stringify({ result: { content: [{ type: "text", text: "{}" }], structuredContent: {} }, jsonrpc: "2.0", id: 1 })}\n\n`;
 const list = rpc("tools/list", {});
-
-// The same refusing validator the console gives its servers, so the baseline does not pay for Ajv either.
-const NO_FORM: jsonSchemaValidator = { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "none" }) };
-
-/** The SDK's own stateless pattern with one tool: a Server and a transport per request. */
-const bareHandler: WebHandler = async (request) => {
-  const server = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} }, jsonSchemaValidator: NO_FORM });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [NOOP] }));
-  server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: "text", text: "{}" }], structuredContent: {} }));
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-  await server.connect(transport);
-  return transport.handleRequest(request);
-};
 
 export default async function benchMcp(): Promise<BenchResult[]> {
   const figures: Figure[] = [];
   const add = (label: string, value: number, unit: string, target?: Figure["target"], note?: string) =>
     figures.push({ label, value, unit, ...(target && { target }), ...(note && { note }) });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
-  const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent" }));
-  await services.registry.add(NOOP, () => ({}));
-  const endpoint = consoleApi(services).mcp;
-  const console_ = createNodeServer([{ method: "POST", path: "/api/mcp", handler: endpoint.post as WebHandler }]);
-  const bare = createNodeServer([{ method: "POST", path: "/api/mcp", handler: bareHandler }]);
-  // node:http and the adapter alone: what any handler pays before it starts, answering with the
-  // bytes the transport sends for the no-op.
-  const empty = createNodeServer([
-    { method: "POST", path: "/api/mcp", handler: async () => new Response(NOOP_ANSWER, { headers: SSE_HEADERS }) },
+  // Each server timed in the ratio in a process of its own (see ./support/served-handler.ts).
+  const [console_, bare, empty] = await Promise.all([
+    serveInChild(HANDLERS, "consoleMcp"),
+    serveInChild(HANDLERS, "bareMcp"),
+    serveInChild(HANDLERS, "emptyMcp"),
   ]);
-  const base = await listenLocal(console_);
-  const bareBase = await listenLocal(bare);
-  const emptyBase = await listenLocal(empty);
+  const [base, bareBase, emptyBase] = [console_.base, bare.base, empty.base];
+  // The call record's write timed alone, and tools/list over a large registry, in this process.
+  const local = await noopServices();
+  const { services } = local;
+  const listServer = createNodeServer([{ method: "POST", path: MCP_PATH, handler: consoleApi(services).mcp.post as WebHandler }]);
+  const listBase = await listenLocal(listServer);
   let sdkMs: number | undefined;
   const load = new Load(CLIENTS);
   try {
@@ -127,25 +98,23 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       })),
     );
     const started = performance.now();
-    const first = await load.send(base, list);
+    const first = await load.send(listBase, list);
     const coldMs = performance.now() - started;
     if (!first.includes('"nextCursor"')) throw new Error("the first page of a 10,000-tool registry has no next cursor");
     const warm: number[] = [];
     for (let i = 0; i < 50; i++) {
       const t = performance.now();
-      await load.send(base, list);
+      await load.send(listBase, list);
       warm.push(performance.now() - t);
     }
     add(`tools/list first page, ${REGISTRY_TOOLS.toLocaleString("en")} tools, just after a change`, coldMs, "ms", { max: TARGETS.listMs });
     add(`tools/list first page, ${REGISTRY_TOOLS.toLocaleString("en")} tools, catalog built`, median(warm), "ms", { max: TARGETS.listMs });
   } finally {
     load.close();
-    console_.closeAllConnections();
-    bare.closeAllConnections();
-    empty.closeAllConnections();
-    await Promise.all([console_, bare, empty].map((s) => new Promise((resolve) => s.close(resolve))));
-    services.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    listServer.closeAllConnections();
+    await new Promise((resolve) => listServer.close(resolve));
+    await Promise.all([console_, bare, empty].map((server) => server.stop()));
+    local.close();
   }
   const next = await nextRouteAgainstHealth({
     title: "mcp: the Next route (production build) against GET /api/health",
@@ -166,7 +135,7 @@ export default async function benchMcp(): Promise<BenchResult[]> {
 }
 
 /** Microseconds per call_results insert, as the executor writes it after a call (median of 5 batches). */
-function recordWriteMicros(services: ReturnType<typeof createServices>): number {
+function recordWriteMicros(services: BenchServices): number {
   const batches: number[] = [];
   const result = { ok: true as const, value: {} };
   for (let batch = 0; batch < 5; batch++) {

@@ -1,0 +1,43 @@
+// A bench's handler served by the node adapter in a process of its own (./served-handler-child.ts),
+// so that two servers timed against each other do not share a heap: in one process, the garbage
+// one leaves is collected in the other's time (the MCP bench's bare SDK server ran 15% faster
+// once the console's executor stopped setting a timer per call, and its ratio moved by 0.15).
+import { spawn } from "node:child_process";
+import path from "node:path";
+import type { WebHandler } from "../../lib/http/node-adapter";
+
+export interface ServedHandler {
+  base: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Serve the handler that `factory`, a named export of the module at `modulePath`, makes (see
+ * HandlerFactory) on 127.0.0.1 in a child process; resolves with its base URL once it listens.
+ */
+export function serveInChild(modulePath: string, factory: string): Promise<ServedHandler> {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "served-handler-child.ts"), modulePath, factory], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      if (!buffer.includes("\n")) return;
+      resolve({
+        base: buffer.split("\n")[0]!.trim(),
+        stop: async () => {
+          child.stdin.end();
+          const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+          await exited;
+          clearTimeout(timer);
+        },
+      });
+    });
+    child.once("exit", (code) => reject(new Error(`the ${factory} server exited (${code}) before listening`)));
+  });
+}
+
+/** What a handler module exports for serveInChild: the route and its handler, and what to close after. */
+export type HandlerFactory = () => Promise<{ path: string; handler: WebHandler; close?: () => void }>;
