@@ -1,7 +1,8 @@
 // The A2A endpoint over a bare node:http server (lib/http/node-adapter.ts, no Next.js), measured in
 // the same run as its baseline: SendMessage of a no-op tool from 16 concurrent clients, against a
 // bare SDK server (DefaultRequestHandler, InMemoryTaskStore and an executor publishing the same
-// events: task, working, the result artifact, completed) behind the same adapter. The console's
+// events: task, working, the result artifact, completed) behind the same adapter, each server in a
+// process of its own (./support/a2a-handlers.ts, served by ./support/served-handler.ts). The console's
 // side adds auth, the body and data-part limits, the task cap, the executor (argument and output
 // checks, the call record) and tasks kept in SQLite; the writes a call must make to SQLite (its
 // task in a2a_tasks, its record in call_results) are timed alone and shown as a share. The Next.js
@@ -9,45 +10,30 @@
 // /api/a2a against GET /api/health, the console's nearest thing to an empty route, with the same 16
 // clients; it is skipped when there is no build. An empty handler on the same adapter gives the
 // SDK's own time per call, and with it the best ratio any route serving the bare SDK could reach.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
-import { AgentCard, TaskState, type Part } from "@a2a-js/sdk";
-import {
-  AgentEvent,
-  DefaultRequestHandler,
-  InMemoryTaskStore,
-  JsonRpcTransportHandler,
-  ServerCallContext,
-  type AgentExecutor,
-} from "@a2a-js/sdk/server";
-import { consoleApi } from "@/lib/api";
+import { TaskState } from "@a2a-js/sdk";
 import { A2ATaskRows } from "@/lib/db/a2a-tasks";
 import { newCallId } from "@/lib/execution/call-id";
-import { loadConfig } from "@/lib/config";
-import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
-import { createServices } from "@/lib/services";
-import { interleaved, Load, nextRouteAgainstHealth, sdkCeiling, sdkOwnWork, type LoadRequest } from "./support/load";
+import { A2A_PATH } from "./support/a2a-handlers";
+import { NOOP, noopServices, type BenchServices } from "./support/noop-services";
+import { serveInChild } from "./support/served-handler";
+import { freshServerRound, interleaved, Load, nextRouteAgainstHealth, sdkCeiling, sdkOwnWork, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
-const CALLS_PER_ROUND = 2000;
+const CALLS_PER_ROUND = 3000;
+/** Calls per round through Next (its server is the slower side: the wall clock times it). */
+const NEXT_CALLS_PER_ROUND = 2000;
 const ROUNDS = 5;
 const TARGETS = { throughputRatio: 0.8, nextRatio: 0.9 };
 /** Call records written in one commit when timing the writes alone: about what one turn of the loop holds at CLIENTS calls in flight. */
 const RECORDS_PER_COMMIT = CLIENTS;
-
-const NOOP = {
-  name: "noop",
-  description: "Does nothing",
-  inputSchema: { type: "object", properties: {}, additionalProperties: false },
-  outputSchema: { type: "object", properties: {} },
-};
+const HANDLERS = path.join(__dirname, "support", "a2a-handlers.ts");
 
 /** SendMessage of a data part calling `tool`, a new message id each time. */
 const sendMessage = (tool: string, args: Record<string, unknown>): LoadRequest => ({
-  path: "/api/a2a",
+  path: A2A_PATH,
   body: () =>
     JSON.stringify({
       jsonrpc: "2.0",
@@ -59,104 +45,35 @@ const sendMessage = (tool: string, args: Record<string, unknown>): LoadRequest =
 });
 const call = sendMessage("noop", {});
 
-const dataPart = (value: unknown): Part => ({
-  content: { $case: "data", value },
-  mediaType: "application/json",
-  filename: "",
-  metadata: undefined,
-});
-
-/** The SDK's pattern with one tool: the task, working, the result artifact, completed. */
-const bareExecutor: AgentExecutor = {
-  async execute(rc, bus) {
-    const { taskId, contextId } = rc;
-    const status = (state: TaskState) =>
-      bus.publish(
-        AgentEvent.statusUpdate({
-          taskId,
-          contextId,
-          status: { state, message: undefined, timestamp: new Date().toISOString() },
-          metadata: undefined,
-        }),
-      );
-    bus.publish(
-      AgentEvent.task({
-        id: taskId,
-        contextId,
-        status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp: new Date().toISOString() },
-        artifacts: [],
-        history: [rc.userMessage],
-        metadata: undefined,
-      }),
-    );
-    status(TaskState.TASK_STATE_WORKING);
-    bus.publish(
-      AgentEvent.artifactUpdate({
-        taskId,
-        contextId,
-        append: false,
-        lastChunk: true,
-        metadata: undefined,
-        artifact: { artifactId: randomUUID(), name: "result", description: "", parts: [dataPart({})], metadata: undefined, extensions: [] },
-      }),
-    );
-    status(TaskState.TASK_STATE_COMPLETED);
-  },
-  async cancelTask() {},
-};
-
-function bareHandler(): WebHandler {
-  const card = AgentCard.fromJSON({
-    name: "bare",
-    description: "bare",
-    version: "1",
-    supportedInterfaces: [{ url: "http://127.0.0.1/api/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
-    capabilities: { streaming: true },
-    defaultInputModes: ["application/json"],
-    defaultOutputModes: ["application/json"],
-    skills: [],
-  });
-  const transport = new JsonRpcTransportHandler(new DefaultRequestHandler(card, new InMemoryTaskStore(), bareExecutor));
-  return async (request) => {
-    const parsed = (await request.json()) as Record<string, unknown>;
-    const ctx = new ServerCallContext({ requestedVersion: request.headers.get("a2a-version") ?? undefined });
-    return Response.json(await transport.handle(parsed, ctx));
-  };
-}
-
 export default async function benchA2a(): Promise<BenchResult[]> {
   const figures: Figure[] = [];
   const add = (label: string, value: number, unit: string, target?: Figure["target"], note?: string) =>
     figures.push({ label, value, unit, ...(target && { target }), ...(note && { note }) });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
-  const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent" }));
-  await services.registry.add(NOOP, () => ({}));
-  const endpoint = consoleApi(services).a2a;
-  const console_ = createNodeServer([{ method: "POST", path: "/api/a2a", handler: endpoint.post as WebHandler }]);
-  const bare = createNodeServer([{ method: "POST", path: "/api/a2a", handler: bareHandler() }]);
-  // node:http and the adapter alone: what any handler pays before it starts.
-  const empty = createNodeServer([
-    { method: "POST", path: "/api/a2a", handler: async () => Response.json({ jsonrpc: "2.0", id: 1, result: {} }) },
-  ]);
-  const base = await listenLocal(console_);
-  const bareBase = await listenLocal(bare);
-  const emptyBase = await listenLocal(empty);
-  let sdkMs: number | undefined;
+  // Each server timed in the ratio in a process of its own, a fresh one each round (see
+  // ./support/served-handler.ts and freshServerRound).
   const load = new Load(CLIENTS);
+  const round = (factory: string, cpuMicros: number[]) => () => freshServerRound(load, HANDLERS, factory, CALLS_PER_ROUND, call, cpuMicros);
+  // The writes timed alone, in this process.
+  const local = await noopServices();
+  const { services } = local;
+  let sdkMs: number | undefined;
   try {
-    for (const answer of [await load.send(base, call), await load.send(bareBase, call)])
-      if (!answer.includes('"TASK_STATE_COMPLETED"')) throw new Error(`unexpected answer: ${answer}`);
-    await load.throughput(base, 500, call);
-    await load.throughput(bareBase, 500, call);
-    // The console's caller holds its cap of 1,000 tasks after the first round: from then on every
-    // new task makes room by dropping old ones, as a busy client's would.
-    const [oursMedian, theirsMedian] = await interleaved(
-      ROUNDS,
-      () => load.throughput(base, CALLS_PER_ROUND, call),
-      () => load.throughput(bareBase, CALLS_PER_ROUND, call),
-    );
-    add(`SendMessage no-op tool, ${CLIENTS} clients, console handler`, oursMedian, "calls/s");
-    add(`SendMessage no-op tool, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s");
+    // The answers checked once, on servers of their own.
+    const checked = await Promise.all([serveInChild(HANDLERS, "consoleA2a"), serveInChild(HANDLERS, "bareA2a")]);
+    try {
+      for (const server of checked) {
+        const answer = await load.send(server.base, call);
+        if (!answer.includes('"TASK_STATE_COMPLETED"')) throw new Error(`unexpected answer: ${answer}`);
+      }
+    } finally {
+      await Promise.all(checked.map((server) => server.stop()));
+    }
+    const oursCpu: number[] = [];
+    const theirsCpu: number[] = [];
+    const [oursMedian, theirsMedian] = await interleaved(ROUNDS, round("consoleA2a", oursCpu), round("bareA2a", theirsCpu));
+    const cpuNote = (micros: number[]) => `its process's CPU: ${median(micros).toFixed(0)} µs a call`;
+    add(`SendMessage no-op tool, ${CLIENTS} clients, console handler`, oursMedian, "calls/s", undefined, cpuNote(oursCpu));
+    add(`SendMessage no-op tool, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s", undefined, cpuNote(theirsCpu));
     add("ratio console / bare", oursMedian / theirsMedian, "x", { min: TARGETS.throughputRatio });
     // What the console must do that the bare server keeps in memory: the task written to a2a_tasks
     // once it ends (so a restart loses none) and the call recorded in call_results (the executor's
@@ -175,17 +92,13 @@ export default async function benchA2a(): Promise<BenchResult[]> {
     add("  ratio with those writes taken out", 1e6 / (perCallMicros - writeMicros) / theirsMedian, "x");
     // The same clients against a handler that only answers: the SDK's own time per call is what the
     // bare server spends above it, a floor for any A2A route (used by the Next half below).
-    const own = await sdkOwnWork(load, emptyBase, call, CALLS_PER_ROUND, theirsMedian);
+    const emptyRate = median([await round("emptyA2a", [])(), await round("emptyA2a", [])(), await round("emptyA2a", [])()]);
+    const own = sdkOwnWork(CLIENTS, emptyRate, theirsMedian);
     sdkMs = own.sdkMs;
     figures.push(own.figure);
   } finally {
     load.close();
-    console_.closeAllConnections();
-    bare.closeAllConnections();
-    empty.closeAllConnections();
-    await Promise.all([console_, bare, empty].map((s) => new Promise((resolve) => s.close(resolve))));
-    services.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    local.close();
   }
   const next = await nextRouteAgainstHealth({
     title: "a2a: the Next route (production build) against GET /api/health",
@@ -196,7 +109,7 @@ export default async function benchA2a(): Promise<BenchResult[]> {
     expect: '"TASK_STATE_COMPLETED"',
     target: TARGETS.nextRatio,
     clients: CLIENTS,
-    calls: CALLS_PER_ROUND,
+    calls: NEXT_CALLS_PER_ROUND,
     rounds: ROUNDS,
     // The SDK's own work per SendMessage (measured above on bare node:http) is a floor for any A2A
     // route: health plus that is the best a route serving the bare SDK could do.
@@ -210,7 +123,7 @@ export default async function benchA2a(): Promise<BenchResult[]> {
  * call leaves, upserted as the task store does, a commit each) and its call_results record
  * (written behind, RECORDS_PER_COMMIT to a commit), commits and checkpoints included (median of 5 batches).
  */
-function persistMicros(services: ReturnType<typeof createServices>): number {
+function persistMicros(services: BenchServices): number {
   const rows = new A2ATaskRows(services.database.db);
   const result = { ok: true as const, value: {} };
   const batches: number[] = [];

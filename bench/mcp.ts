@@ -11,13 +11,16 @@
 import path from "node:path";
 import { consoleApi } from "@/lib/api";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
-import { MCP_PATH, NOOP, NOOP_ANSWER, noopServices, type BenchServices } from "./support/mcp-handlers";
+import { MCP_PATH, NOOP_ANSWER } from "./support/mcp-handlers";
+import { NOOP, noopServices, type BenchServices } from "./support/noop-services";
 import { serveInChild } from "./support/served-handler";
-import { interleaved, Load, nextRouteAgainstHealth, sdkCeiling, sdkOwnWork, type LoadRequest } from "./support/load";
+import { freshServerRound, interleaved, Load, nextRouteAgainstHealth, sdkCeiling, sdkOwnWork, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
-const CALLS_PER_ROUND = 2000;
+const CALLS_PER_ROUND = 3000;
+/** Calls per round through Next (its server is the slower side: the wall clock times it). */
+const NEXT_CALLS_PER_ROUND = 2000;
 const ROUNDS = 5;
 const REGISTRY_TOOLS = 10_000;
 const TARGETS = { throughputRatio: 0.8, listMs: 50, nextRatio: 0.9 };
@@ -38,33 +41,37 @@ export default async function benchMcp(): Promise<BenchResult[]> {
   const figures: Figure[] = [];
   const add = (label: string, value: number, unit: string, target?: Figure["target"], note?: string) =>
     figures.push({ label, value, unit, ...(target && { target }), ...(note && { note }) });
-  // Each server timed in the ratio in a process of its own (see ./support/served-handler.ts).
-  const [console_, bare, empty] = await Promise.all([
-    serveInChild(HANDLERS, "consoleMcp"),
-    serveInChild(HANDLERS, "bareMcp"),
-    serveInChild(HANDLERS, "emptyMcp"),
-  ]);
-  const [base, bareBase, emptyBase] = [console_.base, bare.base, empty.base];
+  // Each server timed in the ratio in a process of its own, a fresh one each round (see
+  // ./support/served-handler.ts and freshServerRound).
+  const load = new Load(CLIENTS);
+  const round = (factory: string, cpuMicros: number[]) => () => freshServerRound(load, HANDLERS, factory, CALLS_PER_ROUND, call, cpuMicros);
   // The call record's write timed alone, and tools/list over a large registry, in this process.
   const local = await noopServices();
   const { services } = local;
   const listServer = createNodeServer([{ method: "POST", path: MCP_PATH, handler: consoleApi(services).mcp.post as WebHandler }]);
   const listBase = await listenLocal(listServer);
   let sdkMs: number | undefined;
-  const load = new Load(CLIENTS);
   try {
-    for (const answer of [await load.send(base, call), await load.send(bareBase, call)])
-      if (!answer.includes('"structuredContent":{}')) throw new Error(`unexpected answer: ${answer}`);
-    if ((await load.send(bareBase, call)) !== NOOP_ANSWER) throw new Error("the empty handler's answer is not the bare SDK server's");
-    await load.throughput(base, 500, call);
-    await load.throughput(bareBase, 500, call);
-    const [oursMedian, theirsMedian] = await interleaved(
-      ROUNDS,
-      () => load.throughput(base, CALLS_PER_ROUND, call),
-      () => load.throughput(bareBase, CALLS_PER_ROUND, call),
-    );
-    add(`tools/call no-op, ${CLIENTS} clients, console handler`, oursMedian, "calls/s");
-    add(`tools/call no-op, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s");
+    // The answers checked once, on servers of their own.
+    const checked = await Promise.all([
+      serveInChild(HANDLERS, "consoleMcp"),
+      serveInChild(HANDLERS, "bareMcp"),
+      serveInChild(HANDLERS, "emptyMcp"),
+    ]);
+    try {
+      const [ours, theirs, empty] = await Promise.all(checked.map((server) => load.send(server.base, call)));
+      for (const answer of [ours!, theirs!])
+        if (!answer.includes('"structuredContent":{}')) throw new Error(`unexpected answer: ${answer}`);
+      if (theirs !== NOOP_ANSWER || empty !== NOOP_ANSWER) throw new Error("the empty handler's answer is not the bare SDK server's");
+    } finally {
+      await Promise.all(checked.map((server) => server.stop()));
+    }
+    const oursCpu: number[] = [];
+    const theirsCpu: number[] = [];
+    const [oursMedian, theirsMedian] = await interleaved(ROUNDS, round("consoleMcp", oursCpu), round("bareMcp", theirsCpu));
+    const cpuNote = (micros: number[]) => `its process's CPU: ${median(micros).toFixed(0)} µs a call`;
+    add(`tools/call no-op, ${CLIENTS} clients, console handler`, oursMedian, "calls/s", undefined, cpuNote(oursCpu));
+    add(`tools/call no-op, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s", undefined, cpuNote(theirsCpu));
     add("ratio console / bare", oursMedian / theirsMedian, "x", { min: TARGETS.throughputRatio });
     // What the console must do that the bare server does not: record each call in call_results (a
     // SQLite insert the executor's memo and the tool's history rely on). Timed alone on the same
@@ -81,7 +88,8 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     add("  ratio with that write taken out", 1e6 / (perCallMicros - putMicros) / theirsMedian, "x");
     // The same clients against a handler that only answers: the SDK's own time per call is what the
     // bare server spends above it, a floor for any MCP route (used by the Next half below).
-    const own = await sdkOwnWork(load, emptyBase, call, CALLS_PER_ROUND, theirsMedian);
+    const emptyRate = median([await round("emptyMcp", [])(), await round("emptyMcp", [])(), await round("emptyMcp", [])()]);
+    const own = sdkOwnWork(CLIENTS, emptyRate, theirsMedian);
     sdkMs = own.sdkMs;
     figures.push(own.figure);
 
@@ -113,7 +121,6 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     load.close();
     listServer.closeAllConnections();
     await new Promise((resolve) => listServer.close(resolve));
-    await Promise.all([console_, bare, empty].map((server) => server.stop()));
     local.close();
   }
   const next = await nextRouteAgainstHealth({
@@ -125,7 +132,7 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     expect: '"structuredContent":{"expression":"1","result":1}',
     target: TARGETS.nextRatio,
     clients: CLIENTS,
-    calls: CALLS_PER_ROUND,
+    calls: NEXT_CALLS_PER_ROUND,
     rounds: ROUNDS,
     // The SDK's own work per tools/call (measured above on bare node:http) is a floor for any MCP
     // route: health plus that is the best a route serving the bare SDK could do.

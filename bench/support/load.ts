@@ -1,6 +1,7 @@
 import http from "node:http";
 import { hasBuild, startBuiltConsole } from "./built-console";
 import { median, type BenchResult, type Figure } from "./measure";
+import { serveInChild, type ServedHandler } from "./served-handler";
 
 /** One request of a load: GET `path`, or POST a fresh `body()` to it with `headers`. */
 export interface LoadRequest {
@@ -157,25 +158,61 @@ export async function nextRouteAgainstHealth(half: NextHalf): Promise<BenchResul
 }
 
 /**
- * The SDK's own time per call: a bare SDK server's time per request (`bareRate`, requests/s)
- * less that of a handler on the same adapter that only answers (at `emptyBase`), measured with
- * the same clients. Any route serving the SDK pays at least this above what an empty route pays.
+ * Calls per second sending `calls` of `request` to `server` (a handler in a process of its own,
+ * see served-handler.ts); `cpuMicros` gets the CPU its process used per call meanwhile (all its
+ * threads: the JIT's, the collector's, a worker's), which says whether the server or the clients
+ * (in this process, on the other core) were the slower side.
+ */
+export async function serverThroughput(
+  load: Load,
+  server: ServedHandler,
+  calls: number,
+  request: LoadRequest,
+  cpuMicros: number[],
+): Promise<number> {
+  const cpu = server.cpuSeconds();
+  const rate = await load.throughput(server.base, calls, request);
+  cpuMicros.push(((server.cpuSeconds() - cpu) * 1e6) / calls);
+  return rate;
+}
+
+/** Calls sent to a fresh server before a round is timed (its JIT warmed, its pools filled). */
+const WARM_UP_CALLS = 2000;
+
+/**
+ * One round against a server process of its own, started for it: `factory` of `modulePath` served
+ * (see serveInChild), warmed up, then serverThroughput over `calls`, then stopped. The same server's
+ * rate moved by up to 40% from one process to the next here (its JIT, its heap), so each round
+ * gets a fresh process and the rounds' median evens that out.
+ */
+export async function freshServerRound(
+  load: Load,
+  modulePath: string,
+  factory: string,
+  calls: number,
+  request: LoadRequest,
+  cpuMicros: number[],
+): Promise<number> {
+  const server = await serveInChild(modulePath, factory);
+  try {
+    await load.throughput(server.base, WARM_UP_CALLS, request);
+    return await serverThroughput(load, server, calls, request, cpuMicros);
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * The SDK's own time per call: a bare SDK server's time per request (`bareRate`, requests/s) less
+ * that of a handler on the same adapter that only answers (`emptyRate`), with the same clients. Any route serving the SDK pays at least this above what an empty route pays.
  * Returns it in ms, with the figure that prints the empty handler's rate.
  */
-export async function sdkOwnWork(
-  load: Load,
-  emptyBase: string,
-  request: LoadRequest,
-  calls: number,
-  bareRate: number,
-): Promise<{ sdkMs: number; figure: Figure }> {
-  await load.throughput(emptyBase, 500, request);
-  const emptyRate = median([await load.throughput(emptyBase, calls, request), await load.throughput(emptyBase, calls, request)]);
+export function sdkOwnWork(clients: number, emptyRate: number, bareRate: number): { sdkMs: number; figure: Figure } {
   const sdkMs = 1000 / bareRate - 1000 / emptyRate;
   return {
     sdkMs,
     figure: {
-      label: `  ${load.clients} clients, an empty handler on the same adapter`,
+      label: `  ${clients} clients, an empty handler on the same adapter`,
       value: emptyRate,
       unit: "requests/s",
       note: `the bare SDK server spends ${sdkMs.toFixed(2)} ms per call above it`,

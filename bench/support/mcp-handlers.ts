@@ -1,51 +1,23 @@
 // The MCP bench's three servers (bench/mcp.ts), each made in a process of its own by
 // ./served-handler.ts: the console's handler, a bare SDK server with the same tool, and an empty
 // handler answering the bytes the transport sends for the no-op.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import { consoleApi } from "../../lib/api";
-import { loadConfig } from "../../lib/config";
 import type { WebHandler } from "../../lib/http/node-adapter";
 import { SSE_HEADERS } from "../../lib/http/sse";
-import { createServices } from "../../lib/services";
+import { NOOP, noopServices } from "./noop-services";
 import type { HandlerFactory } from "./served-handler";
 
 export const MCP_PATH = "/api/mcp";
-
-export const NOOP = {
-  name: "noop",
-  description: "Does nothing",
-  inputSchema: { type: "object", properties: {}, additionalProperties: false },
-  outputSchema: { type: "object", properties: {} },
-};
 
 /** What the transport sends for a tools/call of the no-op: one SSE event with the JSON-RPC answer. */
 export const NOOP_ANSWER = `event: message\ndata: ${JSON.stringify({ result: { content: [{ type: "text", text: "{}" }], structuredContent: {} }, jsonrpc: "2.0", id: 1 })}\n\n`;
 
 // The same refusing validator the console gives its servers, so the baseline does not pay for Ajv either.
 const NO_FORM: jsonSchemaValidator = { getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "none" }) };
-
-/** The console's services over SQLite, as the benches open them. */
-export type BenchServices = ReturnType<typeof createServices>;
-
-/** Services over a throw-away database with the no-op registered; `close` removes it all. */
-export async function noopServices(): Promise<{ services: BenchServices; close: () => void }> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
-  const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent" }));
-  await services.registry.add(NOOP, () => ({}));
-  return {
-    services,
-    close: () => {
-      services.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The console's MCP handler over its own services. */
 export const consoleMcp: HandlerFactory = async () => {

@@ -3,13 +3,18 @@
 // one leaves is collected in the other's time (the MCP bench's bare SDK server ran 15% faster
 // once the console's executor stopped setting a timer per call, and its ratio moved by 0.15).
 import { spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import type { WebHandler } from "../../lib/http/node-adapter";
 
 export interface ServedHandler {
   base: string;
+  /** CPU seconds the server's process has used so far (user + system, in clock ticks of 10 ms). */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
+
+const CLOCK_TICKS = 100;
 
 /**
  * Serve the handler that `factory`, a named export of the module at `modulePath`, makes (see
@@ -27,6 +32,10 @@ export function serveInChild(modulePath: string, factory: string): Promise<Serve
       if (!buffer.includes("\n")) return;
       resolve({
         base: buffer.split("\n")[0]!.trim(),
+        cpuSeconds: () => {
+          const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+          return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+        },
         stop: async () => {
           child.stdin.end();
           const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
