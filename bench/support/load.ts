@@ -221,16 +221,18 @@ export function sdkOwnWork(clients: number, emptyRate: number, bareRate: number)
 }
 
 /**
- * The best ratio against the health route that any route serving the bare SDK could reach: health's
- * time per request against health's plus the SDK's own (see sdkOwnWork). For NextHalf.more.
+ * An estimate of the ratio against the health route that a route serving the bare SDK would reach:
+ * health's time per request against health's plus the SDK's own (see sdkOwnWork), timed on the
+ * adapter. Not a bound: the console's routes have passed it (the SDK's time on the adapter, under
+ * its load there, is not its time inside Next's server). For NextHalf.more.
  */
-export function sdkCeiling(sdkMs: number | undefined): (healthMs: number) => Figure[] {
+export function sdkEstimate(sdkMs: number | undefined): (healthMs: number) => Figure[] {
   return (healthMs) =>
     sdkMs === undefined
       ? []
       : [
           {
-            label: "  ceiling for the bare SDK's own work in this route",
+            label: "  estimate for the bare SDK's own work in this route",
             value: healthMs / (healthMs + sdkMs),
             unit: "x",
             note: `health ${healthMs.toFixed(2)} ms + the SDK's ${sdkMs.toFixed(2)} ms`,
