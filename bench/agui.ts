@@ -168,6 +168,16 @@ async function captureChunks(services: Services, agent = "replay"): Promise<stri
   return chunks;
 }
 
+/** The agent's events for a bare route's request (its body a RunAgentInput), run as the local principal. */
+function agentEvents(agent: Agent, services: Services, input: RunAgentInput): EventQueue<AGUIEvent> {
+  return agent.run(input, {
+    principal: LOCAL_PRINCIPAL,
+    signal: new AbortController().signal,
+    executor: services.executor,
+    logger: services.logger,
+  }) as EventQueue<AGUIEvent>;
+}
+
 /**
  * The bare route: the replay agent's events, each batch written as SSE frames straight to the
  * node:http response. No auth, no input parsing, no bookkeeping, no record, no web stream.
@@ -180,13 +190,7 @@ function bareServer(agent: Agent, services: Services): http.Server {
       const input = JSON.parse(Buffer.concat(chunks).toString("utf8")) as RunAgentInput;
       res.writeHead(200, SSE_HEADERS);
       const json = new EventJsonEncoder();
-      const signal = new AbortController().signal;
-      const events = agent.run(input, {
-        principal: LOCAL_PRINCIPAL,
-        signal,
-        executor: services.executor,
-        logger: services.logger,
-      }) as EventQueue<AGUIEvent>;
+      const events = agentEvents(agent, services, input);
       for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
         let frames = "";
         for (const event of batch) frames += `data: ${json.encode(event)}\n\n`;
@@ -219,13 +223,7 @@ function recordingServer(agent: Agent, services: Services): http.Server {
       let seq = 0;
       let messages: Message[] | undefined;
       let messagesJson: string | undefined;
-      const signal = new AbortController().signal;
-      const events = agent.run(input, {
-        principal: LOCAL_PRINCIPAL,
-        signal,
-        executor: services.executor,
-        logger: services.logger,
-      }) as EventQueue<AGUIEvent>;
+      const events = agentEvents(agent, services, input);
       for (let batch = await events.nextBatch(); batch; batch = await events.nextBatch()) {
         let frames = "";
         for (const event of batch) {

@@ -2,10 +2,8 @@
 // openServices, serving the AG-UI and approvals routes on 127.0.0.1), for benches that must not
 // share their process with the server they time.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
-
-const CLOCK_TICKS = 100;
+import { processCpuSeconds } from "./process-cpu";
 
 export interface Instance {
   url: string;
@@ -41,10 +39,7 @@ export function startInstance(env: Record<string, string>): Promise<Instance> {
       resolve({
         url,
         pid,
-        cpuSeconds: () => {
-          const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-          return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-        },
+        cpuSeconds: () => processCpuSeconds(pid),
         stop: async () => {
           child.stdin.end();
           const timer = setTimeout(() => child.kill("SIGKILL"), 5000);

@@ -3,8 +3,8 @@
 // one leaves is collected in the other's time (the MCP bench's bare SDK server ran 15% faster
 // once the console's executor stopped setting a timer per call, and its ratio moved by 0.15).
 import { spawn } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
+import { processCpuSeconds } from "./process-cpu";
 import type { WebHandler } from "../../lib/http/node-adapter";
 
 export interface ServedHandler {
@@ -13,8 +13,6 @@ export interface ServedHandler {
   cpuSeconds(): number;
   stop(): Promise<void>;
 }
-
-const CLOCK_TICKS = 100;
 
 /**
  * Serve the handler that `factory`, a named export of the module at `modulePath`, makes (see
@@ -32,10 +30,7 @@ export function serveInChild(modulePath: string, factory: string): Promise<Serve
       if (!buffer.includes("\n")) return;
       resolve({
         base: buffer.split("\n")[0]!.trim(),
-        cpuSeconds: () => {
-          const fields = fs.readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-          return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-        },
+        cpuSeconds: () => processCpuSeconds(child.pid!),
         stop: async () => {
           child.stdin.end();
           const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
