@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useState } from "react";
-import { SESSION_PATH, type SessionView } from "@/lib/api/contracts";
+import { SESSION_PATH, SIGN_IN_PATH, type SessionView } from "@/lib/api/contracts";
 import { requestJson } from "./common/request-json";
 import { useApprovalEvents } from "./common/use-approval-events";
 
@@ -40,7 +40,7 @@ function UserBox({ user }: { user: SessionView }) {
   const signOut = async () => {
     try {
       await requestJson(SESSION_PATH, { method: "DELETE" });
-      window.location.assign("/sign-in");
+      window.location.assign(SIGN_IN_PATH);
     } catch (error) {
       setFailed((error as Error).message);
     }

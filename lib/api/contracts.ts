@@ -27,7 +27,7 @@ export type { CallOutcome, PendingCall, ToolErrorInfo, ToolResult } from "../exe
 export type { ApprovalPolicy, Effects, Target } from "../tools/spec";
 export type { OpenApiPreview, PastCall, SourceSummary, ToolExport };
 export type { McpTestResult, McpToolPreview };
-export { SESSION_PATH, signInPath } from "../auth/sign-in-path";
+export { SESSION_PATH, SIGN_IN_PATH, signInPath } from "../auth/sign-in-path";
 export * from "./settings-contract";
 export * from "./tokens-contract";
 

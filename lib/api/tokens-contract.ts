@@ -2,12 +2,12 @@
 // answers, and how GET lists tokens. Re-exported by contracts.ts, which components import. A token's
 // secret appears in exactly one answer, the POST that created it; the list never carries it.
 import { z } from "zod";
-import { TOKEN_SCOPES, tokenNameValid, type TokenScope } from "../auth/scopes";
+import { TOKEN_NAME_RULE, TOKEN_SCOPES, tokenNameValid, type TokenScope } from "../auth/scopes";
 
 export { TOKEN_NAME_PATTERN, TOKEN_SCOPES, type TokenScope } from "../auth/scopes";
 
 /** A token's name, as the token store takes it. */
-export const TokenName = z.string().refine(tokenNameValid, "A token name is 1 to 64 letters, digits, '.', '_' or '-'");
+export const TokenName = z.string().refine(tokenNameValid, TOKEN_NAME_RULE);
 
 /** POST /api/tokens: a name and at least one known scope (each at most once). */
 export const NewToken = z.strictObject({

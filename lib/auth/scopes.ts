@@ -12,6 +12,9 @@ export type TokenScope = (typeof TOKEN_SCOPES)[number];
 export const TOKEN_NAME_PATTERN = "[A-Za-z0-9_.\\-]{1,64}";
 const TOKEN_NAME = new RegExp(`^${TOKEN_NAME_PATTERN}$`);
 
+/** What a token's name must be, as a refusal says it. */
+export const TOKEN_NAME_RULE = "A token name is 1 to 64 letters, digits, '.', '_' or '-'";
+
 /** Whether `name` may name a token. */
 export function tokenNameValid(name: string): boolean {
   return TOKEN_NAME.test(name);

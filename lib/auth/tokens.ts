@@ -4,7 +4,7 @@ import { TokenRows, type TokenRow, type TokenRowStore } from "../db/tokens";
 import { DomainError } from "../errors";
 import { parseOriginList } from "../http/cors";
 import { principalFor, tokenPrincipalId, type Principal } from "./principal";
-import { TOKEN_SCOPES, tokenNameValid, type TokenScope } from "./scopes";
+import { TOKEN_NAME_RULE, TOKEN_SCOPES, tokenNameValid, type TokenScope } from "./scopes";
 
 export { TOKEN_SCOPES, type TokenScope } from "./scopes";
 
@@ -68,7 +68,7 @@ export class TokenStore {
     scopes: readonly string[] = ["agui"],
     options: { origins?: readonly string[]; expiresAt?: number; agent?: string } = {},
   ): Promise<{ token: string; info: TokenInfo }> {
-    if (!tokenNameValid(name)) throw new TokenError("A token name is 1 to 64 letters, digits, '.', '_' or '-'");
+    if (!tokenNameValid(name)) throw new TokenError(TOKEN_NAME_RULE);
     const unknown = scopes.filter((s) => !(TOKEN_SCOPES as readonly string[]).includes(s));
     if (unknown.length) throw new TokenError(`Unknown scope ${unknown.join(", ")}; scopes are ${TOKEN_SCOPES.join(", ")}`);
     const origins = allowedOrigins(options.origins);
