@@ -17,7 +17,6 @@ import { A2ATaskRows } from "@/lib/db/a2a-tasks";
 import { newCallId } from "@/lib/execution/call-id";
 import { A2A_PATH } from "./support/a2a-handlers";
 import { NOOP, noopServices, type BenchServices } from "./support/noop-services";
-import { serveInChild } from "./support/served-handler";
 import { freshServerRound, interleaved, Load, nextRouteAgainstHealth, sdkEstimate, sdkOwnWork, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
@@ -52,25 +51,24 @@ export default async function benchA2a(): Promise<BenchResult[]> {
   // Each server timed in the ratio in a process of its own, a fresh one each round (see
   // ./support/served-handler.ts and freshServerRound).
   const load = new Load(CLIENTS);
-  const round = (factory: string, cpuMicros: number[]) => () => freshServerRound(load, HANDLERS, factory, CALLS_PER_ROUND, call, cpuMicros);
+  const round = (factory: string, cpuMicros: number[], check?: (answer: string) => void) => () =>
+    freshServerRound(load, HANDLERS, factory, CALLS_PER_ROUND, call, cpuMicros, check);
+  // Every round's server completes the call's task.
+  const completed = (answer: string) => {
+    if (!answer.includes('"TASK_STATE_COMPLETED"')) throw new Error(`unexpected answer: ${answer}`);
+  };
   // The writes timed alone, in this process.
   const local = await noopServices();
   const { services } = local;
   let sdkMs: number | undefined;
   try {
-    // The answers checked once, on servers of their own.
-    const checked = await Promise.all([serveInChild(HANDLERS, "consoleA2a"), serveInChild(HANDLERS, "bareA2a")]);
-    try {
-      for (const server of checked) {
-        const answer = await load.send(server.base, call);
-        if (!answer.includes('"TASK_STATE_COMPLETED"')) throw new Error(`unexpected answer: ${answer}`);
-      }
-    } finally {
-      await Promise.all(checked.map((server) => server.stop()));
-    }
     const oursCpu: number[] = [];
     const theirsCpu: number[] = [];
-    const [oursMedian, theirsMedian] = await interleaved(ROUNDS, round("consoleA2a", oursCpu), round("bareA2a", theirsCpu));
+    const [oursMedian, theirsMedian] = await interleaved(
+      ROUNDS,
+      round("consoleA2a", oursCpu, completed),
+      round("bareA2a", theirsCpu, completed),
+    );
     const cpuNote = (micros: number[]) => `its process's CPU: ${median(micros).toFixed(0)} µs a call`;
     add(`SendMessage no-op tool, ${CLIENTS} clients, console handler`, oursMedian, "calls/s", undefined, cpuNote(oursCpu));
     add(`SendMessage no-op tool, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s", undefined, cpuNote(theirsCpu));
@@ -79,9 +77,9 @@ export default async function benchA2a(): Promise<BenchResult[]> {
     // once it ends (so a restart loses none) and the call recorded in call_results (the executor's
     // memo and the tool's history). Each timed alone, a commit per row, on the same database, as a
     // share of a call: an upper bound, since the task store shares one commit among the tasks that
-    // end in the same tick.
+    // end in the same tick. Against the console's CPU per call.
     const writeMicros = persistMicros(services);
-    const perCallMicros = 1e6 / oursMedian;
+    const perCallMicros = median(oursCpu);
     add(
       "  of which, at most: the a2a_tasks and call_results writes",
       writeMicros,
@@ -89,11 +87,10 @@ export default async function benchA2a(): Promise<BenchResult[]> {
       undefined,
       `${((100 * writeMicros) / perCallMicros).toFixed(0)}% of ${perCallMicros.toFixed(0)} µs per call`,
     );
-    add("  ratio with those writes taken out", 1e6 / (perCallMicros - writeMicros) / theirsMedian, "x");
+    add("  ratio with those writes taken out (CPU per call)", median(theirsCpu) / (perCallMicros - writeMicros), "x");
     // The same clients against a handler that only answers: the SDK's own time per call is what the
     // bare server spends above it, a floor for any A2A route (used by the Next half below).
-    const emptyRate = median([await round("emptyA2a", [])(), await round("emptyA2a", [])(), await round("emptyA2a", [])()]);
-    const own = sdkOwnWork(CLIENTS, emptyRate, theirsMedian);
+    const own = await sdkOwnWork(CLIENTS, round("emptyA2a", []), theirsMedian);
     sdkMs = own.sdkMs;
     figures.push(own.figure);
   } finally {

@@ -13,7 +13,6 @@ import { consoleApi } from "@/lib/api";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { MCP_PATH, NOOP_ANSWER } from "./support/mcp-handlers";
 import { NOOP, noopServices, type BenchServices } from "./support/noop-services";
-import { serveInChild } from "./support/served-handler";
 import { freshServerRound, interleaved, Load, nextRouteAgainstHealth, sdkEstimate, sdkOwnWork, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
@@ -44,7 +43,15 @@ export default async function benchMcp(): Promise<BenchResult[]> {
   // Each server timed in the ratio in a process of its own, a fresh one each round (see
   // ./support/served-handler.ts and freshServerRound).
   const load = new Load(CLIENTS);
-  const round = (factory: string, cpuMicros: number[]) => () => freshServerRound(load, HANDLERS, factory, CALLS_PER_ROUND, call, cpuMicros);
+  const round = (factory: string, cpuMicros: number[], check: (answer: string) => void) => () =>
+    freshServerRound(load, HANDLERS, factory, CALLS_PER_ROUND, call, cpuMicros, check);
+  // Every round's server answers the no-op as the SDK does; the empty handler with the bare server's very bytes.
+  const noopAnswer = (answer: string) => {
+    if (!answer.includes('"structuredContent":{}')) throw new Error(`unexpected answer: ${answer}`);
+  };
+  const bareAnswer = (answer: string) => {
+    if (answer !== NOOP_ANSWER) throw new Error(`the answer is not the bare SDK server's: ${answer}`);
+  };
   // The call record's write timed alone, and tools/list over a large registry, in this process.
   const local = await noopServices();
   const { services } = local;
@@ -52,32 +59,22 @@ export default async function benchMcp(): Promise<BenchResult[]> {
   const listBase = await listenLocal(listServer);
   let sdkMs: number | undefined;
   try {
-    // The answers checked once, on servers of their own.
-    const checked = await Promise.all([
-      serveInChild(HANDLERS, "consoleMcp"),
-      serveInChild(HANDLERS, "bareMcp"),
-      serveInChild(HANDLERS, "emptyMcp"),
-    ]);
-    try {
-      const [ours, theirs, empty] = await Promise.all(checked.map((server) => load.send(server.base, call)));
-      for (const answer of [ours!, theirs!])
-        if (!answer.includes('"structuredContent":{}')) throw new Error(`unexpected answer: ${answer}`);
-      if (theirs !== NOOP_ANSWER || empty !== NOOP_ANSWER) throw new Error("the empty handler's answer is not the bare SDK server's");
-    } finally {
-      await Promise.all(checked.map((server) => server.stop()));
-    }
     const oursCpu: number[] = [];
     const theirsCpu: number[] = [];
-    const [oursMedian, theirsMedian] = await interleaved(ROUNDS, round("consoleMcp", oursCpu), round("bareMcp", theirsCpu));
+    const [oursMedian, theirsMedian] = await interleaved(
+      ROUNDS,
+      round("consoleMcp", oursCpu, noopAnswer),
+      round("bareMcp", theirsCpu, bareAnswer),
+    );
     const cpuNote = (micros: number[]) => `its process's CPU: ${median(micros).toFixed(0)} µs a call`;
     add(`tools/call no-op, ${CLIENTS} clients, console handler`, oursMedian, "calls/s", undefined, cpuNote(oursCpu));
     add(`tools/call no-op, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s", undefined, cpuNote(theirsCpu));
     add("ratio console / bare", oursMedian / theirsMedian, "x", { min: TARGETS.throughputRatio });
     // What the console must do that the bare server does not: record each call in call_results (a
     // SQLite insert the executor's memo and the tool's history rely on). Timed alone on the same
-    // database, commits and checkpoints included, as a share of the console's time per call.
+    // database, commits and checkpoints included, as a share of the console's CPU per call.
     const putMicros = recordWriteMicros(services);
-    const perCallMicros = 1e6 / oursMedian;
+    const perCallMicros = median(oursCpu);
     add(
       "  of which: the call_results write",
       putMicros,
@@ -85,11 +82,10 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       undefined,
       `${((100 * putMicros) / perCallMicros).toFixed(0)}% of ${perCallMicros.toFixed(0)} µs per call`,
     );
-    add("  ratio with that write taken out", 1e6 / (perCallMicros - putMicros) / theirsMedian, "x");
+    add("  ratio with that write taken out (CPU per call)", median(theirsCpu) / (perCallMicros - putMicros), "x");
     // The same clients against a handler that only answers: the SDK's own time per call is what the
     // bare server spends above it, a floor for any MCP route (used by the Next half below).
-    const emptyRate = median([await round("emptyMcp", [])(), await round("emptyMcp", [])(), await round("emptyMcp", [])()]);
-    const own = sdkOwnWork(CLIENTS, emptyRate, theirsMedian);
+    const own = await sdkOwnWork(CLIENTS, round("emptyMcp", [], bareAnswer), theirsMedian);
     sdkMs = own.sdkMs;
     figures.push(own.figure);
 

@@ -1,7 +1,7 @@
 import http from "node:http";
 import { hasBuild, startBuiltConsole } from "./built-console";
 import { median, type BenchResult, type Figure } from "./measure";
-import { serveInChild, type ServedHandler } from "./served-handler";
+import { serveInChild } from "./served-handler";
 
 /** One request of a load: GET `path`, or POST a fresh `body()` to it with `headers`. */
 export interface LoadRequest {
@@ -157,33 +157,17 @@ export async function nextRouteAgainstHealth(half: NextHalf): Promise<BenchResul
   }
 }
 
-/**
- * Calls per second sending `calls` of `request` to `server` (a handler in a process of its own,
- * see served-handler.ts); `cpuMicros` gets the CPU its process used per call meanwhile (all its
- * threads: the JIT's, the collector's, a worker's), which says whether the server or the clients
- * (in this process, on the other core) were the slower side.
- */
-export async function serverThroughput(
-  load: Load,
-  server: ServedHandler,
-  calls: number,
-  request: LoadRequest,
-  cpuMicros: number[],
-): Promise<number> {
-  const cpu = server.cpuSeconds();
-  const rate = await load.throughput(server.base, calls, request);
-  cpuMicros.push(((server.cpuSeconds() - cpu) * 1e6) / calls);
-  return rate;
-}
-
 /** Calls sent to a fresh server before a round is timed (its JIT warmed, its pools filled). */
 const WARM_UP_CALLS = 2000;
 
 /**
  * One round against a server process of its own, started for it: `factory` of `modulePath` served
- * (see serveInChild), warmed up, then serverThroughput over `calls`, then stopped. The same server's
- * rate moved by up to 40% from one process to the next here (its JIT, its heap), so each round
- * gets a fresh process and the rounds' median evens that out.
+ * (see serveInChild), its first answer given to `check`, warmed up, then `calls` of `request` timed,
+ * then stopped. Resolves with the calls per second the clients saw; `cpuMicros` gets the CPU the
+ * server's process used per call meanwhile (all its threads: the JIT's, the collector's, a
+ * worker's), which says whether the server or the clients (in this process, on the other core) were
+ * the slower side. The same server's rate moved by up to 40% from one process to the next here (its
+ * JIT, its heap), so each round gets a fresh process and the rounds' median evens that out.
  */
 export async function freshServerRound(
   load: Load,
@@ -192,11 +176,16 @@ export async function freshServerRound(
   calls: number,
   request: LoadRequest,
   cpuMicros: number[],
+  check?: (answer: string) => void,
 ): Promise<number> {
   const server = await serveInChild(modulePath, factory);
   try {
+    check?.(await load.send(server.base, request));
     await load.throughput(server.base, WARM_UP_CALLS, request);
-    return await serverThroughput(load, server, calls, request, cpuMicros);
+    const cpu = server.cpuSeconds();
+    const rate = await load.throughput(server.base, calls, request);
+    cpuMicros.push(((server.cpuSeconds() - cpu) * 1e6) / calls);
+    return rate;
   } finally {
     await server.stop();
   }
@@ -204,10 +193,16 @@ export async function freshServerRound(
 
 /**
  * The SDK's own time per call: a bare SDK server's time per request (`bareRate`, requests/s) less
- * that of a handler on the same adapter that only answers (`emptyRate`), with the same clients. Any route serving the SDK pays at least this above what an empty route pays.
- * Returns it in ms, with the figure that prints the empty handler's rate.
+ * that of a handler on the same adapter that only answers (`emptyRound`, one round's requests/s,
+ * the median of three taken), with the same clients. Any route serving the SDK pays at least this
+ * above what an empty route pays. Returns it in ms, with the figure that prints the empty handler's rate.
  */
-export function sdkOwnWork(clients: number, emptyRate: number, bareRate: number): { sdkMs: number; figure: Figure } {
+export async function sdkOwnWork(
+  clients: number,
+  emptyRound: () => Promise<number>,
+  bareRate: number,
+): Promise<{ sdkMs: number; figure: Figure }> {
+  const emptyRate = median([await emptyRound(), await emptyRound(), await emptyRound()]);
   const sdkMs = 1000 / bareRate - 1000 / emptyRate;
   return {
     sdkMs,
