@@ -1,13 +1,12 @@
-// Serves one bench handler (see ./served-handler.ts): argv names the module and its factory.
-// Prints the base URL once listening; stops when stdin closes.
-import { pathToFileURL } from "node:url";
+// Serves one bench handler (see ./served-handler.ts): bundled with the module of its factories,
+// it is given the factory's name in argv. Prints the base URL once listening; stops when stdin closes.
 import { createNodeServer, listenLocal } from "../../lib/http/node-adapter";
 import type { HandlerFactory } from "./served-handler";
 
-async function main(): Promise<void> {
-  const [modulePath, factory] = process.argv.slice(2);
-  const module = (await import(pathToFileURL(modulePath!).href)) as Record<string, HandlerFactory>;
-  const made = await module[factory!]!();
+export async function serveFactory(module: Record<string, unknown>, factory: string): Promise<void> {
+  const make = module[factory] as HandlerFactory | undefined;
+  if (typeof make !== "function") throw new Error(`no handler factory named ${factory}`);
+  const made = await make();
   const server = createNodeServer([{ method: "POST", path: made.path, handler: made.handler }]);
   process.stdout.write(`${await listenLocal(server)}\n`);
   process.stdin.resume();
@@ -19,5 +18,3 @@ async function main(): Promise<void> {
     });
   });
 }
-
-void main();

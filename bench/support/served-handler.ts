@@ -2,8 +2,10 @@
 // so that two servers timed against each other do not share a heap: in one process, the garbage
 // one leaves is collected in the other's time (the MCP bench's bare SDK server ran 15% faster
 // once the console's executor stopped setting a timer per call, and its ratio moved by 0.15).
+// The process runs a bundle of the handler's module, as production runs Next's (./bench-bundle.ts).
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { benchBundle } from "./bench-bundle";
 import { processCpuSeconds } from "./process-cpu";
 import type { WebHandler } from "../../lib/http/node-adapter";
 
@@ -18,10 +20,15 @@ export interface ServedHandler {
  * Serve the handler that `factory`, a named export of the module at `modulePath`, makes (see
  * HandlerFactory) on 127.0.0.1 in a child process; resolves with its base URL once it listens.
  */
-export function serveInChild(modulePath: string, factory: string): Promise<ServedHandler> {
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "served-handler-child.ts"), modulePath, factory], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
+export async function serveInChild(modulePath: string, factory: string): Promise<ServedHandler> {
+  const bundle = await benchBundle(
+    `served-${path.basename(modulePath, ".ts")}`,
+    `import * as factories from ${JSON.stringify(modulePath)};\n` +
+      `import { serveFactory } from ${JSON.stringify(path.join(__dirname, "served-handler-child.ts"))};\n` +
+      `void serveFactory(factories, process.argv[2]);\n`,
+    __dirname,
+  );
+  const child = spawn(process.execPath, [bundle, factory], { stdio: ["pipe", "pipe", "inherit"] });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise((resolve, reject) => {
     let buffer = "";
