@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { hash, randomBytes, randomUUID } from "node:crypto";
 import type { Db } from "../db";
 import { TokenRows, type TokenRow, type TokenRowStore } from "../db/tokens";
 import { DomainError } from "../errors";
@@ -77,7 +77,7 @@ export class TokenStore {
     const row = await this.rows.insertOnce({
       id: randomUUID(),
       name,
-      hash: hash(token),
+      hash: tokenHash(token),
       scopes: [...new Set(scopes)],
       allowedOrigins: origins,
       expiresAt: options.expiresAt ?? null,
@@ -129,7 +129,7 @@ export class TokenStore {
    */
   async bearer(token: string): Promise<{ principal: Principal; origins: readonly string[] } | undefined> {
     if (!token.startsWith(PREFIX) || token.length > 200) return undefined;
-    const row = await this.rows.byHash(hash(token));
+    const row = await this.rows.byHash(tokenHash(token));
     const principal = this.principalOf(row);
     return principal && { principal, origins: row?.allowedOrigins ?? [] };
   }
@@ -147,7 +147,7 @@ export class TokenStore {
   /** The id of the active token `token` is, or undefined. */
   async idOf(token: string): Promise<string | undefined> {
     if (!token.startsWith(PREFIX) || token.length > 200) return undefined;
-    const row = await this.rows.byHash(hash(token));
+    const row = await this.rows.byHash(tokenHash(token));
     return row && !row.revokedAt ? row.id : undefined;
   }
 
@@ -178,8 +178,8 @@ function allowedOrigins(given: readonly string[] | undefined): string[] | null {
   }
 }
 
-function hash(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+function tokenHash(token: string): string {
+  return hash("sha256", token, "hex");
 }
 
 function toInfo(row: TokenRow): TokenInfo {
