@@ -46,6 +46,19 @@ async function listAll(client: Awaited<ReturnType<McpTestServer["connect"]>>) {
   return pages;
 }
 
+describe("MCP server: initialize and logging", () => {
+  it("declares tools, logging and task-augmented tools/call, and takes logging/setLevel", async () => {
+    const client = await mcp.connect();
+    expect(client.getServerCapabilities()).toEqual({
+      tools: { listChanged: false },
+      logging: {},
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+    });
+    await expect(client.setLoggingLevel("warning")).resolves.toEqual({});
+    await client.close();
+  });
+});
+
 describe("MCP server: tools/list", () => {
   it("pages the registry's MCP tools in name order with a cursor, each with schemas, title and annotations", async () => {
     const client = await mcp.connect();

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { jsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { Server, type ServerOptions } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
   ListToolsRequestSchema,
   McpError,
-  SetLevelRequestSchema,
   UrlElicitationRequiredError,
   type CallToolRequest,
   type CallToolResult,
+  type ServerCapabilities,
   type ServerNotification,
   type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -79,6 +79,16 @@ const INSTRUCTIONS =
   `Send _meta {"${RUN_ID_META}": ..., "${CALL_ID_META}": ...} with a call to name it; a call that waits ` +
   `can be repeated with the same call key once it is decided, and then runs once.`;
 
+/**
+ * What every request's server declares. Tools may log while they run (their messages ride the
+ * call's SSE stream). Any call may wait for a person, so tools/call may become a task.
+ */
+const CAPABILITIES: ServerCapabilities = {
+  tools: { listChanged: false },
+  logging: {},
+  tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
+};
+
 // The low-level Server builds an Ajv instance per server for form elicitation, which this server
 // never asks for; one refusing validator for every request keeps that cost off each request.
 const NO_FORM_ELICITATION: jsonSchemaValidator = {
@@ -91,22 +101,10 @@ const NO_FORM_ELICITATION: jsonSchemaValidator = {
  * per request keeps it stateless: anything that outlives a request is in SQLite.
  */
 export function createMcpServer(deps: McpServerDeps, caller: McpCaller): Server {
-  const server = new Server(
-    { name: SERVER_NAME, title: "AG-UI Console", version: deps.version },
-    {
-      capabilities: {
-        tools: { listChanged: false },
-        // Tools may log while they run (their messages ride the call's SSE stream); a level set by
-        // a client is taken, though a stateless server cannot remember it past the request.
-        logging: {},
-        tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-      },
-      instructions: INSTRUCTIONS,
-      ...(caller.readsTasks && { taskStore: deps.tasks.storeFor(caller.principal) }),
-      jsonSchemaValidator: NO_FORM_ELICITATION,
-    },
-  );
-  server.setRequestHandler(SetLevelRequestSchema, async () => ({}));
+  const options: ServerOptions = { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator: NO_FORM_ELICITATION };
+  if (caller.readsTasks) options.taskStore = deps.tasks.storeFor(caller.principal);
+  // With the logging capability the SDK answers logging/setLevel itself (a stateless server keeps the level for this request only).
+  const server = new Server({ name: SERVER_NAME, title: "AG-UI Console", version: deps.version }, options);
   server.setRequestHandler(
     ListToolsRequestSchema,
     guarded(deps.logger, async (request) => deps.catalog.page(request.params?.cursor)),
