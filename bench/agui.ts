@@ -9,7 +9,9 @@
 //    route writing bytes encoded beforehand (no encoding at all). A third route is the bare one
 //    plus only what the endpoint cannot leave out, with the endpoint's own parts (the run, its
 //    compact record and its end in SQLite; the frames as bytes, as a web Response carries them):
-//    bare / that route is the best share the endpoint could reach with nothing else to do;
+//    bare / that route is the best share the endpoint could reach with nothing else to do. The
+//    endpoint, the bare route and that route each run in a process of their own (see
+//    ./support/served-handler.ts), which prints its CPU per run; the clients and the floor run here;
 // 2. median time to the first byte of RUN_STARTED on loopback over 50 runs (target < 30 ms);
 // 3. 100 concurrent runs: no error, resident memory growth < 200 MB.
 // Then the same endpoint through the production build's Next.js server (scripts/server.mjs, as
@@ -37,6 +39,7 @@ import { EventQueue } from "../lib/streams/event-queue";
 import { hasBuild, startBuiltConsole } from "./support/built-console";
 import { startInstance } from "./support/console-instance";
 import type { BenchResult, Figure } from "./support/measure";
+import { serveInChild, type HandlerFactory, type ServedHandler } from "./support/served-handler";
 
 const DELTAS = 20_000;
 const WARM_UP_ROUNDS = 5;
@@ -145,6 +148,36 @@ function replayAgent(deltas: number): Agent {
     },
   };
 }
+
+/** Services over a throw-away database with the replay agent added; `close` removes it all. */
+function replayServices(): { services: Services; close: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
+  const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent", AGENT_STREAM_DELAY_MS: "0" }));
+  services.agents.add(replayAgent(DELTAS));
+  return {
+    services,
+    close: () => {
+      services.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+// The three routes the throughput rounds set against each other, each served in a process of its
+// own (serveInChild): in one process the garbage one route leaves is collected in another's time,
+// and the clients' own work lands on all of them (the MCP and A2A benches found both).
+export const endpointRoute: HandlerFactory = async () => {
+  const { services, close } = replayServices();
+  return { path: "/api/agui/[agent]", handler: consoleApi(services).agui.run as WebHandler, close };
+};
+export const bareRoute: HandlerFactory = async () => {
+  const { services, close } = replayServices();
+  return { server: bareServer(services.agents.get("replay")!, services), close };
+};
+export const recordingRoute: HandlerFactory = async () => {
+  const { services, close } = replayServices();
+  return { server: recordingServer(services.agents.get("replay")!, services), close };
+};
 
 /** The chunks the endpoint's response body is made of (one per batch of ready frames), read in-process. */
 async function captureChunks(services: Services, agent = "replay"): Promise<string[]> {
@@ -336,8 +369,8 @@ async function close(server: http.Server): Promise<void> {
 /** The AG-UI endpoint's throughput against a bare SSE route, its time to first byte, and 100 concurrent runs. */
 export async function benchAgui(): Promise<BenchResult[]> {
   const figures: Figure[] = [];
-  const add = (label: string, value: number, unit: string, target?: Figure["target"]) =>
-    figures.push({ label, value, unit, ...(target && { target }) });
+  const add = (label: string, value: number, unit: string, target?: Figure["target"], note?: string) =>
+    figures.push({ label, value, unit, ...(target && { target }), ...(note && { note }) });
   let title = "agui";
   let next: BenchResult | undefined;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
@@ -347,22 +380,29 @@ export async function benchAgui(): Promise<BenchResult[]> {
   const server = createNodeServer([{ method: "POST", path: "/api/agui/[agent]", handler: endpoint.run as WebHandler }]);
   const base = await listenLocal(server);
   const chunks = await captureChunks(services);
-  const bare = bareServer(services.agents.get("replay")!, services);
-  const bareBase = await listenLocal(bare);
-  const recording = recordingServer(services.agents.get("replay")!, services);
-  const recordingBase = await listenLocal(recording);
   const floor = preEncodedServer(chunks);
   const floorBase = await listenLocal(floor);
+  const children: ServedHandler[] = [];
   try {
+    // The routes set against each other each run in a process of their own; the clients run here.
+    const serve = async (factory: string) => {
+      const served = await serveInChild(__filename, factory);
+      children.push(served);
+      return served;
+    };
+    const endpointChild = await serve("endpointRoute");
+    const bareChild = await serve("bareRoute");
+    const recordingChild = await serve("recordingRoute");
+    const [endpointBase, bareBase, recordingBase] = [endpointChild.base, bareChild.base, recordingChild.base];
     // 1. Throughput, endpoint and bare route interleaved so both see the same machine.
-    const reference = await post(base, body(`/stream ${DELTAS}`, "replay"), true);
+    const reference = await post(endpointBase, body(`/stream ${DELTAS}`, "replay"), true);
     const count = frameCount(reference.text!);
     if (count !== frameCount(chunks.join(""))) throw new Error("the captured stream and the served one differ in length");
     const bareCount = frameCount((await post(bareBase, body("warm-up"), true)).text!);
     if (bareCount !== count) throw new Error(`the bare route wrote ${bareCount} frames, the endpoint ${count}`);
     // Warm up both sides (the JIT, the sockets) before anything is timed.
     for (let i = 0; i < WARM_UP_ROUNDS; i++) {
-      await post(base, body(`/stream ${DELTAS}`, "replay"));
+      await post(endpointBase, body(`/stream ${DELTAS}`, "replay"));
       await post(bareBase, body("warm-up"));
       await post(recordingBase, body("warm-up"));
       await post(floorBase, body("warm-up"));
@@ -380,7 +420,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
     // demo runs and the parts are sampled after, for the same reason.
     const routes = [
       async () => {
-        const read = await post(base, body(`/stream ${DELTAS}`, "replay"));
+        const read = await post(endpointBase, body(`/stream ${DELTAS}`, "replay"));
         endpointMs.push(read.ms);
         endpointTtfb.push(read.ttfbMs);
       },
@@ -392,9 +432,14 @@ export async function benchAgui(): Promise<BenchResult[]> {
       async () => void recordingMs.push((await post(recordingBase, body("recording"))).ms),
       async () => void floorMs.push((await post(floorBase, body("floor"))).ms),
     ];
+    const cpuBefore = [endpointChild, bareChild, recordingChild].map((child) => child.cpuSeconds());
     for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
       for (let i = 0; i < routes.length; i++) await routes[(round + i) % routes.length]!();
     }
+    // CPU per run of each route's process (10 ms ticks, over all rounds).
+    const [endpointCpu, bareCpu, recordingCpu] = [endpointChild, bareChild, recordingChild].map(
+      (child, i) => ((child.cpuSeconds() - cpuBefore[i]!) * 1000) / THROUGHPUT_ROUNDS,
+    );
     for (let round = 0; round < DEMO_ROUNDS; round++) {
       demoMs.push((await post(base, body(`/stream ${DELTAS}`))).ms);
       await sampleParts(services, events, parts);
@@ -402,17 +447,29 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const endpointMedian = median(endpointMs);
     const bareMedian = median(bareMs);
     title = `agui: ${count.toLocaleString("en")} events per run (${DELTAS.toLocaleString("en")} text deltas) in ${chunks.length} chunks, median of ${THROUGHPUT_ROUNDS} rounds (demo agent: ${DEMO_ROUNDS})`;
-    add("endpoint (node adapter) run time", endpointMedian, "ms");
+    add("endpoint (node adapter) run time", endpointMedian, "ms", undefined, `its process's CPU: ${endpointCpu!.toFixed(1)} ms a run`);
     add("  its first byte (RUN_STARTED) after", median(endpointTtfb), "ms");
     add("endpoint events per second", (count * 1000) / endpointMedian, "events/s");
-    add("bare node:http route, same agent and frames, run time", bareMedian, "ms");
+    add(
+      "bare node:http route, same agent and frames, run time",
+      bareMedian,
+      "ms",
+      undefined,
+      `its process's CPU: ${bareCpu!.toFixed(1)} ms a run`,
+    );
     add("  its first byte (RUN_STARTED) after", median(bareTtfb), "ms");
     add("bare route events per second", (count * 1000) / bareMedian, "events/s");
     add("bare route's rate as a share: bare run time / endpoint run time", bareMedian / endpointMedian, "x", {
       min: TARGETS.bareShare,
     });
     const recordingMedian = median(recordingMs);
-    add("bare route plus only the run's record and bytes, run time", recordingMedian, "ms");
+    add(
+      "bare route plus only the run's record and bytes, run time",
+      recordingMedian,
+      "ms",
+      undefined,
+      `its process's CPU: ${recordingCpu!.toFixed(1)} ms a run`,
+    );
     add("  best share that work allows: bare / this route", bareMedian / recordingMedian, "x");
     add("  the endpoint's other work: this route / endpoint", recordingMedian / endpointMedian, "x");
     const floorMedian = median(floorMs);
@@ -462,8 +519,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
     next = await throughNext();
   } finally {
     await close(server);
-    await close(bare);
-    await close(recording);
+    for (const child of children) await child.stop();
     await close(floor);
     services.close();
     fs.rmSync(dir, { recursive: true, force: true });

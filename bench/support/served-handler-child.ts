@@ -7,7 +7,7 @@ export async function serveFactory(module: Record<string, unknown>, factory: str
   const make = module[factory] as HandlerFactory | undefined;
   if (typeof make !== "function") throw new Error(`no handler factory named ${factory}`);
   const made = await make();
-  const server = createNodeServer([{ method: "POST", path: made.path, handler: made.handler }]);
+  const server = "server" in made ? made.server : createNodeServer([{ method: "POST", path: made.path, handler: made.handler }]);
   process.stdout.write(`${await listenLocal(server)}\n`);
   process.stdin.resume();
   process.stdin.on("end", () => {

@@ -4,6 +4,7 @@
 // once the console's executor stopped setting a timer per call, and its ratio moved by 0.15).
 // The process runs a bundle of the handler's module, as production runs Next's (./bench-bundle.ts).
 import { spawn } from "node:child_process";
+import type http from "node:http";
 import path from "node:path";
 import { benchBundle } from "./bench-bundle";
 import { processCpuSeconds } from "./process-cpu";
@@ -50,5 +51,8 @@ export async function serveInChild(modulePath: string, factory: string): Promise
   });
 }
 
-/** What a handler module exports for serveInChild: the route and its handler, and what to close after. */
-export type HandlerFactory = () => Promise<{ path: string; handler: WebHandler; close?: () => void }>;
+/**
+ * What a handler module exports for serveInChild: the route and its handler on the node adapter,
+ * or a node:http server of its own (a bare route), and what to close after.
+ */
+export type HandlerFactory = () => Promise<({ path: string; handler: WebHandler } | { server: http.Server }) & { close?: () => void }>;
