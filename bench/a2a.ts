@@ -17,7 +17,16 @@ import { A2ATaskRows } from "@/lib/db/a2a-tasks";
 import { newCallId } from "@/lib/execution/call-id";
 import { A2A_PATH } from "./support/a2a-handlers";
 import { NOOP, noopServices, type BenchServices } from "./support/noop-services";
-import { freshServerRound, interleaved, Load, nextRouteAgainstHealth, sdkEstimate, sdkOwnWork, type LoadRequest } from "./support/load";
+import {
+  cpuPerCallNote,
+  freshServerRound,
+  interleaved,
+  Load,
+  nextRouteAgainstHealth,
+  sdkEstimate,
+  sdkOwnWork,
+  type LoadRequest,
+} from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
@@ -69,9 +78,8 @@ export default async function benchA2a(): Promise<BenchResult[]> {
       round("consoleA2a", oursCpu, completed),
       round("bareA2a", theirsCpu, completed),
     );
-    const cpuNote = (micros: number[]) => `its process's CPU: ${median(micros).toFixed(0)} µs a call`;
-    add(`SendMessage no-op tool, ${CLIENTS} clients, console handler`, oursMedian, "calls/s", undefined, cpuNote(oursCpu));
-    add(`SendMessage no-op tool, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s", undefined, cpuNote(theirsCpu));
+    add(`SendMessage no-op tool, ${CLIENTS} clients, console handler`, oursMedian, "calls/s", undefined, cpuPerCallNote(oursCpu));
+    add(`SendMessage no-op tool, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s", undefined, cpuPerCallNote(theirsCpu));
     add("ratio console / bare", oursMedian / theirsMedian, "x", { min: TARGETS.throughputRatio });
     // What the console must do that the bare server keeps in memory: the task written to a2a_tasks
     // once it ends (so a restart loses none) and the call recorded in call_results (the executor's

@@ -29,16 +29,16 @@ import { EventType } from "@ag-ui/core";
 import type { Agent } from "../lib/agents";
 import { consoleApi } from "../lib/api";
 import { LOCAL_PRINCIPAL } from "../lib/auth";
-import { loadConfig } from "../lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
 import { SSE_HEADERS } from "../lib/http/sse";
 import { EventJsonEncoder } from "../lib/runs/event-json";
 import { RecordBatch } from "../lib/runs/record-batch";
-import { createServices, type Services } from "../lib/services";
+import type { Services } from "../lib/services";
 import { EventQueue } from "../lib/streams/event-queue";
 import { hasBuild, startBuiltConsole } from "./support/built-console";
 import { startInstance } from "./support/console-instance";
 import type { BenchResult, Figure } from "./support/measure";
+import { throwAwayServices } from "./support/noop-services";
 import { serveInChild, type HandlerFactory, type ServedHandler } from "./support/served-handler";
 
 const DELTAS = 20_000;
@@ -149,35 +149,30 @@ function replayAgent(deltas: number): Agent {
   };
 }
 
-/** Services over a throw-away database with the replay agent added; `close` removes it all. */
+/** Throw-away services with the replay agent added and no pacing of the agents' streams. */
 function replayServices(): { services: Services; close: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
-  const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent", AGENT_STREAM_DELAY_MS: "0" }));
-  services.agents.add(replayAgent(DELTAS));
-  return {
-    services,
-    close: () => {
-      services.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
+  const opened = throwAwayServices({ AGENT_STREAM_DELAY_MS: "0" });
+  opened.services.agents.add(replayAgent(DELTAS));
+  return opened;
+}
+
+/** A route over its own replay services, for serveInChild. */
+function replayRoute(serve: (services: Services) => { path: string; handler: WebHandler } | { server: http.Server }): HandlerFactory {
+  return async () => {
+    const { services, close } = replayServices();
+    return { ...serve(services), close };
   };
 }
 
 // The three routes the throughput rounds set against each other, each served in a process of its
 // own (serveInChild): in one process the garbage one route leaves is collected in another's time,
 // and the clients' own work lands on all of them (the MCP and A2A benches found both).
-export const endpointRoute: HandlerFactory = async () => {
-  const { services, close } = replayServices();
-  return { path: "/api/agui/[agent]", handler: consoleApi(services).agui.run as WebHandler, close };
-};
-export const bareRoute: HandlerFactory = async () => {
-  const { services, close } = replayServices();
-  return { server: bareServer(services.agents.get("replay")!, services), close };
-};
-export const recordingRoute: HandlerFactory = async () => {
-  const { services, close } = replayServices();
-  return { server: recordingServer(services.agents.get("replay")!, services), close };
-};
+export const endpointRoute = replayRoute((services) => ({
+  path: "/api/agui/[agent]",
+  handler: consoleApi(services).agui.run as WebHandler,
+}));
+export const bareRoute = replayRoute((services) => ({ server: bareServer(services.agents.get("replay")!, services) }));
+export const recordingRoute = replayRoute((services) => ({ server: recordingServer(services.agents.get("replay")!, services) }));
 
 /** The chunks the endpoint's response body is made of (one per batch of ready frames), read in-process. */
 async function captureChunks(services: Services, agent = "replay"): Promise<string[]> {
@@ -373,9 +368,8 @@ export async function benchAgui(): Promise<BenchResult[]> {
     figures.push({ label, value, unit, ...(target && { target }), ...(note && { note }) });
   let title = "agui";
   let next: BenchResult | undefined;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
-  const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent", AGENT_STREAM_DELAY_MS: "0" }));
-  services.agents.add(replayAgent(DELTAS));
+  const local = replayServices();
+  const { services } = local;
   const endpoint = consoleApi(services).agui;
   const server = createNodeServer([{ method: "POST", path: "/api/agui/[agent]", handler: endpoint.run as WebHandler }]);
   const base = await listenLocal(server);
@@ -521,8 +515,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
     await close(server);
     for (const child of children) await child.stop();
     await close(floor);
-    services.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    local.close();
   }
   return [{ title, figures }, next!];
 }

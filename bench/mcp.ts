@@ -13,7 +13,16 @@ import { consoleApi } from "@/lib/api";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { MCP_PATH, NOOP_ANSWER } from "./support/mcp-handlers";
 import { NOOP, noopServices, type BenchServices } from "./support/noop-services";
-import { freshServerRound, interleaved, Load, nextRouteAgainstHealth, sdkEstimate, sdkOwnWork, type LoadRequest } from "./support/load";
+import {
+  cpuPerCallNote,
+  freshServerRound,
+  interleaved,
+  Load,
+  nextRouteAgainstHealth,
+  sdkEstimate,
+  sdkOwnWork,
+  type LoadRequest,
+} from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
@@ -66,9 +75,8 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       round("consoleMcp", oursCpu, noopAnswer),
       round("bareMcp", theirsCpu, bareAnswer),
     );
-    const cpuNote = (micros: number[]) => `its process's CPU: ${median(micros).toFixed(0)} µs a call`;
-    add(`tools/call no-op, ${CLIENTS} clients, console handler`, oursMedian, "calls/s", undefined, cpuNote(oursCpu));
-    add(`tools/call no-op, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s", undefined, cpuNote(theirsCpu));
+    add(`tools/call no-op, ${CLIENTS} clients, console handler`, oursMedian, "calls/s", undefined, cpuPerCallNote(oursCpu));
+    add(`tools/call no-op, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s", undefined, cpuPerCallNote(theirsCpu));
     add("ratio console / bare", oursMedian / theirsMedian, "x", { min: TARGETS.throughputRatio });
     // What the console must do that the bare server does not: record each call in call_results (a
     // SQLite insert the executor's memo and the tool's history rely on). Timed alone on the same

@@ -191,6 +191,11 @@ export async function freshServerRound(
   }
 }
 
+/** A figure's note for the CPU per call of freshServerRound's server processes (the median of the rounds). */
+export function cpuPerCallNote(cpuMicros: number[]): string {
+  return `its process's CPU: ${median(cpuMicros).toFixed(0)} µs a call`;
+}
+
 /**
  * The SDK's own time per call: a bare SDK server's time per request (`bareRate`, requests/s) less
  * that of a handler on the same adapter that only answers (`emptyRound`, one round's requests/s,

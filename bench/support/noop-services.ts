@@ -1,5 +1,5 @@
-// The console's services as the MCP and A2A benches open them: a throw-away SQLite database with
-// one no-op tool registered.
+// The console's services as the benches open them: a throw-away SQLite database (for the MCP and
+// A2A benches with one no-op tool registered).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,11 +16,10 @@ export const NOOP = {
 /** The console's services over SQLite, as the benches open them. */
 export type BenchServices = ReturnType<typeof createServices>;
 
-/** Services over a throw-away database with the no-op registered; `close` removes it all. */
-export async function noopServices(): Promise<{ services: BenchServices; close: () => void }> {
+/** Services over a throw-away database, configured by `env` besides; `close` removes it all. */
+export function throwAwayServices(env: Record<string, string> = {}): { services: BenchServices; close: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
-  const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent" }));
-  await services.registry.add(NOOP, () => ({}));
+  const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent", ...env }));
   return {
     services,
     close: () => {
@@ -28,4 +27,11 @@ export async function noopServices(): Promise<{ services: BenchServices; close: 
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Throw-away services with the no-op registered. */
+export async function noopServices(): Promise<{ services: BenchServices; close: () => void }> {
+  const opened = throwAwayServices();
+  await opened.services.registry.add(NOOP, () => ({}));
+  return opened;
 }

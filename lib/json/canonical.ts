@@ -63,9 +63,10 @@ const MAX_INDEX = 4294967295;
  */
 function sortedKeys(value: object): string[] {
   const keys = Object.keys(value).sort();
-  const indices = keys.filter(isIndex);
-  if (!indices.length) return keys;
-  return [...indices.sort((a, b) => Number(a) - Number(b)), ...keys.filter((key) => !isIndex(key))];
+  const indices: string[] = [];
+  const names: string[] = [];
+  for (const key of keys) (isIndex(key) ? indices : names).push(key);
+  return indices.length ? [...indices.sort((a, b) => Number(a) - Number(b)), ...names] : keys;
 }
 
 function isIndex(key: string): boolean {
