@@ -19,9 +19,10 @@ export interface ServedHandler {
 
 /**
  * Serve the handler that `factory`, a named export of the module at `modulePath`, makes (see
- * HandlerFactory) on 127.0.0.1 in a child process; resolves with its base URL once it listens.
+ * HandlerFactory) on 127.0.0.1 in a child process, with `env` added to its environment (what the
+ * factory needs to know, a peer's URL say); resolves with its base URL once it listens.
  */
-export async function serveInChild(modulePath: string, factory: string): Promise<ServedHandler> {
+export async function serveInChild(modulePath: string, factory: string, env: Record<string, string> = {}): Promise<ServedHandler> {
   const bundle = await benchBundle(
     `served-${path.basename(modulePath, ".ts")}`,
     `import * as factories from ${JSON.stringify(modulePath)};\n` +
@@ -29,7 +30,7 @@ export async function serveInChild(modulePath: string, factory: string): Promise
       `void serveFactory(factories, process.argv[2]);\n`,
     __dirname,
   );
-  const child = spawn(process.execPath, [bundle, factory], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [bundle, factory], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, ...env } });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise((resolve, reject) => {
     let buffer = "";
