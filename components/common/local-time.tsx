@@ -2,11 +2,14 @@
 
 import { useEffect, useState } from "react";
 
-/** How much of the moment to show: "short" (05/12/2026, 09:41), "medium" (5 Dec 2026, 09:41:07). */
+/**
+ * How much of the moment to show: "short" (5 Dec 2026, 09:41), "medium" (5 Dec 2026, 09:41:07). The
+ * month is a name in both: 05/12/2026 reads as the 12th of May to half the world.
+ */
 export type LocalTimeStyle = "short" | "medium";
 
 const FORMATS: Record<LocalTimeStyle, Intl.DateTimeFormatOptions> = {
-  short: { dateStyle: "short", timeStyle: "short" },
+  short: { dateStyle: "medium", timeStyle: "short" },
   medium: { dateStyle: "medium", timeStyle: "medium" },
 };
 

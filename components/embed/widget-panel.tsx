@@ -3,6 +3,7 @@
 import { useId, useState } from "react";
 import type { CreatedEmbedToken } from "@/lib/api/contracts";
 import { CopyButton } from "../common/copy-button";
+import { LocalTime } from "../common/local-time";
 import { requestJson } from "../common/request-json";
 import { useSubmit } from "../common/use-submit";
 import { widgetSnippet } from "./widget-snippet";
@@ -87,8 +88,8 @@ export function WidgetPanel({ agent, url, canMint }: { agent: string; url: strin
       ) : null}
       {minted && minted.agent === agent ? (
         <p role="status" className="text-sm text-emerald-800">
-          Embed token {minted.name} minted; it expires at {new Date(minted.expiresAt).toLocaleString()}. It is in the snippet below and will
-          not be shown again.
+          Embed token {minted.name} minted; it expires at <LocalTime at={minted.expiresAt} />. It is in the snippet below and will not be
+          shown again.
         </p>
       ) : null}
       <pre data-testid="snippet-widget" className="overflow-auto rounded-md bg-slate-900 p-4 text-xs leading-relaxed text-slate-100">
