@@ -112,7 +112,8 @@ export function planCalls(text: string, tools: readonly ToolDescriptor[]): Call[
 /**
  * The refund a clause asks for, order first ("refund order 1234 for 20 EUR", "refund 1234 for 20")
  * or amount first, where the word "order" tells the two numbers apart ("refund 20 EUR on order
- * 1234", "refund €20 for order 1234").
+ * 1234", "refund €20 for order 1234"). The word "order" is never the order: "refund order 42" names
+ * no amount (it once read as 42 EUR on an order called "order").
  */
 function refundAsked(clause: string): { orderId: string; amount: number; currency: string } | undefined {
   const amountFirst =
@@ -122,7 +123,9 @@ function refundAsked(clause: string): { orderId: string; amount: number; currenc
   if (amountFirst)
     return { orderId: amountFirst[4]!, amount: amount(amountFirst[2]!), currency: currency(amountFirst[3] ?? amountFirst[1]) };
   const orderFirst =
-    /\brefund\b(?:\s+(?:for\s+)?order)?\s+#?([A-Za-z0-9-]+)\s+(?:for|of|by)?\s*(\d+(?:[.,]\d{1,2})?)\s*([A-Za-z]{3}|€|\$|£)?/i.exec(clause);
+    /\brefund\b(?:\s+(?:for\s+)?order)?\s+#?(?!order\b)([A-Za-z0-9-]+)\s+(?:for|of|by)?\s*(\d+(?:[.,]\d{1,2})?)\s*([A-Za-z]{3}|€|\$|£)?/i.exec(
+      clause,
+    );
   if (orderFirst) return { orderId: orderFirst[1]!, amount: amount(orderFirst[2]!), currency: currency(orderFirst[3]) };
   return undefined;
 }

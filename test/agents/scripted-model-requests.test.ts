@@ -29,5 +29,8 @@ describe("the scripted model's refunds", () => {
 
   it("asks for nothing when the refund names no amount", () => {
     expect(planCalls("refund my order", tools)).toEqual([]);
+    // Not 42 EUR on an order called "order".
+    expect(planCalls("refund order 42", tools)).toEqual([]);
+    expect(planCalls("refund for order 42", tools)).toEqual([]);
   });
 });
