@@ -97,7 +97,11 @@ describe.each(DRIVERS)("the assistant over $name", ({ wire, env, keyVariable }) 
     await server.services.runs.flush();
     const recorded = await server.services.runs.events(run.input.runId);
     expect(recorded.at(-1)).toMatchObject({ type: EventType.RUN_FINISHED, usage: [expect.objectContaining(usage)] });
-    expect(await server.services.runs.getRun(run.input.runId)).toMatchObject({ status: "finished" });
+    // And on the run's row, which the Runs page's Tokens column reads.
+    expect(await server.services.runs.getRun(run.input.runId)).toMatchObject({
+      status: "finished",
+      usage: [expect.objectContaining(usage)],
+    });
   });
 
   it("runs parallel tool calls of one turn through the executor and sends their results back", async () => {

@@ -351,14 +351,17 @@ export class BridgeRun {
   }
 }
 
+/** How a run ended, from its terminal event: status, outcome or error, and the token usage it reported (the Runs page's column). */
 function outcomeOf(terminal: AGUIEvent): {
   status: "finished" | "interrupted" | "error" | "cancelled";
   outcome?: Record<string, unknown>;
   error?: string;
+  usage?: unknown[];
 } {
-  if (terminal.type === EventType.RUN_ERROR) return { status: "error", error: terminal.message };
-  if (terminal.type !== EventType.RUN_FINISHED) return { status: "error" };
+  if (terminal.type !== EventType.RUN_ERROR && terminal.type !== EventType.RUN_FINISHED) return { status: "error" };
+  const usage = Array.isArray(terminal.usage) && terminal.usage.length ? { usage: terminal.usage } : {};
+  if (terminal.type === EventType.RUN_ERROR) return { status: "error", error: terminal.message, ...usage };
   const outcome = terminal.outcome ?? { type: "success" as const };
   const status = outcome.type === "interrupt" ? "interrupted" : outcome.type === "cancelled" ? "cancelled" : "finished";
-  return { status, outcome: outcome as Record<string, unknown> };
+  return { status, outcome: outcome as Record<string, unknown>, ...usage };
 }
