@@ -4,6 +4,7 @@ import type { BaseEvent } from "@ag-ui/core";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { AgentState, type AgentClient } from "@/lib/client";
+import { replayStart } from "@/lib/client/replay-start";
 import { SseParser } from "@/lib/client/sse-parser";
 import { useAgentState } from "@/lib/client/use-agent-state";
 import { JsonView } from "../common/json-view";
@@ -34,6 +35,7 @@ export function RunReplay({ runId, events, live = false }: { runId: string; even
   // later events are applied to this same store.
   const [store] = useState(() => {
     const state = new AgentState({ client: NO_CLIENT });
+    state.loadThread({ messages: replayStart(events) });
     for (const event of events) state.apply(event);
     return state;
   });

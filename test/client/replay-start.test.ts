@@ -1,0 +1,64 @@
+// A recorded run replayed into a fresh store (the run page) keeps the conversation's order: the
+// messages it started from come first. The runs are real: the real @ag-ui/client posts to the
+// console's AG-UI endpoint over HTTP, and the events are read back from the run's record.
+import type { BaseEvent } from "@ag-ui/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AgentState, type AgentClient } from "@/lib/client";
+import { replayStart } from "@/lib/client/replay-start";
+import { startAguiServer, type AguiTestServer } from "../support/agui-server";
+import { observeRun, RecordingAgent, userMessage } from "../support/agui-client";
+
+const NO_CLIENT: AgentClient = {
+  stream: () => {
+    throw new Error("replay only");
+  },
+  aclose: async () => {},
+};
+
+/** The messages a store shows after `events`, started from `start`: role and text, in order. */
+function replayed(events: BaseEvent[], seeded: boolean): Array<[string, string]> {
+  const state = new AgentState({ client: NO_CLIENT });
+  if (seeded) state.loadThread({ messages: replayStart(events) });
+  for (const event of events) state.apply(event);
+  return state
+    .getSnapshot()
+    .messages.filter((m) => m.role === "user" || m.role === "assistant" || m.role === "tool")
+    .map((m) => [m.role, typeof m.content === "string" ? m.content.slice(0, 40) : ""]);
+}
+
+describe("replaying a recorded run", () => {
+  let server: AguiTestServer;
+  beforeAll(async () => {
+    server = await startAguiServer();
+  });
+  afterAll(() => server.close());
+
+  it("shows the conversation it started from before what it streamed, in the snapshot's order", async () => {
+    const agent = new RecordingAgent(server.url);
+    agent.addMessage(userMessage("what is the weather in Paris"));
+    await observeRun(agent);
+    agent.addMessage(userMessage("calculate 6 * 7"));
+    const second = await observeRun(agent);
+    await server.services.runs.flush();
+    const events = (await server.services.runs.events(second.input.runId)) as BaseEvent[];
+
+    const start = replayStart(events);
+    // The first run's question and answer, then the second question; nothing the second run streamed.
+    expect(start.map((m) => m.role)).toEqual(["user", "reasoning", "assistant", "tool", "assistant", "user"]);
+    expect(start.at(-1)).toMatchObject({ role: "user", content: "calculate 6 * 7" });
+
+    const seeded = replayed(events, true);
+    expect(seeded[0]).toEqual(["user", "what is the weather in Paris"]);
+    const question = seeded.findIndex(([role, text]) => role === "user" && text === "calculate 6 * 7");
+    const answer = seeded.findIndex(([role, text]) => role === "assistant" && text.includes("42"));
+    expect(question).toBeGreaterThan(0);
+    expect(answer).toBeGreaterThan(question);
+    // Without the start, the snapshot puts what the store had not seen (both questions) last.
+    const empty = replayed(events, false);
+    expect(empty.at(-1)?.[0]).toBe("user");
+  });
+
+  it("starts from nothing when the record holds no snapshot (a run still going)", () => {
+    expect(replayStart([{ type: "RUN_STARTED", threadId: "t", runId: "r" } as BaseEvent])).toEqual([]);
+  });
+});
