@@ -16,10 +16,13 @@ export function MessageList({
   snapshot,
   scrollRef,
   label = "Messages",
+  startsAt,
 }: {
   snapshot: AgentSnapshot;
   scrollRef: RefObject<HTMLElement | null>;
   label?: string;
+  /** A replayed run's first message (after the conversation it started from): marked "This run". */
+  startsAt?: string;
 }) {
   // Tool messages are shown on the call they answer, not as entries of their own.
   const messages = snapshot.messages.filter((m) => m.role !== "tool");
@@ -29,12 +32,33 @@ export function MessageList({
       <ol className="space-y-3" aria-label={label}>
         {messages.map((message) => (
           <li key={message.id} data-role={message.role}>
+            {message.id === startsAt ? <RunStart /> : null}
             <MessageItem message={message} calls={callsOf(message)} />
           </li>
         ))}
       </ol>
     );
-  return <VirtualMessageList messages={messages} callsOf={callsOf} scrollRef={scrollRef} label={label} version={snapshot.version} />;
+  return (
+    <VirtualMessageList
+      messages={messages}
+      callsOf={callsOf}
+      scrollRef={scrollRef}
+      label={label}
+      version={snapshot.version}
+      startsAt={startsAt}
+    />
+  );
+}
+
+/** Where a replayed run begins in its thread's conversation. */
+function RunStart() {
+  return (
+    <p data-run-start className="mb-3 flex items-center gap-2 text-xs font-medium uppercase tracking-wide text-slate-500">
+      <span className="h-px flex-1 bg-slate-300" />
+      This run
+      <span className="h-px flex-1 bg-slate-300" />
+    </p>
+  );
 }
 
 function VirtualMessageList({
@@ -43,12 +67,14 @@ function VirtualMessageList({
   scrollRef,
   label,
   version,
+  startsAt,
 }: {
   messages: ChatMessage[];
   callsOf: (message: ChatMessage) => ToolCallView[];
   scrollRef: RefObject<HTMLElement | null>;
   label: string;
   version: number;
+  startsAt?: string;
 }) {
   const virtualizer = useVirtualizer({
     count: messages.length,
@@ -87,6 +113,7 @@ function VirtualMessageList({
             className="absolute left-0 top-0 w-full pb-3"
             style={{ transform: `translateY(${row.start}px)` }}
           >
+            {message.id === startsAt ? <RunStart /> : null}
             <MessageItem message={message} calls={callsOf(message)} />
           </li>
         );

@@ -4,7 +4,7 @@ import type { BaseEvent } from "@ag-ui/core";
 import { useRouter } from "next/navigation";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { AgentState, type AgentClient } from "@/lib/client";
-import { replayStart } from "@/lib/client/replay-start";
+import { replayStart, runStartId } from "@/lib/client/replay-start";
 import { SseParser } from "@/lib/client/sse-parser";
 import { useAgentState } from "@/lib/client/use-agent-state";
 import { JsonView } from "../common/json-view";
@@ -33,13 +33,20 @@ export function RunReplay({ runId, events, live = false }: { runId: string; even
   const panelId = useId();
   // Built once: the page keys this component on the events it was given, and a followed run's
   // later events are applied to this same store.
-  const [store] = useState(() => {
+  const [{ store, startsAt }] = useState(() => {
     const state = new AgentState({ client: NO_CLIENT });
-    state.loadThread({ messages: replayStart(events) });
+    const start = replayStart(events);
+    state.loadThread({ messages: start });
     for (const event of events) state.apply(event);
-    return state;
+    return { store: state, startsAt: runStartId(start, state.getSnapshot().messages) };
   });
   const snapshot = useAgentState(store);
+  // Open at the run, below the conversation it started from.
+  useEffect(() => {
+    const container = scrollRef.current;
+    const marker = container?.querySelector<HTMLElement>("[data-run-start]");
+    if (container && marker) container.scrollTop += marker.getBoundingClientRect().top - container.getBoundingClientRect().top;
+  }, []);
   const [more, setMore] = useState<BaseEvent[]>([]);
   const apply = useCallback(
     (arrived: BaseEvent[]) => {
@@ -84,7 +91,7 @@ export function RunReplay({ runId, events, live = false }: { runId: string; even
         {view === "timeline" ? (
           <div className="grid gap-4 lg:grid-cols-[1fr_18rem]">
             <div ref={scrollRef} className="max-h-[75vh] overflow-y-auto">
-              <MessageList snapshot={snapshot} scrollRef={scrollRef} />
+              <MessageList snapshot={snapshot} scrollRef={scrollRef} startsAt={startsAt} />
             </div>
             <aside
               aria-label={follow === "following" ? "State of the run so far" : "State at the end of the run"}

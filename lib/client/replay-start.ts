@@ -38,3 +38,17 @@ export function replayStart(events: readonly BaseEvent[]): Message[] {
   }
   return start;
 }
+
+/**
+ * The message a replay marks as where the run begins: the question that ends the conversation it
+ * started from (its trailing user messages), else (a resume) the first message the run added.
+ * Undefined when the run started the thread: there is nothing before it to tell apart.
+ */
+export function runStartId(start: readonly Message[], shown: readonly { id: string; role: string }[]): string | undefined {
+  let first = start.length;
+  while (first > 0 && start[first - 1]!.role === "user") first--;
+  if (first === 0) return undefined;
+  if (first < start.length) return start[first]!.id;
+  const before = new Set(start.map((message) => message.id));
+  return shown.find((message) => !before.has(message.id) && message.role !== "tool")?.id;
+}

@@ -4,7 +4,7 @@
 import type { BaseEvent } from "@ag-ui/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AgentState, type AgentClient } from "@/lib/client";
-import { replayStart } from "@/lib/client/replay-start";
+import { replayStart, runStartId } from "@/lib/client/replay-start";
 import { startAguiServer, type AguiTestServer } from "../support/agui-server";
 import { observeRun, RecordingAgent, userMessage } from "../support/agui-client";
 
@@ -56,6 +56,11 @@ describe("replaying a recorded run", () => {
     // Without the start, the snapshot puts what the store had not seen (both questions) last.
     const empty = replayed(events, false);
     expect(empty.at(-1)?.[0]).toBe("user");
+
+    // The run is marked from its question; the first run of a thread has nothing before it.
+    expect(runStartId(start, start)).toBe(start.at(-1)!.id);
+    const first = (await server.services.runs.events(agent.exchanges[0]!.input.runId)) as BaseEvent[];
+    expect(runStartId(replayStart(first), [])).toBeUndefined();
   });
 
   it("starts from nothing when the record holds no snapshot (a run still going)", () => {
