@@ -427,6 +427,12 @@ function outcomeUnknown(approval: ApprovalView): boolean {
   );
 }
 
+/** What the history says of an approval whose arguments were not edited, by its status. */
+const UNEDITED: Partial<Record<ApprovalView["status"], string>> = {
+  approved: "none: approved as proposed",
+  consumed: "none: the call ran as proposed",
+};
+
 function HistoryRow({ approval, linked }: { approval: ApprovalView; linked: boolean }) {
   const [trail, setTrail] = useState<ApprovalDetail["events"]>();
   const [open, setOpen] = useState(false);
@@ -473,7 +479,8 @@ function HistoryRow({ approval, linked }: { approval: ApprovalView; linked: bool
           {approval.editedArgs ? (
             <JsonView value={approval.editedArgs} openDepth={1} label={`Edited arguments of ${approval.id}`} />
           ) : (
-            <p className="text-xs text-slate-500">none: the call ran as proposed</p>
+            // An approved call runs when its run goes on (then the approval is consumed); a denied one never does.
+            <p className="text-xs text-slate-500">{UNEDITED[approval.status] ?? "none"}</p>
           )}
         </div>
       </div>
