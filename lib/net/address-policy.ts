@@ -54,6 +54,9 @@ export function parseAllowance(entries: readonly string[]): OutboundAllowance {
   return { ranges, hosts };
 }
 
+/** Said with every refused address: the person reading it may mean to reach it. */
+const HOW_TO_ALLOW = " (reached only when OUTBOUND_ALLOW or the source's allow list names it)";
+
 /**
  * Why the console may not connect to the IP address `raw` (brackets allowed), or undefined when it
  * may: only global unicast addresses, unless a range of the allowance holds it. IPv4-mapped IPv6
@@ -66,8 +69,9 @@ export function refuseAddress(raw: string, allow: OutboundAllowance = NOTHING_AL
   const address = ipaddr.process(host);
   if (allow.ranges.some(([net, bits]) => net.kind() === address.kind() && address.match(net, bits))) return undefined;
   const range = address.range();
-  if (range !== "unicast") return `${address.toString()} is a ${range} address`;
-  if (address.kind() === "ipv6" && !address.match(GLOBAL_UNICAST_V6)) return `${address.toString()} is not a global unicast address`;
+  if (range !== "unicast") return `${address.toString()} is a ${range} address${HOW_TO_ALLOW}`;
+  if (address.kind() === "ipv6" && !address.match(GLOBAL_UNICAST_V6))
+    return `${address.toString()} is not a global unicast address${HOW_TO_ALLOW}`;
   return undefined;
 }
 
