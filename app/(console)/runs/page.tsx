@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { RunStartLink } from "@/components/runs/run-start-link";
+import { tokenTotal } from "@/components/runs/token-usage";
 import { getServices } from "@/lib/services";
 import { requireCaller } from "../../page-caller";
 import type { RunStatus } from "@/lib/db/runs";
@@ -108,7 +109,7 @@ export default async function RunsPage({
               <td className="px-3 py-2">{(run.outcome as { type?: string } | null)?.type ?? (run.error ? "error" : "")}</td>
               <td className="px-3 py-2">{run.finishedAt ? `${((run.finishedAt - run.startedAt) / 1000).toFixed(2)} s` : "…"}</td>
               <td className="px-3 py-2">{run.toolCallCount}</td>
-              <td className="px-3 py-2">{tokens(run.usage)}</td>
+              <td className="px-3 py-2">{tokenTotal(run.usage)}</td>
             </tr>
           ))}
         </tbody>
@@ -120,16 +121,4 @@ export default async function RunsPage({
       ) : null}
     </div>
   );
-}
-
-function tokens(usage: unknown[] | null): string {
-  if (!usage?.length) return "—";
-  const total = usage.reduce<number>(
-    (sum, u) =>
-      sum +
-      (((u as { totalTokens?: number }).totalTokens ?? 0) ||
-        ((u as { inputTokens?: number }).inputTokens ?? 0) + ((u as { outputTokens?: number }).outputTokens ?? 0)),
-    0,
-  );
-  return String(total);
 }

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { LocalTime } from "@/components/common/local-time";
 import { RunReplay } from "@/components/runs/run-replay";
+import { tokenDetail, tokenTotal } from "@/components/runs/token-usage";
 import { mayActFor } from "@/lib/auth";
 import { getServices } from "@/lib/services";
 import { requireCaller } from "../../../page-caller";
@@ -16,6 +17,7 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
   if (!run || !mayActFor(await requireCaller(), run.principal)) notFound();
   const events = await services.runs.events(id);
   const outcome = (run.outcome as { type?: string } | null)?.type;
+  const detail = tokenDetail(run.usage);
   return (
     <div className="max-w-6xl">
       <p className="text-sm">
@@ -49,6 +51,11 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
         <dd>{run.finishedAt ? `${((run.finishedAt - run.startedAt) / 1000).toFixed(2)} s` : "running"}</dd>
         <dt className="text-slate-500">Tool calls</dt>
         <dd>{run.toolCallCount}</dd>
+        <dt className="text-slate-500">Tokens</dt>
+        <dd>
+          {tokenTotal(run.usage)}
+          {detail ? <span className="block text-xs text-slate-500">{detail}</span> : null}
+        </dd>
         {run.error ? (
           <>
             <dt className="text-slate-500">Error</dt>
