@@ -17,18 +17,16 @@
 // A miss is reported, never an exit code: timings are not tests.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import type { ToolDescriptor } from "../lib/agents";
 import { OpenAIChatModel } from "../lib/agents/models/openai-chat";
 import { consoleApi } from "../lib/api";
-import { loadConfig } from "../lib/config";
 import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
-import { createServices, type Services } from "../lib/services";
+import type { Services } from "../lib/services";
 import { interleaved } from "./support/load";
 import { median, type BenchResult } from "./support/measure";
+import { throwAwayServices } from "./support/noop-services";
 import { serveInChild, type HandlerFactory } from "./support/served-handler";
 
 const TURN_ROUNDS = 60;
@@ -100,25 +98,9 @@ function answerLength(chunks: Uint8Array[]): number {
   return typeof answer?.content === "string" ? answer.content.length : 0;
 }
 
-/** Console services in a throw-away directory, the assistant's model on the scripted server at `modelUrl`. */
+/** Throw-away console services, the assistant's model on the scripted server at `modelUrl`. */
 function assistantServices(modelUrl: string): { services: Services; close: () => void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-models-"));
-  const services = createServices(
-    loadConfig({
-      LOG_LEVEL: "silent",
-      CONSOLE_DB: path.join(dir, "console.db"),
-      CONSOLE_STATE_DIR: dir,
-      OPENAI_BASE_URL: `${modelUrl}/v1`,
-      ASSISTANT_MODEL: "openai:bench",
-    }),
-  );
-  return {
-    services,
-    close: () => {
-      services.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return throwAwayServices({ OPENAI_BASE_URL: `${modelUrl}/v1`, ASSISTANT_MODEL: "openai:bench" });
 }
 
 /** The AG-UI endpoint, for serveInChild: its assistant's model the scripted server at BENCH_MODEL_URL. */

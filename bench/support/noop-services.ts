@@ -16,10 +16,16 @@ export const NOOP = {
 /** The console's services over SQLite, as the benches open them. */
 export type BenchServices = ReturnType<typeof createServices>;
 
-/** Services over a throw-away database, configured by `env` besides; `close` removes it all. */
+/**
+ * Services over a throw-away database, configured by `env` besides; `close` removes it all. The
+ * state folder is the throw-away one too: in the operator's own, every bench process would take a
+ * place on the list of known databases (KnownDatabases keeps the 200 latest).
+ */
 export function throwAwayServices(env: Record<string, string> = {}): { services: BenchServices; close: () => void } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
-  const services = createServices(loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent", ...env }));
+  const services = createServices(
+    loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), CONSOLE_STATE_DIR: dir, LOG_LEVEL: "silent", ...env }),
+  );
   return {
     services,
     close: () => {
