@@ -22,12 +22,23 @@ const NO_CLIENT: AgentClient = {
 type Follow = "off" | "following" | "ended" | "failed";
 
 /**
- * A recorded run replayed through the same store and components as the chat, with the raw events.
+ * A recorded run replayed through the same store and components as the chat, with the raw events,
+ * from the state the run was given (`inputState`: its STATE_DELTAs patch that one).
  * A run still going (`live`) is followed: the events recorded after those given arrive through GET
  * /api/runs/ID/stream (from whichever console instance runs it) and are applied as they come;
  * when the run ends the page is refreshed, so its status and duration are read again.
  */
-export function RunReplay({ runId, events, live = false }: { runId: string; events: BaseEvent[]; live?: boolean }) {
+export function RunReplay({
+  runId,
+  events,
+  inputState,
+  live = false,
+}: {
+  runId: string;
+  events: BaseEvent[];
+  inputState?: unknown;
+  live?: boolean;
+}) {
   const [view, setView] = useState<"timeline" | "raw">("timeline");
   const scrollRef = useRef<HTMLDivElement>(null);
   const panelId = useId();
@@ -36,7 +47,7 @@ export function RunReplay({ runId, events, live = false }: { runId: string; even
   const [{ store, startsAt }] = useState(() => {
     const state = new AgentState({ client: NO_CLIENT });
     const start = replayStart(events);
-    state.loadThread({ messages: start });
+    state.loadThread({ messages: start, state: inputState ?? undefined });
     for (const event of events) state.apply(event);
     return { store: state, startsAt: runStartId(start, state.getSnapshot().messages) };
   });
@@ -99,6 +110,12 @@ export function RunReplay({ runId, events, live = false }: { runId: string; even
             >
               <h2 className="mb-2 text-sm font-semibold">{follow === "following" ? "State so far" : "State at the end"}</h2>
               <JsonView value={snapshot.state} openDepth={3} label="Final state" />
+              {inputState !== undefined && inputState !== null ? (
+                <>
+                  <h2 className="mt-3 mb-1 text-sm font-semibold">State it was given</h2>
+                  <JsonView value={inputState} openDepth={1} label="State the run was given" />
+                </>
+              ) : null}
               {snapshot.interrupts.length ? (
                 <>
                   <h2 className="mt-3 mb-1 text-sm font-semibold">Interrupts</h2>

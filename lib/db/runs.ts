@@ -21,6 +21,22 @@ export interface RunStart {
   parentRunId?: string;
   /** The first user words, used as the thread's title when it has none. */
   title?: string;
+  /** The shared state the run was given; kept unless it is empty (`{}`, null or absent). */
+  inputState?: unknown;
+}
+
+/**
+ * A run's given state as its row keeps it: JSON text, or null for none or `{}`, and for a state
+ * nested too deeply for JSON.stringify (the run goes on; its end says whether its state was stored).
+ */
+export function inputStateText(state: unknown): string | null {
+  if (state === undefined || state === null) return null;
+  if (typeof state === "object" && !Array.isArray(state) && Object.keys(state).length === 0) return null;
+  try {
+    return JSON.stringify(state) ?? null;
+  } catch {
+    return null;
+  }
 }
 
 export interface RunEnd {
@@ -156,8 +172,8 @@ export class SqliteRunStore implements RunStore {
          where threads.title is null and excluded.title is not null`,
       ),
       insertRun: sqlite.prepare(
-        `insert into runs (id, thread_id, agent, principal, surface, status, parent_run_id, started_at, created_at, updated_at)
-         values (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
+        `insert into runs (id, thread_id, agent, principal, surface, status, parent_run_id, input_state, started_at, created_at, updated_at)
+         values (?, ?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
       ),
       finishRun: sqlite.prepare<
         [string, string | null, string | null, number, string | null, number, number, string],
@@ -181,6 +197,7 @@ export class SqliteRunStore implements RunStore {
         input.principal,
         input.surface ?? "agui",
         input.parentRunId ?? null,
+        inputStateText(input.inputState),
         now,
         now,
         now,

@@ -110,6 +110,8 @@ export const runs = pgTable(
     parentRunId: text("parent_run_id"),
     toolCallCount: integer("tool_call_count").notNull().default(0),
     usage: json<unknown[]>("usage"),
+    /** The shared state the run was given (its STATE_DELTAs patch it); null when it was given none or `{}`. */
+    inputState: json<unknown>("input_state"),
     startedAt: ms("started_at").notNull(),
     finishedAt: ms("finished_at"),
     ...timestamps,

@@ -98,6 +98,8 @@ export const runs = sqliteTable(
     parentRunId: text("parent_run_id"),
     toolCallCount: integer("tool_call_count").notNull().default(0),
     usage: json<unknown[]>("usage"),
+    /** The shared state the run was given (its STATE_DELTAs patch it); null when it was given none or `{}`. */
+    inputState: json<unknown>("input_state"),
     startedAt: integer("started_at").notNull(),
     finishedAt: integer("finished_at"),
     ...timestamps,

@@ -46,6 +46,8 @@ describe("a run always ends in a recorded final state", () => {
     expect(events.at(-1)?.type).toMatch(/^RUN_(FINISHED|ERROR)$/);
     const run = await services.runs.getRun(input.runId);
     expect(run).toMatchObject({ status: "error", finishedAt: expect.any(Number) });
+    // The state it was given could not be serialised either: the run keeps none rather than failing to start.
+    expect(run?.inputState).toBeNull();
     expect(await services.runs.events(input.runId)).toHaveLength(events.length);
     // The thread keeps what it had (nothing): the state that could not be stored is not half-written.
     expect((await services.runs.getThread(input.threadId))?.state).toBeNull();

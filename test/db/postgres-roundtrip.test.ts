@@ -81,6 +81,7 @@ const rows: { [K in keyof typeof pg]?: (typeof pg)[K] extends PgTable ? (typeof 
     parentRunId: "run-0",
     toolCallCount: 3,
     usage: [{ input: 10, output: 20 }],
+    inputState: { actions: [{ tool: "refund" }] },
     startedAt: at,
     finishedAt: later,
     ...times,

@@ -89,6 +89,18 @@ describe.each([
     expect((await store.getThread("t1"))?.title).toBe("First words");
   });
 
+  it("keeps the state a run was given, and none for an empty one", async () => {
+    const given = { actions: [{ tool: "refund", args: { order: 42 } }], note: "ünïcode" };
+    await store.start({ ...started("r1"), inputState: given });
+    await store.start({ ...started("r2"), inputState: {} });
+    await store.start(started("r3"));
+    await store.start({ ...started("r4"), inputState: [1, 2] });
+    expect((await store.getRun("r1"))?.inputState).toEqual(given);
+    expect((await store.getRun("r2"))?.inputState).toBeNull();
+    expect((await store.getRun("r3"))?.inputState).toBeNull();
+    expect((await store.getRun("r4"))?.inputState).toEqual([1, 2]);
+  });
+
   it("keeps a run's events in order, its consecutive batches as one row, written before any read", async () => {
     await store.start(started("r1"));
     store.append("r1", 0, many(0, 3));

@@ -6,6 +6,7 @@ import { afterDescending, pageSize, toPage, type Page } from "../paging";
 import {
   encodeEnd,
   endNotStored,
+  inputStateText,
   rowsHolding,
   type EncodedEnd,
   type Run,
@@ -44,8 +45,8 @@ interface Waiting {
  * the statement, when its thread exists.
  */
 const START_RUN = `with run as (
-    insert into runs (id, thread_id, agent, principal, surface, status, parent_run_id, started_at, created_at, updated_at)
-    values ($1::text, $2::text, $3::text, $4::text, $5::text, 'running', $6::text, $8::bigint, $8::bigint, $8::bigint)
+    insert into runs (id, thread_id, agent, principal, surface, status, parent_run_id, input_state, started_at, created_at, updated_at)
+    values ($1::text, $2::text, $3::text, $4::text, $5::text, 'running', $6::text, $9::jsonb, $8::bigint, $8::bigint, $8::bigint)
     on conflict (id) do nothing
     returning id
   ), thread as (
@@ -127,6 +128,7 @@ export class PgRunStore implements RunStore {
       input.parentRunId ?? null,
       input.title?.slice(0, 120) ?? null,
       Date.now(),
+      inputStateText(input.inputState),
     ]);
     if (!rows.length) throw new RunIdTaken(input.runId);
   }

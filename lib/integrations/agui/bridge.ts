@@ -68,6 +68,7 @@ export class AguiBridge {
       principal: principal.id,
       parentRunId: recorded.parentRunId,
       title,
+      inputState: recorded.state,
     });
     return new BridgeRun(this, agent, recorded, principal, pinned && { ...pinned, parentRunId: input.parentRunId }, owner === undefined);
   }

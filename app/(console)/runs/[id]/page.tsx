@@ -65,7 +65,13 @@ export default async function RunPage({ params }: { params: Promise<{ id: string
       </dl>
       <div className="mt-6">
         {/* Keyed on what it was given: when a followed run ends, the refreshed page replays the whole record afresh. */}
-        <RunReplay key={`${run.status}:${events.length}`} runId={run.id} events={events} live={run.status === "running"} />
+        <RunReplay
+          key={`${run.status}:${events.length}`}
+          runId={run.id}
+          events={events}
+          inputState={run.inputState}
+          live={run.status === "running"}
+        />
       </div>
     </div>
   );

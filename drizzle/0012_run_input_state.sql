@@ -1,0 +1,1 @@
+ALTER TABLE `runs` ADD `input_state` text;
