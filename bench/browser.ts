@@ -31,7 +31,7 @@ export default async function benchBrowser(): Promise<BenchResult | BenchResult[
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-browser-"));
   const dbFile = path.join(dir, "bench.db");
-  const services = createServices(loadConfig({ CONSOLE_DB: dbFile, LOG_LEVEL: "silent" }));
+  const services = createServices(loadConfig({ CONSOLE_DB: dbFile, CONSOLE_STATE_DIR: dir, LOG_LEVEL: "silent" }));
   const threadId = await seedThread(services, 1000, 500);
   await seedApprovals(services, 10_000);
   const api = consoleApi(services).approvals;

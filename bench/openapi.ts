@@ -16,9 +16,12 @@ const SEARCH_BUDGET_MS = 30;
 
 function freshServices(): { services: Services; dir: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-openapi-"));
-  const services = createServices(loadConfig({ LOG_LEVEL: "silent", CONSOLE_DB: path.join(dir, "console.db"), SEED_DEMO: "0" }), {
-    logger: silentLogger,
-  });
+  const services = createServices(
+    loadConfig({ LOG_LEVEL: "silent", CONSOLE_DB: path.join(dir, "console.db"), CONSOLE_STATE_DIR: dir, SEED_DEMO: "0" }),
+    {
+      logger: silentLogger,
+    },
+  );
   return { services, dir };
 }
 

@@ -114,9 +114,12 @@ async function benchSearch(count: number, target: number, withFirstPage: boolean
 
 async function benchHttp(count: number): Promise<Figure[]> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-registry-http-"));
-  const services = createServices(loadConfig({ LOG_LEVEL: "silent", CONSOLE_DB: path.join(dir, "console.db"), SEED_DEMO: "0" }), {
-    logger: silentLogger,
-  });
+  const services = createServices(
+    loadConfig({ LOG_LEVEL: "silent", CONSOLE_DB: path.join(dir, "console.db"), CONSOLE_STATE_DIR: dir, SEED_DEMO: "0" }),
+    {
+      logger: silentLogger,
+    },
+  );
   const server = createNodeServer([{ method: "GET", path: "/api/tools", handler: consoleApi(services).tools.list }]);
   try {
     await new ToolRows(services.database.db).insertMany(toolRows(count));

@@ -152,7 +152,13 @@ function figures(format: string, bytes: number, m: Measured): Figure[] {
 export default async function benchStalls(): Promise<BenchResult> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-"));
   const services = createServices(
-    loadConfig({ CONSOLE_DB: path.join(dir, "bench.db"), LOG_LEVEL: "silent", AGENT_STREAM_DELAY_MS: "0", SEED_DEMO: "0" }),
+    loadConfig({
+      CONSOLE_DB: path.join(dir, "bench.db"),
+      CONSOLE_STATE_DIR: dir,
+      LOG_LEVEL: "silent",
+      AGENT_STREAM_DELAY_MS: "0",
+      SEED_DEMO: "0",
+    }),
   );
   const api = consoleApi(services);
   const server = createNodeServer([

@@ -31,6 +31,8 @@ export async function startBuiltConsole(options: { database?: string; env?: Reco
     env: {
       ...process.env,
       CONSOLE_DB: database,
+      // Off the operator's list of known databases (in their state folder) unless the caller says otherwise.
+      ...(dir && { CONSOLE_STATE_DIR: dir }),
       LOG_LEVEL: "error",
       NEXT_TELEMETRY_DISABLED: "1",
       NODE_ENV: "production",
