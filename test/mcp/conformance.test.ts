@@ -52,6 +52,10 @@ describe("MCP conformance (server mode)", () => {
       "tools-list",
       "tools-call-simple-text",
       "tools-call-error",
+      "tools-call-image",
+      "tools-call-audio",
+      "tools-call-embedded-resource",
+      "tools-call-mixed-content",
       "dns-rebinding-protection",
     ])
       expect(output).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));

@@ -4,7 +4,7 @@ import { isPending } from "@/lib/execution";
 import { importMcp } from "@/lib/integrations/mcp/import-mcp";
 import type { Services } from "@/lib/services";
 import { startMcpServer, type McpTestServer } from "../support/mcp-server";
-import { FIXTURE, stdioTarget } from "../support/mcp-servers";
+import { EVERYTHING, FIXTURE, stdioTarget } from "../support/mcp-servers";
 import { testServices } from "../support/services";
 
 // The console as a gateway: tools imported from one MCP server are served to other MCP clients
@@ -16,6 +16,7 @@ let downstream: Services;
 beforeAll(async () => {
   gateway = await startMcpServer({ env: { OUTBOUND_ALLOW: "127.0.0.1/32" } });
   await importMcp(gateway.services, { target: stdioTarget(FIXTURE), prefix: "gw_" });
+  await importMcp(gateway.services, { target: stdioTarget(EVERYTHING, ["stdio"]), prefix: "ev_" });
   downstream = testServices({ OUTBOUND_ALLOW: "127.0.0.1/32" });
 });
 afterAll(async () => {
@@ -59,6 +60,17 @@ describe("imported tools served over the console's MCP endpoint", () => {
     })) as CallToolResult;
     expect(again.isError).toBeFalsy();
     expect(text(again)).toContain("wiped cache");
+  });
+
+  it("passes an image through: the server's content blocks reach the client as they were sent", async () => {
+    const upstream = await gateway.services.mcp.forSource(gateway.services.registry.get("ev_get-tiny-image")!.sourceId!);
+    const direct = await upstream.callTool("get-tiny-image", {}, new AbortController().signal);
+    const client = await gateway.connect();
+    const served = (await client.callTool({ name: "ev_get-tiny-image", arguments: {} })) as CallToolResult;
+    expect(served.isError).toBeFalsy();
+    expect(served.content.map((block) => block.type)).toEqual(["text", "image", "text"]);
+    expect(served.content).toEqual(direct.content);
+    expect(served.structuredContent).toBeUndefined();
   });
 
   it("can itself be imported by another console over Streamable HTTP", async () => {

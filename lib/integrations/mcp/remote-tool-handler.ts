@@ -4,6 +4,7 @@ import { MAX_DOCUMENT_DEPTH, valueDepthExceeds } from "../../json/depth";
 import type { ToolHandler } from "../../tools/handler";
 import { ConnectionLost, type McpConnection } from "./connection";
 import { McpServerUnreachable } from "./import-errors";
+import { contentValue } from "./content-value";
 
 /** A result whose JSON is longer than this is refused: a model cannot use it and the console would hold it. */
 const MAX_RESULT_CHARS = 4 * 1024 * 1024;
@@ -53,7 +54,7 @@ export function resultValue(result: CallToolResult): unknown {
       ? result.structuredContent
       : result.content.length > 0 && result.content.every((block) => block.type === "text")
         ? textOf(result)
-        : { content: result.content };
+        : contentValue(result.content);
   // Checked before anything recursive (the size check, the executor's output check) walks it.
   if (valueDepthExceeds(value, MAX_DOCUMENT_DEPTH))
     throw new ToolError(`The MCP tool's result nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);

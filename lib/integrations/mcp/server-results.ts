@@ -3,6 +3,7 @@ import { isJsonObject } from "../../json/canonical";
 import type { PendingCall, ToolResult } from "../../execution/result";
 import type { JsonSchema } from "../../tools/spec";
 import { resultText } from "../result-text";
+import { contentBlocksOf } from "./content-value";
 import { wrapsResult } from "./mcp-tools";
 
 /** `_meta` keys the console reads on a tools/call: the client's run and call keys (scoped by its principal). */
@@ -15,10 +16,15 @@ export const APPROVAL_URL_META = "agui-console/approval_url";
 
 /**
  * A tool's outcome as an MCP result: a value becomes `structuredContent` (under `result` when the
- * output schema is not an object) with a text copy for clients that read only text; a failure is an
- * `isError` result whose text is `{error: {kind, message}}` and whose `_meta` names the kind.
+ * output schema is not an object) with a text copy for clients that read only text; a value made of
+ * MCP content blocks (ContentValue) from a tool without an output schema is those blocks; a failure
+ * is an `isError` result whose text is `{error: {kind, message}}` and whose `_meta` names the kind.
  */
 export function toCallToolResult(result: ToolResult, outputSchema: JsonSchema | undefined): CallToolResult {
+  if (result.ok && !outputSchema) {
+    const blocks = contentBlocksOf(result.value);
+    if (blocks) return { content: blocks };
+  }
   const content = [{ type: "text" as const, text: resultText(result) }];
   if (!result.ok) return { content, isError: true, _meta: { [ERROR_KIND_META]: result.error.kind } };
   const { value } = result;

@@ -1,0 +1,31 @@
+import { ContentBlockSchema, type ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import { isJsonObject } from "../../json/canonical";
+
+/**
+ * A tool's value made of MCP content blocks: `{ content: [...] }`, its one key. An imported MCP
+ * tool answers with one when its result holds more than text (an image, audio, a resource) and no
+ * structured content; any tool may answer one. The console's MCP endpoint serves such a value as
+ * the blocks themselves, so an image from a server behind the console reaches the client as an
+ * image; the other surfaces carry it as the JSON it is.
+ */
+export interface ContentValue {
+  content: ContentBlock[];
+}
+
+/** A result's content blocks as a tool's value (see ContentValue). */
+export function contentValue(blocks: ContentBlock[]): ContentValue {
+  return { content: blocks };
+}
+
+/**
+ * The blocks of a value shaped as a ContentValue: an object whose only key is `content`, a
+ * non-empty array of blocks that each read as an MCP content block. Anything else is undefined
+ * (the value is served as structured content).
+ */
+export function contentBlocksOf(value: unknown): ContentBlock[] | undefined {
+  if (!isJsonObject(value)) return undefined;
+  const blocks = value.content;
+  if (!Array.isArray(blocks) || blocks.length === 0 || Object.keys(value).length !== 1) return undefined;
+  // The blocks are served as they are (the schema's output would drop what it does not name).
+  return blocks.every((block) => ContentBlockSchema.safeParse(block).success) ? (blocks as ContentBlock[]) : undefined;
+}
