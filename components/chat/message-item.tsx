@@ -20,7 +20,9 @@ export const MessageItem = memo(function MessageItem({ message, calls }: { messa
     case "user":
       return (
         <div className="flex justify-end">
-          <div className="max-w-[80%] whitespace-pre-wrap rounded-2xl rounded-br-sm bg-indigo-600 px-4 py-2 text-sm text-white">{text}</div>
+          <div className="max-w-[80%] whitespace-pre-wrap [overflow-wrap:anywhere] rounded-2xl rounded-br-sm bg-indigo-600 px-4 py-2 text-sm text-white">
+            {text}
+          </div>
         </div>
       );
     case "reasoning":
@@ -38,7 +40,7 @@ export const MessageItem = memo(function MessageItem({ message, calls }: { messa
       return (
         <div className="space-y-2" aria-busy={message.streaming || undefined}>
           {text ? (
-            <div className="max-w-[90%] rounded-2xl rounded-bl-sm bg-white px-4 py-2 shadow-sm ring-1 ring-slate-200">
+            <div className="max-w-[90%] [overflow-wrap:anywhere] rounded-2xl rounded-bl-sm bg-white px-4 py-2 shadow-sm ring-1 ring-slate-200">
               <Markdown text={text} />
               {message.streaming ? (
                 <span className="ml-1 inline-block h-3 w-1.5 animate-pulse bg-slate-400 align-middle" aria-hidden />

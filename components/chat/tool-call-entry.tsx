@@ -1,12 +1,19 @@
 "use client";
 
-import { memo } from "react";
+import { memo, useMemo } from "react";
 import type { ToolCallView } from "@/lib/client";
+import { contentBlocksOf } from "@/lib/client/content-blocks";
 import { JsonView } from "../common/json-view";
+import { ContentBlocksView } from "../common/content-blocks-view";
 import { StatusBadge } from "./status-badge";
 
-/** One tool call on the timeline: name, arguments (live while streaming), status, duration, result or error. */
+/**
+ * One tool call on the timeline: name, arguments (live while streaming), status, duration, result or
+ * error. A result made of MCP content blocks (an imported tool's image, say) is shown as them, with
+ * its JSON a click away.
+ */
 export const ToolCallEntry = memo(function ToolCallEntry({ call }: { call: ToolCallView }) {
+  const blocks = useMemo(() => (call.result === undefined ? undefined : contentBlocksOf(call.result)), [call.result]);
   return (
     <article
       className="rounded-lg border border-slate-200 bg-white p-3 text-sm"
@@ -43,7 +50,17 @@ export const ToolCallEntry = memo(function ToolCallEntry({ call }: { call: ToolC
       {call.result !== undefined ? (
         <details className="mt-2" open>
           <summary className="cursor-pointer text-xs font-medium text-slate-500">Result</summary>
-          <JsonView value={call.result} label={`Result of ${call.name}`} />
+          {blocks ? (
+            <>
+              <ContentBlocksView blocks={blocks} tool={call.name} />
+              <details className="mt-1">
+                <summary className="cursor-pointer text-xs text-slate-500">As JSON</summary>
+                <JsonView value={call.result} label={`Result of ${call.name} as JSON`} />
+              </details>
+            </>
+          ) : (
+            <JsonView value={call.result} label={`Result of ${call.name}`} />
+          )}
         </details>
       ) : null}
     </article>

@@ -23,6 +23,8 @@ export function pageCsp(nonce: string, { dev = false } = {}): string {
     `style-src-elem 'self' 'nonce-${nonce}'${dev ? " 'unsafe-inline'" : ""}`,
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
+    // A tool's sound is shown inline as a data: URL (components/common/content-blocks-view.tsx).
+    "media-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self'${dev ? " ws:" : ""}`,
     "object-src 'none'",
