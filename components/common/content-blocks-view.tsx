@@ -1,6 +1,6 @@
 "use client";
 
-import type { ShownBlock } from "@/lib/client/content-blocks";
+import { base64Bytes, type ShownBlock } from "@/lib/client/content-blocks";
 
 /**
  * A tool's result made of MCP content blocks, as its reader would take it: text as text, images
@@ -66,8 +66,8 @@ function Block({ block, tool }: { block: ShownBlock; tool: string }) {
 function Unshown({ block }: { block: Extract<ShownBlock, { type: "image" | "audio" }> }) {
   return (
     <p className="text-xs text-slate-500">
-      {block.type === "image" ? "An image" : "A sound"} ({block.mimeType}, {Math.floor((block.data.length * 3) / 4).toLocaleString("en")}{" "}
-      bytes) this page does not show inline.
+      {block.type === "image" ? "An image" : "A sound"} ({block.mimeType}, {base64Bytes(block.data).toLocaleString("en")} bytes) this page
+      does not show inline.
     </p>
   );
 }

@@ -1,5 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "./model";
+import { mediaNamed } from "./media-text";
 
 /**
  * The demo agents' model: deterministic rules, no LLM and no key. It reads the last user message
@@ -190,7 +191,7 @@ function describe(tool: string, content: string): string {
     case "issue_refund":
       return `Refund ${v.refundId} issued: ${v.amount} ${v.currency} for order ${v.orderId}.`;
     default:
-      return `${tool} returned ${JSON.stringify(result.value).slice(0, 500)}`;
+      return `${tool} returned ${JSON.stringify(mediaNamed(result.value)).slice(0, 500)}`;
   }
 }
 

@@ -29,6 +29,12 @@ export function contentBlocksOf(result: unknown): ShownBlock[] | undefined {
   return shown;
 }
 
+/** How many bytes a base64 text holds. */
+export function base64Bytes(base64: string): number {
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((base64.length * 3) / 4) - padding);
+}
+
 function shownBlock(block: Record<string, unknown>): ShownBlock | undefined {
   switch (block.type) {
     case "text":
@@ -48,7 +54,7 @@ function shownBlock(block: Record<string, unknown>): ShownBlock | undefined {
         uri: resource.uri,
         ...(text(resource.mimeType) && { mimeType: resource.mimeType }),
         ...(text(resource.text) && { text: resource.text }),
-        ...(text(resource.blob) && { blobBytes: Math.floor((resource.blob.length * 3) / 4) }),
+        ...(text(resource.blob) && { blobBytes: base64Bytes(resource.blob) }),
       };
     }
     case "resource_link":

@@ -136,6 +136,31 @@ describe.each(DRIVERS)("the assistant over $name", ({ wire, env, keyVariable }) 
     expect(run.finished!.usage).toEqual([expect.objectContaining({ inputTokens: 110, outputTokens: 27, totalTokens: 137 })]);
   });
 
+  it("names an image a tool answered instead of sending its bytes to the model; the client's stream keeps the image", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+    if (!server.services.registry.get("screenshot"))
+      await server.services.registry.add(
+        { name: "screenshot", description: "Takes a screenshot", inputSchema: { type: "object", properties: {} } },
+        () => ({
+          content: [
+            { type: "text", text: "The screen:" },
+            { type: "image", data: png, mimeType: "image/png" },
+          ],
+        }),
+      );
+    model.script({ toolCalls: [{ name: "screenshot", args: {} }] }, { text: "I took it." });
+    const agent = client();
+    agent.addMessage(userMessage("Take a screenshot"));
+    const run = await observeRun(agent);
+    expect(lastText(run)).toBe("I took it.");
+    expect(eventsOf(run, EventType.TOOL_CALL_RESULT)[0]!.content).toContain(png);
+
+    const body = JSON.stringify(model.requests.at(-1)!.body);
+    expect(body).not.toContain(png.slice(0, 40));
+    expect(body).toContain("image/png, 70 bytes: shown to the person, not included here");
+    expect(body).toContain("The screen:");
+  });
+
   it("a call that needs approval ends the run with an interrupt; the operator approves over REST; the resume reaches an answer", async () => {
     model.script({ toolCalls: [{ name: "issue_refund", args: { orderId: "A-1", amount: 20, currency: "EUR" } }] });
     const agent = client();

@@ -3,6 +3,7 @@ import type { Message, TokenUsage } from "@ag-ui/core";
 import Anthropic, { APIError } from "@anthropic-ai/sdk";
 import { toAnthropicTool, type AnthropicTool } from "../../integrations/anthropic/anthropic-tools";
 import { ModelError, type ChatModel, type ModelChunk, type ModelRequest, type ToolDescriptor } from "../model";
+import { mediaNamedText } from "../media-text";
 import { parseToolArguments, providerError, textOf, toolDefinitions } from "./common";
 import type { DriverOptions } from "./driver";
 
@@ -161,7 +162,7 @@ export function toAnthropicMessages(
           {
             type: "tool_result",
             tool_use_id: toolUseIdOf(message.toolCallId),
-            content: textOf(message),
+            content: mediaNamedText(textOf(message)),
             ...(message.error !== undefined && { is_error: true }),
           },
         ]);

@@ -2,6 +2,7 @@ import type { Message, TokenUsage } from "@ag-ui/core";
 import { ApiError, GoogleGenAI, type Content, type GenerateContentResponseUsageMetadata, type Part } from "@google/genai";
 import { toGeminiFunctionDeclaration, type GeminiFunctionDeclaration } from "../../integrations/gemini/function-declarations";
 import { ModelError, type ChatModel, type ModelChunk, type ModelRequest, type ToolDescriptor } from "../model";
+import { mediaNamedText } from "../media-text";
 import { parseToolArguments, providerError, textOf, toolDefinitions } from "./common";
 import type { DriverOptions } from "./driver";
 import { inSmallPieces } from "./sse-chunks";
@@ -156,7 +157,7 @@ export function toGeminiContents(
             `The conversation has a tool result for ${message.toolCallId}, a call no assistant message made`,
             "model_error",
           );
-        const value = resultValue(textOf(message));
+        const value = resultValue(mediaNamedText(textOf(message)));
         add("user", [
           {
             functionResponse: {

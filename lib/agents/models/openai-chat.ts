@@ -8,6 +8,7 @@ import type {
 import type { CompletionUsage } from "openai/resources/completions";
 import { toOpenAIChatTool, type OpenAIChatTool } from "../../integrations/openai/openai-tools";
 import type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "../model";
+import { mediaNamedText } from "../media-text";
 import { textOf, toolDefinitions } from "./common";
 import { createOpenAIClient, openAIError, openWithRetries, ToolCallReader, type OpenAIModelOptions } from "./openai-client";
 
@@ -147,7 +148,7 @@ export function toChatMessages(system: string | undefined, history: readonly Mes
         break;
       }
       case "tool":
-        messages.push({ role: "tool", tool_call_id: message.toolCallId, content: textOf(message) });
+        messages.push({ role: "tool", tool_call_id: message.toolCallId, content: mediaNamedText(textOf(message)) });
         break;
     }
   }

@@ -3,6 +3,7 @@ import type OpenAI from "openai";
 import type { ResponseInputItem, ResponseUsage } from "openai/resources/responses/responses";
 import { toOpenAIResponsesTool, type OpenAIResponsesTool } from "../../integrations/openai/openai-tools";
 import type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "../model";
+import { mediaNamedText } from "../media-text";
 import { textOf, toolDefinitions } from "./common";
 import { createOpenAIClient, openAIError, openWithRetries, streamedError, ToolCallReader, type OpenAIModelOptions } from "./openai-client";
 
@@ -119,7 +120,7 @@ export function toResponsesInput(history: readonly Message[]): ResponseInputItem
           items.push({ type: "function_call", call_id: call.id, name: call.function.name, arguments: call.function.arguments });
         break;
       case "tool":
-        items.push({ type: "function_call_output", call_id: message.toolCallId, output: textOf(message) });
+        items.push({ type: "function_call_output", call_id: message.toolCallId, output: mediaNamedText(textOf(message)) });
         break;
     }
   }
