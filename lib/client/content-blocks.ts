@@ -1,6 +1,6 @@
 // A tool's result made of MCP content blocks, read for display: `{ content: [...] }`, its one key,
 // what an imported MCP tool answers when its result holds an image, audio or a resource (and what
-// the console's MCP endpoint serves as blocks, lib/integrations/mcp/content-value.ts). The check
+// the console's MCP endpoint serves as blocks, lib/integrations/content-value.ts). The check
 // here is the browser's own (no SDK schemas in the page's bundle): each block must have the fields
 // its type needs to be shown; anything else leaves the result to the JSON view.
 

@@ -4,7 +4,7 @@ import type { SourceImportAnswer } from "@/lib/api/contracts";
 import type { A2ATestResult } from "@/lib/integrations/a2a/import-a2a";
 import type { SqliteServices } from "@/lib/services";
 import { countRows } from "../support/database";
-import { startFixtureAgent, type FixtureAgent } from "../support/a2a-fixture-agent";
+import { PICTURE_PNG, startFixtureAgent, type FixtureAgent } from "../support/a2a-fixture-agent";
 import { testServices } from "../support/services";
 import { valueOf, failureOf } from "../support/outcomes";
 
@@ -92,6 +92,20 @@ describe("importing an A2A agent (v1.0)", () => {
     expect(valueOf(await services.executor.call("fx_echo", { message: "hello there" }))).toBe("echo: hello there");
     expect(agent.seen.map((s) => s.path)).toEqual(["/rpc"]);
     expect(agent.seen[0]!.authorization).toBe("Bearer a2a-secret-token");
+  });
+
+  it("an answer with files is MCP content blocks: the image as itself, a link, other bytes as a resource", async () => {
+    expect(valueOf(await services.executor.call("fx_echo", { message: "picture" }))).toEqual({
+      content: [
+        { type: "text", text: "Here is a dot" },
+        { type: "image", data: PICTURE_PNG, mimeType: "image/png" },
+        { type: "resource_link", uri: "https://example.com/dot.png", name: "dot.png", mimeType: "image/png" },
+        {
+          type: "resource",
+          resource: { uri: "a2a-part:dot.pdf", mimeType: "application/pdf", blob: Buffer.from("%PDF-1.4").toString("base64") },
+        },
+      ],
+    });
   });
 
   it("a remote input-required is a ToolError and approves nothing; the same call made again resumes the task", async () => {

@@ -4,7 +4,7 @@ import type { ToolRegistry } from "@/lib/tools";
 // The tools the MCP conformance suite's server scenarios call by name (test_simple_text, ...),
 // registered as ordinary registry tools so the suite drives the console's own MCP handler, executor
 // and record. Only what a registry tool can be is here: tools answer JSON values, and a value made of
-// MCP content blocks (lib/integrations/mcp/content-value.ts, what an imported tool's image becomes)
+// MCP content blocks (lib/integrations/content-value.ts, what an imported tool's image becomes)
 // is served as those blocks. The scenarios that ask the client for sampling or form input are
 // expected failures (conformance-baseline.yml says why).
 

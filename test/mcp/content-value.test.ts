@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentBlocksOf } from "@/lib/integrations/mcp/content-value";
+import { contentBlocksOf } from "@/lib/integrations/content-value";
 import { toCallToolResult } from "@/lib/integrations/mcp/server-results";
 
 // Which values the MCP endpoint serves as content blocks (an imported tool's image, say) and which

@@ -25,8 +25,29 @@ import type { AgentCard as LegacyCard } from "a2a-sdk-v03";
  * A small A2A agent built with the SDK, on a real socket on 127.0.0.1. Its skills take text:
  * `echo` answers "echo: <text>"; text starting with "wait" leaves the task input-required, and the
  * next message on it completes it with "resumed: <text>"; "fail" fails the task; "slow" takes
- * `slowMs`. Every request's path and Authorization header are recorded.
+ * `slowMs`; "picture" answers with files: text, a PNG (PICTURE_PNG), a link and a PDF's bytes. Every request's path and Authorization header are recorded.
  */
+/** The 1×1 PNG the "picture" answer holds, as base64. */
+export const PICTURE_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+const part = (content: NonNullable<Part["content"]>, mediaType: string, filename = ""): Part => ({
+  content,
+  mediaType,
+  filename,
+  metadata: undefined,
+});
+
+/** The parts of an answer: the echo, or the "picture" answer's files. */
+function answerParts(text: string, resumed: boolean): Part[] {
+  if (!text.startsWith("picture")) return [part({ $case: "text", value: `${resumed ? "resumed" : "echo"}: ${text}` }, "text/plain")];
+  return [
+    part({ $case: "text", value: "Here is a dot" }, "text/plain"),
+    part({ $case: "raw", value: Buffer.from(PICTURE_PNG, "base64") }, "image/png", "dot.png"),
+    part({ $case: "url", value: "https://example.com/dot.png" }, "image/png", "dot.png"),
+    part({ $case: "raw", value: Buffer.from("%PDF-1.4") }, "application/pdf", "dot.pdf"),
+  ];
+}
+
 export interface FixtureAgent {
   base: string;
   /** Requests seen: path and the Authorization header (or null). */
@@ -214,14 +235,7 @@ function v1Executor(options: FixtureOptions): AgentExecutor {
             artifactId: randomUUID(),
             name: "answer",
             description: "",
-            parts: [
-              {
-                content: { $case: "text", value: `${resumed ? "resumed" : "echo"}: ${text}` },
-                mediaType: "text/plain",
-                filename: "",
-                metadata: undefined,
-              },
-            ],
+            parts: answerParts(text, resumed),
             metadata: undefined,
             extensions: [],
           },

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { Message, TaskState, type Part, type Task } from "@a2a-js/sdk";
 import type { Client } from "@a2a-js/sdk/client";
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import { ToolError } from "../../execution/errors";
 import { jsonDigest } from "../../json/canonical";
 import { MAX_DOCUMENT_DEPTH, valueDepthExceeds } from "../../json/depth";
 import { AddressNotAllowed } from "../../net";
 import { messageOf, type A2AConnection } from "./client-connection";
+import { contentValue } from "../content-value";
 import { A2AAgentUnreachable, A2AOptionsError } from "./import-errors";
 import type { A2ABinding } from "./plan-a2a-tools";
 
@@ -142,21 +144,49 @@ function isRpcError(error: unknown): boolean {
   );
 }
 
+/** A part of an answer that holds files, as an MCP content block. */
+function blockOf(part: Part, index: number): ContentBlock {
+  const content = part.content!;
+  const mimeType = part.mediaType.trim().toLowerCase();
+  switch (content.$case) {
+    case "text":
+      return { type: "text", text: content.value };
+    case "data":
+      return { type: "text", text: JSON.stringify(content.value ?? null) };
+    case "url":
+      return { type: "resource_link", uri: content.value, name: part.filename || content.value, ...(mimeType && { mimeType }) };
+    case "raw": {
+      const data = Buffer.from(content.value).toString("base64");
+      if (/^(image|audio)\/[\w.+-]+$/.test(mimeType)) return { type: mimeType.startsWith("image") ? "image" : "audio", data, mimeType };
+      const uri = `a2a-part:${encodeURIComponent(part.filename || String(index + 1))}`;
+      return { type: "resource", resource: { uri, mimeType: mimeType || "application/octet-stream", blob: data } };
+    }
+  }
+}
+
 function isTask(result: Message | Task): result is Task {
   return "status" in result && typeof (result as Task).id === "string" && !("messageId" in result);
 }
 
-/** One data part is its value, text parts are their text, anything else the list of parts. Throws ToolError when too large or deep. */
+/**
+ * The value of an answer's parts: one data part is its value, text parts are their text, several
+ * parts the list of them. An answer with files (bytes or a URL) is MCP content blocks (see
+ * ContentValue): an image or a sound as itself, other bytes as a resource, a URL as a link, text and
+ * data as text. Throws ToolError when too large or deep.
+ */
 function valueOf(parts: Part[]): unknown {
-  const values = parts.map((part) => {
-    const content = part.content;
-    if (!content) return null;
-    if (content.$case === "data" || content.$case === "text") return content.value;
-    if (content.$case === "url") return { url: content.value, mediaType: part.mediaType, filename: part.filename };
-    return { raw: `${content.value?.length ?? 0} bytes`, mediaType: part.mediaType, filename: part.filename };
-  });
-  const value =
-    values.length === 0 ? null : values.length === 1 ? values[0] : values.every((v) => typeof v === "string") ? values.join("\n") : values;
+  const present = parts.filter((part) => part.content !== undefined);
+  const files = present.some((part) => part.content!.$case === "raw" || part.content!.$case === "url");
+  const values = files ? undefined : present.map((part) => (part.content as { value: unknown }).value);
+  const value = values
+    ? values.length === 0
+      ? null
+      : values.length === 1
+        ? values[0]
+        : values.every((v) => typeof v === "string")
+          ? values.join("\n")
+          : values
+    : contentValue(present.map(blockOf));
   if (valueDepthExceeds(value, MAX_DOCUMENT_DEPTH))
     throw new ToolError(`The remote agent's result nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);
   if (JSON.stringify(value ?? null).length > MAX_RESULT_CHARS)

@@ -4,7 +4,7 @@ import { MAX_DOCUMENT_DEPTH, valueDepthExceeds } from "../../json/depth";
 import type { ToolHandler } from "../../tools/handler";
 import { ConnectionLost, type McpConnection } from "./connection";
 import { McpServerUnreachable } from "./import-errors";
-import { contentValue } from "./content-value";
+import { contentValue } from "../content-value";
 
 /** A result whose JSON is longer than this is refused: a model cannot use it and the console would hold it. */
 const MAX_RESULT_CHARS = 4 * 1024 * 1024;

@@ -3,7 +3,7 @@ import { isJsonObject } from "../../json/canonical";
 import type { PendingCall, ToolResult } from "../../execution/result";
 import type { JsonSchema } from "../../tools/spec";
 import { resultText } from "../result-text";
-import { contentBlocksOf } from "./content-value";
+import { contentBlocksOf } from "../content-value";
 import { wrapsResult } from "./mcp-tools";
 
 /** `_meta` keys the console reads on a tools/call: the client's run and call keys (scoped by its principal). */

@@ -1,10 +1,10 @@
 import { ContentBlockSchema, type ContentBlock } from "@modelcontextprotocol/sdk/types.js";
-import { isJsonObject } from "../../json/canonical";
+import { isJsonObject } from "../json/canonical";
 
 /**
  * A tool's value made of MCP content blocks: `{ content: [...] }`, its one key. An imported MCP
  * tool answers with one when its result holds more than text (an image, audio, a resource) and no
- * structured content; any tool may answer one. The console's MCP endpoint serves such a value as
+ * structured content, an imported A2A agent when its answer holds files; any tool may answer one. The console's MCP endpoint serves such a value as
  * the blocks themselves, so an image from a server behind the console reaches the client as an
  * image; the other surfaces carry it as the JSON it is.
  */
