@@ -14,8 +14,24 @@ import { testServices } from "../support/services";
 let remote: A2ATestServer;
 let local: SqliteServices;
 
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+/** What the remote's `picture` tool answers: MCP content blocks, as an imported MCP tool's image is. */
+const PICTURE = {
+  content: [
+    { type: "text", text: "A red dot:" },
+    { type: "image", data: PNG, mimeType: "image/png" },
+    { type: "resource", resource: { uri: "file:///dot.txt", mimeType: "text/plain", text: "one red pixel" } },
+    { type: "resource", resource: { uri: "file:///dot.bin", mimeType: "application/octet-stream", blob: "AAEC" } },
+    { type: "resource_link", uri: "https://example.com/dot.png", name: "dot.png", mimeType: "image/png" },
+  ],
+};
+
 beforeAll(async () => {
   remote = await startA2AServer();
+  await remote.services.registry.add(
+    { name: "picture", description: "Draws a dot", inputSchema: { type: "object", properties: {} } },
+    () => PICTURE,
+  );
   local = testServices({ OUTBOUND_ALLOW: "127.0.0.1/32" });
 });
 afterAll(async () => {
@@ -52,6 +68,11 @@ describe("one console imports another's registry over A2A", () => {
     expect(ok(await local.executor.call("remote_calculate", { expression: "2*21" }))).toEqual({ expression: "2*21", result: 42 });
     // Arguments are checked here against the remote's schema before anything is sent.
     expect(failure(await local.executor.call("remote_issue_refund", { orderId: 7 })).kind).toBe("invalid_arguments");
+  });
+
+  it("an answer of MCP content blocks travels as A2A parts (the image as bytes) and comes back as the same blocks", async () => {
+    await importA2A(local, { url: remote.base, prefix: "pic_" });
+    expect(ok(await local.executor.call("pic_picture", {}))).toEqual(PICTURE);
   });
 
   it("a call waiting for the remote operator is a ToolError saying so; after approval there, calling again completes it", async () => {

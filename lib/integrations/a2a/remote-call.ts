@@ -144,22 +144,32 @@ function isRpcError(error: unknown): boolean {
   );
 }
 
+/** The address a part names in its metadata (`uri`, as a console serving a resource puts it), if any. */
+function uriOf(part: Part): string | undefined {
+  const uri: unknown = part.metadata?.uri;
+  return typeof uri === "string" && uri ? uri : undefined;
+}
+
 /** A part of an answer that holds files, as an MCP content block. */
 function blockOf(part: Part, index: number): ContentBlock {
   const content = part.content!;
   const mimeType = part.mediaType.trim().toLowerCase();
+  const uri = uriOf(part);
   switch (content.$case) {
     case "text":
-      return { type: "text", text: content.value };
+      return uri
+        ? { type: "resource", resource: { uri, ...(mimeType && { mimeType }), text: content.value } }
+        : { type: "text", text: content.value };
     case "data":
       return { type: "text", text: JSON.stringify(content.value ?? null) };
     case "url":
       return { type: "resource_link", uri: content.value, name: part.filename || content.value, ...(mimeType && { mimeType }) };
     case "raw": {
       const data = Buffer.from(content.value).toString("base64");
-      if (/^(image|audio)\/[\w.+-]+$/.test(mimeType)) return { type: mimeType.startsWith("image") ? "image" : "audio", data, mimeType };
-      const uri = `a2a-part:${encodeURIComponent(part.filename || String(index + 1))}`;
-      return { type: "resource", resource: { uri, mimeType: mimeType || "application/octet-stream", blob: data } };
+      if (!uri && /^(image|audio)\/[\w.+-]+$/.test(mimeType))
+        return { type: mimeType.startsWith("image") ? "image" : "audio", data, mimeType };
+      const address = uri ?? `a2a-part:${encodeURIComponent(part.filename || String(index + 1))}`;
+      return { type: "resource", resource: { uri: address, mimeType: mimeType || "application/octet-stream", blob: data } };
     }
   }
 }
@@ -176,7 +186,7 @@ function isTask(result: Message | Task): result is Task {
  */
 function valueOf(parts: Part[]): unknown {
   const present = parts.filter((part) => part.content !== undefined);
-  const files = present.some((part) => part.content!.$case === "raw" || part.content!.$case === "url");
+  const files = present.some((part) => part.content!.$case === "raw" || part.content!.$case === "url" || uriOf(part) !== undefined);
   const values = files ? undefined : present.map((part) => (part.content as { value: unknown }).value);
   const value = values
     ? values.length === 0

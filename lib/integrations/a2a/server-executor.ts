@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { EventType, type AGUIEvent, type Message } from "@ag-ui/core";
 import { Message as A2AMessage, TaskState, type Artifact, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
+import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentCatalog } from "../../agents/catalog";
 import { Conversation, toolResultMessage } from "../../agents/conversation";
 import { principalFor } from "../../auth/principal";
@@ -12,6 +13,7 @@ import type { Executor } from "../../execution/executor";
 import { isPending, type CallOutcome, type ToolResult } from "../../execution/result";
 import { isJsonObject, jsonDigest } from "../../json/canonical";
 import type { Logger } from "../../log";
+import { contentBlocksOf } from "../content-value";
 import { approvalLink } from "../mcp/server-results";
 import { ownerOf, type A2ATasks } from "./server-tasks";
 
@@ -234,11 +236,15 @@ export class ConsoleAgentExecutor implements AgentExecutor {
     turn.status(TaskState.TASK_STATE_INPUT_REQUIRED, text, { approvals: waiting });
   }
 
-  /** The results as one artifact, and the state they add up to: completed, rejected (denied), canceled or failed. */
+  /**
+   * The results as one artifact, and the state they add up to: completed, rejected (denied),
+   * canceled or failed. A value is a data part, or the parts its MCP content blocks make (an
+   * imported tool's image is a file part).
+   */
   private report(turn: Turn, results: Array<{ tool: string; result: ToolResult }>): void {
     const failed = results.find((r) => !r.result.ok);
     if (!failed) {
-      const parts = results.map((r) => dataPart(r.result.ok ? r.result.value : null));
+      const parts = results.flatMap((r) => partsOf(r.result.ok ? r.result.value : null));
       turn.artifact({ artifactId: randomUUID(), name: "result", description: "", parts, metadata: undefined, extensions: [] });
       return turn.status(TaskState.TASK_STATE_COMPLETED);
     }
@@ -382,4 +388,36 @@ function textPart(text: string): Part {
 
 function dataPart(value: unknown): Part {
   return { content: { $case: "data", value }, mediaType: "application/json", filename: "", metadata: undefined };
+}
+
+/** A tool's value as parts: one data part, or one part per block of a value made of MCP content blocks. */
+function partsOf(value: unknown): Part[] {
+  const blocks = contentBlocksOf(value);
+  return blocks ? blocks.map(blockPart) : [dataPart(value)];
+}
+
+/** An MCP content block as an A2A part: text as text, media and binary resources as bytes, a link as a URL. */
+function blockPart(block: ContentBlock): Part {
+  const part = (content: NonNullable<Part["content"]>, mediaType: string, filename = "", uri?: string): Part => ({
+    content,
+    mediaType,
+    filename,
+    metadata: uri === undefined ? undefined : { uri },
+  });
+  switch (block.type) {
+    case "text":
+      return textPart(block.text);
+    case "image":
+    case "audio":
+      return part({ $case: "raw", value: Buffer.from(block.data, "base64") }, block.mimeType);
+    case "resource": {
+      const { resource } = block;
+      const mediaType = resource.mimeType ?? "";
+      return "blob" in resource
+        ? part({ $case: "raw", value: Buffer.from(resource.blob, "base64") }, mediaType, "", resource.uri)
+        : part({ $case: "text", value: resource.text }, mediaType || "text/plain", "", resource.uri);
+    }
+    case "resource_link":
+      return part({ $case: "url", value: block.uri }, block.mimeType ?? "", block.name);
+  }
 }
