@@ -35,6 +35,16 @@ test("adds the everything server by command, tests the connection, imports, call
   expect(call.status()).toBe(200);
   expect((await call.json()).result).toEqual({ ok: true, value: "Echo: from e2e" });
 
+  // A tool that answers an image: Try it shows the image itself (the page's CSP lets it load).
+  await page.goto(`/tools/${prefix}get-tiny-image`);
+  await page.getByRole("button", { name: "Run", exact: true }).click();
+  const image = page.getByRole("img", { name: `Image from ${prefix}get-tiny-image (image/png)` }).first();
+  await expect(image).toBeVisible();
+  expect(await image.evaluate((node: HTMLImageElement) => node.naturalWidth)).toBeGreaterThan(0);
+  await expect(page.getByText("Here's the image you requested:").first()).toBeVisible();
+
+  await sources.open();
+
   await sources.refresh(name);
   await expect(sources.notice()).toHaveText(`Refreshed ${name}: 12 tools.`);
   await sources.remove(name);

@@ -16,6 +16,8 @@ export const WIDGET_CSS = `
 .tool.failed .tool-status, .tool.denied .tool-status { color: #b91c1c; }
 h4 { margin: 6px 0 2px; font-size: 11px; text-transform: uppercase; letter-spacing: .04em; color: #64748b; }
 pre { margin: 0; padding: 6px; max-height: 160px; overflow: auto; background: #f8fafc; border-radius: 6px; font: 12px/1.4 ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+.media { display: block; max-width: 100%; max-height: 200px; margin: 4px 0; border-radius: 6px; }
+.note { margin: 2px 0; font-size: 12px; color: #475569; overflow-wrap: anywhere; }
 .cards:empty { display: none; }
 .cards { padding: 0 12px; }
 .card { margin: 8px 0; padding: 10px; border: 2px solid #fcd34d; border-radius: 10px; background: #fffbeb; }

@@ -7,6 +7,7 @@ import { AgentState } from "./agent-state";
 import { HttpAGUIClient } from "./http-agui-client";
 import type { AgentSnapshot, ChatMessage, OpenInterrupt, ToolCallView } from "./snapshot";
 import { WIDGET_CSS } from "./agui-chat-css";
+import { contentBlocksOf } from "./content-blocks";
 
 /** The text a message shows: its string, or the text parts of its content. */
 export function messageText(content: ChatMessage["content"]): string {
@@ -30,6 +31,38 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, t
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
   return node;
+}
+
+/**
+ * A call's result: its JSON, or, for MCP content blocks (an imported tool's image), the blocks:
+ * text, images and sounds inline, resources with their address, links named (never followed).
+ */
+function resultNodes(call: ToolCallView): HTMLElement[] {
+  const blocks = contentBlocksOf(call.result);
+  if (!blocks) return [el("pre", "result", prettyJson(call.result))];
+  return blocks.map((block) => {
+    switch (block.type) {
+      case "text":
+        return el("p", "text", block.text);
+      case "image":
+      case "audio": {
+        if (!block.src) return el("p", "note", `${block.type === "image" ? "An image" : "A sound"} (${block.mimeType}) not shown here`);
+        const media = block.type === "image" ? el("img", "media") : el("audio", "media");
+        media.src = block.src;
+        if (media instanceof HTMLImageElement) media.alt = `Image from ${call.name} (${block.mimeType})`;
+        else media.controls = true;
+        return media;
+      }
+      case "resource":
+        return el(
+          "pre",
+          "result",
+          block.text !== undefined ? `${block.uri}\n${block.text}` : `${block.uri} (${block.blobBytes ?? 0} bytes)`,
+        );
+      case "resource_link":
+        return el("p", "note", `Link to ${block.name}: ${block.uri}`);
+    }
+  });
 }
 
 /** Defines <agui-chat> in `registry` (once). Call it in a browser. */
@@ -213,7 +246,7 @@ export function defineAguiChat(registry: CustomElementRegistry = customElements)
         el("pre", "args", call.args !== undefined ? prettyJson(call.args) : call.argsText),
       );
       if (call.error) node.append(el("h4", undefined, "Error"), el("pre", "error", `${call.error.kind}: ${call.error.message}`));
-      else if (call.result !== undefined) node.append(el("h4", undefined, "Result"), el("pre", "result", prettyJson(call.result)));
+      else if (call.result !== undefined) node.append(el("h4", undefined, "Result"), ...resultNodes(call));
       return node;
     }
 
