@@ -98,6 +98,31 @@ describe("the LangGraph demo graph (ChatOpenAI against the scripted Chat Complet
     expect(client.messages[2]!.id).toBe(result!.messageId);
   });
 
+  it("the model reads an image a tool answered by name, this turn and the next; the stream and the thread keep the image", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+    if (!server.services.registry.get("screenshot"))
+      await server.services.registry.add(
+        { name: "screenshot", description: "Takes a screenshot", inputSchema: { type: "object", properties: {} } },
+        () => ({ content: [{ type: "image", data: png, mimeType: "image/png" }] }),
+      );
+    model.script({ toolCalls: [{ name: "screenshot", args: {} }] }, { text: "Done." });
+    const client = chat("take a screenshot");
+    const run = await observeRun(client);
+    expectValidRun(run);
+    expect(eventsOf(run, EventType.TOOL_CALL_RESULT)[0]!.content).toContain(png);
+    expect(JSON.stringify(client.messages.find((m) => m.role === "tool"))).toContain(png);
+    const named = "image/png, 70 bytes: shown to the person, not included here";
+    expect(JSON.stringify(sent(1).at(-1))).toContain(named);
+    expect(JSON.stringify(model.requests[1]!.body)).not.toContain(png.slice(0, 40));
+
+    // The next turn goes on from the graph's saved state: the image is named there too.
+    model.script({ text: "A dot." });
+    client.addMessage(userMessage("what was on it?"));
+    expectValidRun(await observeRun(client));
+    expect(JSON.stringify(model.requests[2]!.body)).toContain(named);
+    expect(JSON.stringify(model.requests[2]!.body)).not.toContain(png.slice(0, 40));
+  });
+
   it("ask_person pauses the graph with an AG-UI interrupt; the person's answer reaches the model on resume", async () => {
     model.script({ toolCalls: [{ name: ASK_PERSON, args: { question: "Which order should I refund?" } }] });
     const client = chat("Refund my order");

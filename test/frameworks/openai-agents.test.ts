@@ -165,6 +165,26 @@ describe("an OpenAI Agents SDK agent behind the AG-UI endpoint", () => {
     ]);
   });
 
+  it("the model reads an image a tool answered by name, this turn and the next; the stream keeps the image", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+    if (!server.services.registry.get("screenshot"))
+      await server.services.registry.add(
+        { name: "screenshot", description: "Takes a screenshot", inputSchema: { type: "object", properties: {} } },
+        () => ({ content: [{ type: "image", data: png, mimeType: "image/png" }] }),
+      );
+    models.script({ toolCalls: [{ name: "screenshot", args: {} }] }, { text: "Done." }, { text: "Still a dot." });
+    const agent = client();
+    const run = await ask(agent, "take a screenshot");
+    expect(eventsOf(run, EventType.TOOL_CALL_RESULT)[0]!.content).toContain(png);
+    const named = "image/png, 70 bytes: shown to the person, not included here";
+    expect(String(lastToolOutputs()[0]!.output)).toContain(named);
+    expect(JSON.stringify(models.requests.at(-1)!.body)).not.toContain(png.slice(0, 40));
+    // The next turn rebuilds the conversation from the thread: the image is named there too.
+    await ask(agent, "what was on it?");
+    expect(String(lastToolOutputs()[0]!.output)).toContain(named);
+    expect(JSON.stringify(models.requests.at(-1)!.body)).not.toContain(png.slice(0, 40));
+  });
+
   it("a call that needs approval ends the run with the console's interrupt; approved through REST, the resume runs it once; a replay runs nothing again", async () => {
     models.script({
       text: "Let me refund that.",

@@ -5,6 +5,7 @@ import { interrupt } from "@langchain/langgraph";
 import { isPending, type Executor, type RunContext, type ToolResult } from "../../../execution";
 import { dropStrictNulls } from "../../../integrations/openai/strict-arguments";
 import { interruptFor } from "../../interrupts";
+import { toolMessageFields } from "./messages";
 
 /** What the adapter hands every node of a graph run, under `config.context.console`. */
 export interface ConsoleGraphContext {
@@ -98,7 +99,7 @@ export function consoleToolsNode(options: ConsoleToolsNodeOptions = {}) {
         return new ToolMessage({
           tool_call_id: calls[index]!.id,
           name: calls[index]!.name,
-          content: JSON.stringify(result),
+          ...toolMessageFields(JSON.stringify(result)),
           status: result.ok ? "success" : "error",
         });
       }),

@@ -10,7 +10,7 @@ import {
   type ToolMessage,
 } from "@langchain/core/messages";
 import type { AgentRun } from "../../agent-run";
-import { textContent } from "./messages";
+import { textContent, toolMessageText } from "./messages";
 
 /** A tool call being streamed, by its index in the model's answer. */
 interface OpenCall {
@@ -133,7 +133,7 @@ export class GraphEvents {
       type: EventType.TOOL_CALL_RESULT,
       messageId: id,
       toolCallId: message.tool_call_id,
-      content: textContent(message.content),
+      content: toolMessageText(message),
       role: "tool",
     });
   }

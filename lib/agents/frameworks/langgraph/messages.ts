@@ -10,7 +10,23 @@ import {
   type BaseMessage,
 } from "@langchain/core/messages";
 import { isJsonObject } from "../../../json/canonical";
+import { mediaNamedText } from "../../media-text";
 import { textOf } from "../../models/common";
+
+/**
+ * The fields of a graph's tool message answering with `text` (a result's JSON): the model reads
+ * `content`, where media are named rather than spelled out (lib/agents/media-text.ts); when that
+ * changed anything, `artifact` keeps the whole text, which LangChain never sends to a model.
+ */
+export function toolMessageFields(text: string): { content: string; artifact?: string } {
+  const named = mediaNamedText(text);
+  return named === text ? { content: text } : { content: named, artifact: text };
+}
+
+/** A graph's tool message as its thread keeps it: the whole text its artifact holds, else its content. */
+export function toolMessageText(message: ToolMessage): string {
+  return typeof message.artifact === "string" ? message.artifact : textContent(message.content);
+}
 
 /**
  * An AG-UI message as a LangChain message with the same id, or undefined for the roles a graph
@@ -36,7 +52,7 @@ export function toLangChainMessage(message: Message): BaseMessage | undefined {
       return new ToolMessage({
         id: message.id,
         tool_call_id: message.toolCallId,
-        content: textOf(message),
+        ...toolMessageFields(textOf(message)),
         ...(message.error ? { status: "error" as const } : {}),
       });
     default:
@@ -53,7 +69,7 @@ export function toAguiMessage(message: BaseMessage, id = message.id ?? ""): Mess
       id,
       role: "tool",
       toolCallId: message.tool_call_id,
-      content: textContent(message.content),
+      content: toolMessageText(message),
       ...(message.status === "error" ? { error: textContent(message.content) } : {}),
     };
   if (isAIMessage(message)) {

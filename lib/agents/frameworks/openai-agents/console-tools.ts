@@ -7,6 +7,7 @@ import type { Logger } from "../../../log";
 import { ToolUsageError } from "../../../tools/errors";
 import type { RegisteredTool } from "../../../tools/spec";
 import type { AgentRun } from "../../agent-run";
+import { mediaNamedText } from "../../media-text";
 
 /**
  * What one AG-UI run knows about the registry calls its SDK agent makes: results already settled
@@ -99,7 +100,8 @@ export function consoleTools(calls: ConsoleCalls, tools: readonly RegisteredTool
       },
       execute: async (input: unknown, _context?: unknown, details?: { toolCall?: { callId?: string } }) => {
         const current = calls.run.ctx.executor.registry.get(name) ?? registered;
-        return JSON.stringify(await calls.call(current, input, details?.toolCall?.callId));
+        // What the model reads: media named, not spelled out. The stream answers the call from `calls.results`, media and all.
+        return mediaNamedText(JSON.stringify(await calls.call(current, input, details?.toolCall?.callId)));
       },
       // A failure is data already; anything the executor throws is a programming error the run reports.
       errorFunction: null,

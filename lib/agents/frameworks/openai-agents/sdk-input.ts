@@ -1,5 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { AgentInputItem } from "@openai/agents";
+import { mediaNamedText } from "../../media-text";
 import { textOf } from "../../models/common";
 import { notRun } from "./console-tools";
 
@@ -44,7 +45,7 @@ export function toAgentInput(messages: readonly Message[]): AgentInputItem[] {
         break;
       }
       case "tool":
-        items.push(output(message.toolCallId, names.get(message.toolCallId) ?? "tool", textOf(message)));
+        items.push(output(message.toolCallId, names.get(message.toolCallId) ?? "tool", mediaNamedText(textOf(message))));
         break;
       default:
         break;
