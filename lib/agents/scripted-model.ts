@@ -190,9 +190,28 @@ function describe(tool: string, content: string): string {
       return `I opened ticket ${v.ticketId}: “${v.title}” (priority ${v.priority}).`;
     case "issue_refund":
       return `Refund ${v.refundId} issued: ${v.amount} ${v.currency} for order ${v.orderId}.`;
-    default:
+    default: {
+      const blocks = contentWords(result.value);
+      if (blocks) return `${tool} answered: ${blocks}`.slice(0, 500);
       return `${tool} returned ${JSON.stringify(mediaNamed(result.value)).slice(0, 500)}`;
+    }
   }
+}
+
+/** A value made of MCP content blocks (an imported tool's image, say) in words: its text, and what else it holds, named. */
+function contentWords(value: unknown): string | undefined {
+  const content = (value as { content?: unknown } | null)?.content;
+  if (!value || typeof value !== "object" || Object.keys(value).length !== 1 || !Array.isArray(content)) return undefined;
+  const words = content.map(
+    (block: { type?: unknown; text?: unknown; mimeType?: unknown; name?: unknown; resource?: { uri?: unknown } }) => {
+      if (block?.type === "text" && typeof block.text === "string") return block.text;
+      if (block?.type === "image" || block?.type === "audio") return `[${String(block.mimeType ?? block.type)} ${block.type}, shown above]`;
+      if (block?.type === "resource") return `[resource ${String(block.resource?.uri ?? "")}]`;
+      if (block?.type === "resource_link") return `[link to ${String(block.name ?? "")}]`;
+      return undefined;
+    },
+  );
+  return words.every((word) => word !== undefined) ? words.join(" ") : undefined;
 }
 
 function help(tools: readonly ToolDescriptor[]): string {

@@ -1,11 +1,15 @@
+import { randomUUID } from "node:crypto";
+import { EventType } from "@ag-ui/core";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { consoleApi } from "@/lib/api";
 import { isPending } from "@/lib/execution";
 import { importMcp } from "@/lib/integrations/mcp/import-mcp";
 import type { Services } from "@/lib/services";
 import { startMcpServer, type McpTestServer } from "../support/mcp-server";
 import { EVERYTHING, FIXTURE, stdioTarget } from "../support/mcp-servers";
 import { testServices } from "../support/services";
+import { parseFrames, userMessage } from "../support/agui-client";
 
 // The console as a gateway: tools imported from one MCP server are served to other MCP clients
 // from the console's own endpoint, with the console's approvals in front of them.
@@ -71,6 +75,21 @@ describe("imported tools served over the console's MCP endpoint", () => {
     expect(served.content.map((block) => block.type)).toEqual(["text", "image", "text"]);
     expect(served.content).toEqual(direct.content);
     expect(served.structuredContent).toBeUndefined();
+  });
+
+  it("the demo agent says what an image answer holds, naming the image rather than spelling it out", async () => {
+    const input = { threadId: `t-${randomUUID()}`, runId: `r-${randomUUID()}`, messages: [userMessage("/ev_get-tiny-image {}")] };
+    const response = await consoleApi(gateway.services).agui.run(
+      new Request("http://127.0.0.1:3000/api/agui/demo", {
+        method: "POST",
+        headers: { host: "127.0.0.1:3000", "content-type": "application/json" },
+        body: JSON.stringify(input),
+      }),
+      { params: Promise.resolve({ agent: "demo" }) },
+    );
+    const events = parseFrames(await response.text());
+    const said = events.flatMap((e) => (e.type === EventType.TEXT_MESSAGE_CONTENT ? [e.delta] : [])).join("");
+    expect(said).toContain("ev_get-tiny-image answered: Here's the image you requested: [image/png image, shown above]");
   });
 
   it("can itself be imported by another console over Streamable HTTP", async () => {
