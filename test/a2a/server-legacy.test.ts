@@ -46,6 +46,32 @@ describe("A2A server: an @a2a-js/sdk 0.3.14 client (the v0.3 wire)", () => {
     expect((await client.getTask({ id: waiting.id })).status.state).toBe("completed");
   });
 
+  it("gets an image a tool answers as a file part with its bytes, and a link as a file part with its URL", async () => {
+    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+    if (!a2a.services.registry.get("picture"))
+      await a2a.services.registry.add(
+        { name: "picture", description: "Draws a dot", inputSchema: { type: "object", properties: {} } },
+        () => ({
+          content: [
+            { type: "text", text: "A red dot:" },
+            { type: "image", data: png, mimeType: "image/png" },
+            { type: "resource_link", uri: "https://example.com/dot.png", name: "dot.png", mimeType: "image/png" },
+          ],
+        }),
+      );
+    const client = await new ClientFactory().createFromUrl(a2a.base);
+    const done = (await client.sendMessage(message([{ kind: "data", data: { tool: "picture", arguments: {} } }]))) as Task;
+    expect(done.status.state).toBe("completed");
+    expect(done.artifacts?.[0]?.parts).toEqual([
+      expect.objectContaining({ kind: "text", text: "A red dot:" }),
+      expect.objectContaining({ kind: "file", file: expect.objectContaining({ bytes: png, mimeType: "image/png" }) }),
+      expect.objectContaining({
+        kind: "file",
+        file: expect.objectContaining({ uri: "https://example.com/dot.png", mimeType: "image/png", name: "dot.png" }),
+      }),
+    ]);
+  });
+
   it("cancels a waiting task and reads a denied one as rejected", async () => {
     const client = await new ClientFactory().createFromUrl(a2a.base);
     const call = () =>
