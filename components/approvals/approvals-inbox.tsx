@@ -3,6 +3,8 @@
 import Link from "next/link";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { ApprovalDetail, ApprovalPage, ApprovalView, BulkDecision, BulkDecisionAnswer, DecisionPayload } from "@/lib/api/contracts";
+import { contentBlocksOf } from "@/lib/client/content-blocks";
+import { ToolValueView } from "../common/content-blocks-view";
 import { JsonView } from "../common/json-view";
 import { LocalTime } from "../common/local-time";
 import { errorMessage, requestJson } from "../common/request-json";
@@ -495,7 +497,11 @@ function HistoryRow({ approval, linked }: { approval: ApprovalView; linked: bool
               </>
             ) : null}
           </h4>
-          <JsonView value={approval.result} openDepth={2} label={`Outcome of ${approval.id}`} />
+          {contentBlocksOf(okValue(approval.result)) ? (
+            <ToolValueView value={okValue(approval.result)} tool={approval.tool} openDepth={2} label={`Outcome of ${approval.id}`} />
+          ) : (
+            <JsonView value={approval.result} openDepth={2} label={`Outcome of ${approval.id}`} />
+          )}
         </div>
       ) : null}
       <button
@@ -581,4 +587,11 @@ function ago(at: number, now: number): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
   return `${Math.floor(s / 86400)} d ago`;
+}
+
+/** The value of a recorded outcome that succeeded (`{ ok: true, value }`), else undefined. */
+function okValue(result: unknown): unknown {
+  return result !== null && typeof result === "object" && (result as { ok?: unknown }).ok === true
+    ? (result as { value?: unknown }).value
+    : undefined;
 }

@@ -1,10 +1,9 @@
 "use client";
 
-import { memo, useMemo } from "react";
+import { memo } from "react";
 import type { ToolCallView } from "@/lib/client";
-import { contentBlocksOf } from "@/lib/client/content-blocks";
+import { ToolValueView } from "../common/content-blocks-view";
 import { JsonView } from "../common/json-view";
-import { ContentBlocksView } from "../common/content-blocks-view";
 import { StatusBadge } from "./status-badge";
 
 /**
@@ -13,7 +12,6 @@ import { StatusBadge } from "./status-badge";
  * its JSON a click away.
  */
 export const ToolCallEntry = memo(function ToolCallEntry({ call }: { call: ToolCallView }) {
-  const blocks = useMemo(() => (call.result === undefined ? undefined : contentBlocksOf(call.result)), [call.result]);
   return (
     <article
       className="rounded-lg border border-slate-200 bg-white p-3 text-sm"
@@ -50,17 +48,7 @@ export const ToolCallEntry = memo(function ToolCallEntry({ call }: { call: ToolC
       {call.result !== undefined ? (
         <details className="mt-2" open>
           <summary className="cursor-pointer text-xs font-medium text-slate-500">Result</summary>
-          {blocks ? (
-            <>
-              <ContentBlocksView blocks={blocks} tool={call.name} />
-              <details className="mt-1">
-                <summary className="cursor-pointer text-xs text-slate-500">As JSON</summary>
-                <JsonView value={call.result} label={`Result of ${call.name} as JSON`} />
-              </details>
-            </>
-          ) : (
-            <JsonView value={call.result} label={`Result of ${call.name}`} />
-          )}
+          <ToolValueView value={call.result} tool={call.name} label={`Result of ${call.name}`} />
         </details>
       ) : null}
     </article>

@@ -1,6 +1,26 @@
 "use client";
 
-import { base64Bytes, type ShownBlock } from "@/lib/client/content-blocks";
+import { useMemo } from "react";
+import { base64Bytes, contentBlocksOf, type ShownBlock } from "@/lib/client/content-blocks";
+import { JsonView } from "./json-view";
+
+/**
+ * A tool's value: as its MCP content blocks when it is made of them (an imported tool's image, say),
+ * with its JSON folded below; else as JSON.
+ */
+export function ToolValueView({ value, tool, label, openDepth }: { value: unknown; tool: string; label: string; openDepth?: number }) {
+  const blocks = useMemo(() => contentBlocksOf(value), [value]);
+  if (!blocks) return <JsonView value={value} label={label} openDepth={openDepth} />;
+  return (
+    <div>
+      <ContentBlocksView blocks={blocks} tool={tool} label={label} />
+      <details className="mt-1">
+        <summary className="cursor-pointer text-xs text-slate-500">As JSON</summary>
+        <JsonView value={value} label={`${label} as JSON`} openDepth={openDepth} />
+      </details>
+    </div>
+  );
+}
 
 /**
  * A tool's result made of MCP content blocks, as its reader would take it: text as text, images

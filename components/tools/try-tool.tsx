@@ -7,8 +7,7 @@ import { LocalTime } from "../common/local-time";
 import type { CallOutcome, PastCall, ToolResult, TryCallAnswer } from "@/lib/api/contracts";
 import { ArgsEditor } from "../common/args-editor";
 import { ErrorBox } from "../common/error-box";
-import { contentBlocksOf } from "@/lib/client/content-blocks";
-import { ContentBlocksView } from "../common/content-blocks-view";
+import { ToolValueView } from "../common/content-blocks-view";
 import { JsonView } from "../common/json-view";
 import { requestJson } from "../common/request-json";
 import { initialValue } from "../common/schema-form";
@@ -210,19 +209,7 @@ export function TryTool({ name, schema, initialCalls }: { name: string; schema: 
 
 /** A call's result: its value as JSON (as MCP content blocks when it is made of them), or its error. */
 function ResultView({ result, label, tool, openDepth = 3 }: { result: ToolResult; label: string; tool: string; openDepth?: number }) {
-  if (result.ok) {
-    const blocks = contentBlocksOf(result.value);
-    if (!blocks) return <JsonView value={result.value} label={label} openDepth={openDepth} />;
-    return (
-      <div>
-        <ContentBlocksView blocks={blocks} tool={tool} label={label} />
-        <details className="mt-1">
-          <summary className="cursor-pointer text-xs text-slate-500">As JSON</summary>
-          <JsonView value={result.value} label={`${label} as JSON`} openDepth={openDepth} />
-        </details>
-      </div>
-    );
-  }
+  if (result.ok) return <ToolValueView value={result.value} tool={tool} label={label} openDepth={openDepth} />;
   const { kind, message, issues } = result.error;
   return (
     <div aria-label={label} className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-900">
