@@ -5,6 +5,7 @@ import type { SqliteServices } from "@/lib/services";
 import { countRows } from "../support/database";
 import { startA2AServer, type A2ATestServer } from "../support/a2a-server";
 import { testServices } from "../support/services";
+import { RED_DOT_PNG } from "../support/media";
 
 // Two consoles on 127.0.0.1: `remote` serves its registry over A2A (card and /api/a2a), `local`
 // imports it and calls its tools. A call that waits for remote's operator is a ToolError here;
@@ -14,7 +15,7 @@ import { testServices } from "../support/services";
 let remote: A2ATestServer;
 let local: SqliteServices;
 
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const PNG = RED_DOT_PNG;
 /** What the remote's `picture` tool answers: MCP content blocks, as an imported MCP tool's image is. */
 const PICTURE = {
   content: [

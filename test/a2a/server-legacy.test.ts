@@ -3,6 +3,7 @@ import { ClientFactory } from "a2a-sdk-v03/client";
 import type { Task } from "a2a-sdk-v03";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startA2AServer, type A2ATestServer } from "../support/a2a-server";
+import { RED_DOT_PNG } from "../support/media";
 
 let a2a: A2ATestServer;
 
@@ -47,7 +48,7 @@ describe("A2A server: an @a2a-js/sdk 0.3.14 client (the v0.3 wire)", () => {
   });
 
   it("gets an image a tool answers as a file part with its bytes, and a link as a file part with its URL", async () => {
-    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+    const png = RED_DOT_PNG;
     if (!a2a.services.registry.get("picture"))
       await a2a.services.registry.add(
         { name: "picture", description: "Draws a dot", inputSchema: { type: "object", properties: {} } },

@@ -12,6 +12,7 @@ import type { ReadConversation, WireFormat } from "@/lib/demo/model-server/scrip
 import { ScriptedModelServer } from "@/lib/demo/model-server/server";
 import { startAguiServer, type AguiTestServer } from "../support/agui-server";
 import { eventsOf, expectValidRun, lastText, observeRun, outcomeOf, RecordingAgent, userMessage } from "../support/agui-client";
+import { addScreenshotTool, RED_DOT_NAMED, RED_DOT_PNG } from "../support/media";
 
 // The assistant agent over every driver, end to end: the real @ag-ui/client posts to the console's
 // AG-UI endpoint over HTTP; the assistant resolves its model from the environment and Settings; the
@@ -137,17 +138,8 @@ describe.each(DRIVERS)("the assistant over $name", ({ wire, env, keyVariable }) 
   });
 
   it("names an image a tool answered instead of sending its bytes to the model; the client's stream keeps the image", async () => {
-    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
-    if (!server.services.registry.get("screenshot"))
-      await server.services.registry.add(
-        { name: "screenshot", description: "Takes a screenshot", inputSchema: { type: "object", properties: {} } },
-        () => ({
-          content: [
-            { type: "text", text: "The screen:" },
-            { type: "image", data: png, mimeType: "image/png" },
-          ],
-        }),
-      );
+    const png = RED_DOT_PNG;
+    await addScreenshotTool(server.services.registry, ["The screen:"]);
     model.script({ toolCalls: [{ name: "screenshot", args: {} }] }, { text: "I took it." });
     const agent = client();
     agent.addMessage(userMessage("Take a screenshot"));
@@ -157,7 +149,7 @@ describe.each(DRIVERS)("the assistant over $name", ({ wire, env, keyVariable }) 
 
     const body = JSON.stringify(model.requests.at(-1)!.body);
     expect(body).not.toContain(png.slice(0, 40));
-    expect(body).toContain("image/png, 70 bytes: shown to the person, not included here");
+    expect(body).toContain(RED_DOT_NAMED);
     expect(body).toContain("The screen:");
   });
 

@@ -3,11 +3,12 @@ import { describe, expect, it } from "vitest";
 import { ToolCallEntry } from "@/components/chat/tool-call-entry";
 import type { ToolCallView } from "@/lib/client";
 import { contentBlocksOf } from "@/lib/client/content-blocks";
+import { RED_DOT_PNG } from "../support/media";
 
 // A tool result made of MCP content blocks (an imported MCP tool's image) on the timeline: shown as
 // text, an image, a sound and resources, with its JSON a click away; anything else stays JSON.
 
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const PNG = RED_DOT_PNG;
 const call = (result: unknown): ToolCallView => ({
   id: "c1",
   name: "get-tiny-image",

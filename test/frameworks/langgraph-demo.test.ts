@@ -5,6 +5,7 @@ import { openAIChatWire } from "@/lib/demo/model-server/openai-chat";
 import { ScriptedModelServer } from "@/lib/demo/model-server/server";
 import { eventsOf, expectValidRun, lastText, observeRun, outcomeOf, RecordingAgent, userMessage } from "../support/agui-client";
 import { startAguiServer, type AguiTestServer } from "../support/agui-server";
+import { addScreenshotTool, RED_DOT_NAMED, RED_DOT_PNG } from "../support/media";
 
 const PATH = "/api/agui/langgraph-demo";
 const KEY = "sk-langgraph-test";
@@ -99,19 +100,15 @@ describe("the LangGraph demo graph (ChatOpenAI against the scripted Chat Complet
   });
 
   it("the model reads an image a tool answered by name, this turn and the next; the stream and the thread keep the image", async () => {
-    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
-    if (!server.services.registry.get("screenshot"))
-      await server.services.registry.add(
-        { name: "screenshot", description: "Takes a screenshot", inputSchema: { type: "object", properties: {} } },
-        () => ({ content: [{ type: "image", data: png, mimeType: "image/png" }] }),
-      );
+    const png = RED_DOT_PNG;
+    await addScreenshotTool(server.services.registry);
     model.script({ toolCalls: [{ name: "screenshot", args: {} }] }, { text: "Done." });
     const client = chat("take a screenshot");
     const run = await observeRun(client);
     expectValidRun(run);
     expect(eventsOf(run, EventType.TOOL_CALL_RESULT)[0]!.content).toContain(png);
     expect(JSON.stringify(client.messages.find((m) => m.role === "tool"))).toContain(png);
-    const named = "image/png, 70 bytes: shown to the person, not included here";
+    const named = RED_DOT_NAMED;
     expect(JSON.stringify(sent(1).at(-1))).toContain(named);
     expect(JSON.stringify(model.requests[1]!.body)).not.toContain(png.slice(0, 40));
 

@@ -21,6 +21,7 @@ import {
   RecordingAgent,
   userMessage,
 } from "../support/agui-client";
+import { addScreenshotTool, RED_DOT_NAMED, RED_DOT_PNG } from "../support/media";
 
 let server: AguiTestServer;
 let models: ScriptedModelServer;
@@ -166,17 +167,13 @@ describe("an OpenAI Agents SDK agent behind the AG-UI endpoint", () => {
   });
 
   it("the model reads an image a tool answered by name, this turn and the next; the stream keeps the image", async () => {
-    const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
-    if (!server.services.registry.get("screenshot"))
-      await server.services.registry.add(
-        { name: "screenshot", description: "Takes a screenshot", inputSchema: { type: "object", properties: {} } },
-        () => ({ content: [{ type: "image", data: png, mimeType: "image/png" }] }),
-      );
+    const png = RED_DOT_PNG;
+    await addScreenshotTool(server.services.registry);
     models.script({ toolCalls: [{ name: "screenshot", args: {} }] }, { text: "Done." }, { text: "Still a dot." });
     const agent = client();
     const run = await ask(agent, "take a screenshot");
     expect(eventsOf(run, EventType.TOOL_CALL_RESULT)[0]!.content).toContain(png);
-    const named = "image/png, 70 bytes: shown to the person, not included here";
+    const named = RED_DOT_NAMED;
     expect(String(lastToolOutputs()[0]!.output)).toContain(named);
     expect(JSON.stringify(models.requests.at(-1)!.body)).not.toContain(png.slice(0, 40));
     // The next turn rebuilds the conversation from the thread: the image is named there too.

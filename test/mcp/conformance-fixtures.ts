@@ -1,5 +1,6 @@
 import { ToolError } from "@/lib/execution";
 import type { ToolRegistry } from "@/lib/tools";
+import { RED_DOT_PNG } from "../support/media";
 
 // The tools the MCP conformance suite's server scenarios call by name (test_simple_text, ...),
 // registered as ordinary registry tools so the suite drives the console's own MCP handler, executor
@@ -8,8 +9,7 @@ import type { ToolRegistry } from "@/lib/tools";
 // is served as those blocks. The scenarios that ask the client for sampling or form input are
 // expected failures (conformance-baseline.yml says why).
 
-/** A 1×1 red PNG. */
-const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const PNG = RED_DOT_PNG;
 /** A WAV file of two silent 8-bit samples at 8 kHz. */
 const WAV = Buffer.concat([
   Buffer.from("RIFF"),

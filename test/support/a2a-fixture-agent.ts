@@ -20,6 +20,7 @@ import {
 } from "a2a-sdk-v03/server";
 import type { AgentExecutor as LegacyExecutor, ExecutionEventBus as LegacyBus, RequestContext as LegacyContext } from "a2a-sdk-v03/server";
 import type { AgentCard as LegacyCard } from "a2a-sdk-v03";
+import { RED_DOT_PNG } from "./media";
 
 /**
  * A small A2A agent built with the SDK, on a real socket on 127.0.0.1. Its skills take text:
@@ -28,7 +29,7 @@ import type { AgentCard as LegacyCard } from "a2a-sdk-v03";
  * `slowMs`; "picture" answers with files: text, a PNG (PICTURE_PNG), a link and a PDF's bytes. Every request's path and Authorization header are recorded.
  */
 /** The 1×1 PNG the "picture" answer holds, as base64. */
-export const PICTURE_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+export const PICTURE_PNG = RED_DOT_PNG;
 
 const part = (content: NonNullable<Part["content"]>, mediaType: string, filename = ""): Part => ({
   content,
