@@ -17,9 +17,13 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 const text = (value: unknown): value is string => typeof value === "string";
 
+/** The most blocks shown as blocks (as the console's MCP endpoint serves them); a longer list is shown as JSON. */
+const MAX_SHOWN_BLOCKS = 1000;
+
 /** The blocks of a result shaped as MCP content, ready to show; undefined when it is not one. */
 export function contentBlocksOf(result: unknown): ShownBlock[] | undefined {
-  if (!isObject(result) || Object.keys(result).length !== 1 || !Array.isArray(result.content) || !result.content.length) return undefined;
+  if (!isObject(result) || Object.keys(result).length !== 1 || !Array.isArray(result.content)) return undefined;
+  if (!result.content.length || result.content.length > MAX_SHOWN_BLOCKS) return undefined;
   const shown: ShownBlock[] = [];
   for (const block of result.content) {
     const one = isObject(block) ? shownBlock(block) : undefined;

@@ -12,6 +12,13 @@ export interface ContentValue {
   content: ContentBlock[];
 }
 
+/**
+ * The most blocks a value may hold to be served as blocks. Each is checked against the SDK's schema
+ * (a few µs apiece): an imported tool's answer of 4 MB of tiny blocks would otherwise hold the event
+ * loop for a tenth of a second. A longer list is served as the JSON it is.
+ */
+export const MAX_CONTENT_BLOCKS = 1000;
+
 /** A result's content blocks as a tool's value (see ContentValue). */
 export function contentValue(blocks: ContentBlock[]): ContentValue {
   return { content: blocks };
@@ -19,13 +26,14 @@ export function contentValue(blocks: ContentBlock[]): ContentValue {
 
 /**
  * The blocks of a value shaped as a ContentValue: an object whose only key is `content`, a
- * non-empty array of blocks that each read as an MCP content block. Anything else is undefined
+ * non-empty array of at most MAX_CONTENT_BLOCKS blocks that each read as an MCP content block. Anything else is undefined
  * (the value is served as structured content).
  */
 export function contentBlocksOf(value: unknown): ContentBlock[] | undefined {
   if (!isJsonObject(value)) return undefined;
   const blocks = value.content;
-  if (!Array.isArray(blocks) || blocks.length === 0 || Object.keys(value).length !== 1) return undefined;
+  if (!Array.isArray(blocks) || blocks.length === 0 || blocks.length > MAX_CONTENT_BLOCKS || Object.keys(value).length !== 1)
+    return undefined;
   // The blocks are served as they are (the schema's output would drop what it does not name).
   return blocks.every((block) => ContentBlockSchema.safeParse(block).success) ? (blocks as ContentBlock[]) : undefined;
 }

@@ -58,6 +58,7 @@ describe("a tool result of MCP content blocks", () => {
     for (const value of [
       { content: [{ type: "text", text: "a" }], more: true },
       { content: [] },
+      { content: Array.from({ length: 1001 }, () => ({ type: "text", text: "a" })) },
       { content: [{ type: "video", data: PNG }] },
       { content: [{ type: "image", data: PNG }] },
       { content: "text" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { contentBlocksOf } from "@/lib/integrations/content-value";
+import { contentBlocksOf, MAX_CONTENT_BLOCKS } from "@/lib/integrations/content-value";
 import { toCallToolResult } from "@/lib/integrations/mcp/server-results";
 
 // Which values the MCP endpoint serves as content blocks (an imported tool's image, say) and which
@@ -32,6 +32,13 @@ describe("a tool's value made of MCP content blocks", () => {
       const served = toCallToolResult({ ok: true, value }, undefined);
       expect(served.content).toEqual([{ type: "text", text: JSON.stringify(value) }]);
     }
+  });
+
+  it("is structured content past MAX_CONTENT_BLOCKS blocks (each costs a schema check)", () => {
+    const many = { content: Array.from({ length: MAX_CONTENT_BLOCKS + 1 }, () => text) };
+    expect(contentBlocksOf({ content: many.content.slice(1) })).toHaveLength(MAX_CONTENT_BLOCKS);
+    expect(contentBlocksOf(many)).toBeUndefined();
+    expect(toCallToolResult({ ok: true, value: many }, undefined).structuredContent).toEqual(many);
   });
 
   it("is structured content when the tool declares an output schema", () => {
