@@ -3,7 +3,6 @@
 import Link from "next/link";
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import type { ApprovalDetail, ApprovalPage, ApprovalView, BulkDecision, BulkDecisionAnswer, DecisionPayload } from "@/lib/api/contracts";
-import { contentBlocksOf } from "@/lib/client/content-blocks";
 import { ToolValueView } from "../common/content-blocks-view";
 import { JsonView } from "../common/json-view";
 import { LocalTime } from "../common/local-time";
@@ -497,11 +496,13 @@ function HistoryRow({ approval, linked }: { approval: ApprovalView; linked: bool
               </>
             ) : null}
           </h4>
-          {contentBlocksOf(okValue(approval.result)) ? (
-            <ToolValueView value={okValue(approval.result)} tool={approval.tool} openDepth={2} label={`Outcome of ${approval.id}`} />
-          ) : (
-            <JsonView value={approval.result} openDepth={2} label={`Outcome of ${approval.id}`} />
-          )}
+          <ToolValueView
+            value={okValue(approval.result)}
+            json={approval.result}
+            tool={approval.tool}
+            openDepth={2}
+            label={`Outcome of ${approval.id}`}
+          />
         </div>
       ) : null}
       <button

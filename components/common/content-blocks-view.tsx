@@ -6,17 +6,29 @@ import { JsonView } from "./json-view";
 
 /**
  * A tool's value: as its MCP content blocks when it is made of them (an imported tool's image, say),
- * with its JSON folded below; else as JSON.
+ * with `json` (the value itself unless given: a recorded outcome, say) folded below; else as `json`.
  */
-export function ToolValueView({ value, tool, label, openDepth }: { value: unknown; tool: string; label: string; openDepth?: number }) {
+export function ToolValueView({
+  value,
+  json = value,
+  tool,
+  label,
+  openDepth,
+}: {
+  value: unknown;
+  json?: unknown;
+  tool: string;
+  label: string;
+  openDepth?: number;
+}) {
   const blocks = useMemo(() => contentBlocksOf(value), [value]);
-  if (!blocks) return <JsonView value={value} label={label} openDepth={openDepth} />;
+  if (!blocks) return <JsonView value={json} label={label} openDepth={openDepth} />;
   return (
     <div>
       <ContentBlocksView blocks={blocks} tool={tool} label={label} />
       <details className="mt-1">
         <summary className="cursor-pointer text-xs text-slate-500">As JSON</summary>
-        <JsonView value={value} label={`${label} as JSON`} openDepth={openDepth} />
+        <JsonView value={json} label={`${label} as JSON`} openDepth={openDepth} />
       </details>
     </div>
   );

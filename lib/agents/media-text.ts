@@ -3,6 +3,8 @@
 // spelled out: as text they would cost a model tens of thousands of tokens for one screenshot and
 // tell it nothing. The person sees the media on the timeline (components/common/content-blocks-view.tsx).
 
+import { base64Bytes } from "../client/content-blocks";
+
 /** Where a tool's JSON answer may hold media: an image or audio block, or a resource's blob. */
 const MEDIA_MARK = /"type"\s*:\s*"(?:image|audio)"|"blob"\s*:\s*"/;
 /** Nesting walked looking for media (tool answers are checked to nest less than this). */
@@ -40,6 +42,5 @@ export function mediaNamed(value: unknown, depth = 0): unknown {
 }
 
 function bytes(base64: string): string {
-  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
-  return `${Math.max(0, Math.floor((base64.length * 3) / 4) - padding).toLocaleString("en")} bytes`;
+  return `${base64Bytes(base64).toLocaleString("en")} bytes`;
 }

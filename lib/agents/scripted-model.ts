@@ -1,5 +1,6 @@
 import type { Message } from "@ag-ui/core";
 import type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "./model";
+import { contentBlocksOf } from "../integrations/content-value";
 import { mediaNamed } from "./media-text";
 
 /**
@@ -200,18 +201,21 @@ function describe(tool: string, content: string): string {
 
 /** A value made of MCP content blocks (an imported tool's image, say) in words: its text, and what else it holds, named. */
 function contentWords(value: unknown): string | undefined {
-  const content = (value as { content?: unknown } | null)?.content;
-  if (!value || typeof value !== "object" || Object.keys(value).length !== 1 || !Array.isArray(content)) return undefined;
-  const words = content.map(
-    (block: { type?: unknown; text?: unknown; mimeType?: unknown; name?: unknown; resource?: { uri?: unknown } }) => {
-      if (block?.type === "text" && typeof block.text === "string") return block.text;
-      if (block?.type === "image" || block?.type === "audio") return `[${String(block.mimeType ?? block.type)} ${block.type}, shown above]`;
-      if (block?.type === "resource") return `[resource ${String(block.resource?.uri ?? "")}]`;
-      if (block?.type === "resource_link") return `[link to ${String(block.name ?? "")}]`;
-      return undefined;
-    },
-  );
-  return words.every((word) => word !== undefined) ? words.join(" ") : undefined;
+  return contentBlocksOf(value)
+    ?.map((block) => {
+      switch (block.type) {
+        case "text":
+          return block.text;
+        case "image":
+        case "audio":
+          return `[${block.mimeType} ${block.type}, shown above]`;
+        case "resource":
+          return `[resource ${block.resource.uri}]`;
+        case "resource_link":
+          return `[link to ${block.name}]`;
+      }
+    })
+    .join(" ");
 }
 
 function help(tools: readonly ToolDescriptor[]): string {

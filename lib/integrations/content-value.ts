@@ -4,9 +4,10 @@ import { isJsonObject } from "../json/canonical";
 /**
  * A tool's value made of MCP content blocks: `{ content: [...] }`, its one key. An imported MCP
  * tool answers with one when its result holds more than text (an image, audio, a resource) and no
- * structured content, an imported A2A agent when its answer holds files; any tool may answer one. The console's MCP endpoint serves such a value as
- * the blocks themselves, so an image from a server behind the console reaches the client as an
- * image; the other surfaces carry it as the JSON it is.
+ * structured content, an imported A2A agent when its answer holds files; any tool may answer one.
+ * The console's MCP endpoint serves it as the blocks themselves and its A2A endpoint as one part
+ * per block, so an image from a server behind the console reaches the client as an image; pages
+ * show the blocks (lib/client/content-blocks.ts) and models read media by name (lib/agents/media-text.ts).
  */
 export interface ContentValue {
   content: ContentBlock[];
@@ -26,8 +27,8 @@ export function contentValue(blocks: ContentBlock[]): ContentValue {
 
 /**
  * The blocks of a value shaped as a ContentValue: an object whose only key is `content`, a
- * non-empty array of at most MAX_CONTENT_BLOCKS blocks that each read as an MCP content block. Anything else is undefined
- * (the value is served as structured content).
+ * non-empty array of at most MAX_CONTENT_BLOCKS blocks that each read as an MCP content block.
+ * Anything else is undefined (the value is served as structured content).
  */
 export function contentBlocksOf(value: unknown): ContentBlock[] | undefined {
   if (!isJsonObject(value)) return undefined;

@@ -51,5 +51,9 @@ describe("media in a tool's answer, as a model reads it", () => {
     let deep: unknown = { type: "image", data, mimeType: "image/png" };
     for (let i = 0; i < 200; i++) deep = { inner: deep };
     expect(() => mediaNamed(deep)).not.toThrow();
+    // Past the limit the value is kept as it was: the image 200 levels down keeps its bytes.
+    let inner = mediaNamed(deep) as { inner?: unknown; data?: unknown };
+    for (let i = 0; i < 200; i++) inner = inner.inner as typeof inner;
+    expect(inner.data).toBe(data);
   });
 });

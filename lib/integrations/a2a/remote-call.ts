@@ -174,6 +174,13 @@ function blockOf(part: Part, index: number): ContentBlock {
   }
 }
 
+/** The values of an answer without files: none is null, one is itself, text is joined, else the list. */
+function plainValue(values: unknown[]): unknown {
+  if (values.length === 0) return null;
+  if (values.length === 1) return values[0];
+  return values.every((v) => typeof v === "string") ? values.join("\n") : values;
+}
+
 function isTask(result: Message | Task): result is Task {
   return "status" in result && typeof (result as Task).id === "string" && !("messageId" in result);
 }
@@ -187,16 +194,7 @@ function isTask(result: Message | Task): result is Task {
 function valueOf(parts: Part[]): unknown {
   const present = parts.filter((part) => part.content !== undefined);
   const files = present.some((part) => part.content!.$case === "raw" || part.content!.$case === "url" || uriOf(part) !== undefined);
-  const values = files ? undefined : present.map((part) => (part.content as { value: unknown }).value);
-  const value = values
-    ? values.length === 0
-      ? null
-      : values.length === 1
-        ? values[0]
-        : values.every((v) => typeof v === "string")
-          ? values.join("\n")
-          : values
-    : contentValue(present.map(blockOf));
+  const value = files ? contentValue(present.map(blockOf)) : plainValue(present.map((part) => (part.content as { value: unknown }).value));
   if (valueDepthExceeds(value, MAX_DOCUMENT_DEPTH))
     throw new ToolError(`The remote agent's result nests deeper than ${MAX_DOCUMENT_DEPTH} levels`);
   if (JSON.stringify(value ?? null).length > MAX_RESULT_CHARS)
