@@ -11,6 +11,7 @@ import type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "../mod
 import { mediaNamedText } from "../media-text";
 import { textOf, toolDefinitions } from "./common";
 import { createOpenAIClient, openAIError, openWithRetries, ToolCallReader, type OpenAIModelOptions } from "./openai-client";
+import { openAIEvents } from "./openai-events";
 
 /**
  * A streamed delta as OpenAI-compatible servers send it: reasoning models served by vLLM, DeepSeek
@@ -62,23 +63,25 @@ export class OpenAIChatModel implements ChatModel {
       }));
     };
     try {
-      const stream = await openWithRetries(
+      const response = await openWithRetries(
         () =>
-          this.client.chat.completions.create(
-            {
-              model: this.options.model,
-              messages: toChatMessages(request.system, request.messages),
-              ...(tools.length && { tools }),
-              ...(this.options.maxOutputTokens && { max_completion_tokens: this.options.maxOutputTokens }),
-              stream: true,
-              stream_options: { include_usage: true },
-            },
-            { signal },
-          ),
+          this.client.chat.completions
+            .create(
+              {
+                model: this.options.model,
+                messages: toChatMessages(request.system, request.messages),
+                ...(tools.length && { tools }),
+                ...(this.options.maxOutputTokens && { max_completion_tokens: this.options.maxOutputTokens }),
+                stream: true,
+                stream_options: { include_usage: true },
+              },
+              { signal },
+            )
+            .asResponse(),
         signal,
         this.options.maxRetries,
       );
-      for await (const chunk of stream) {
+      for await (const chunk of openAIEvents<ChatCompletionChunk>(response)) {
         if (signal.aborted) break;
         model = chunk.model || model;
         if (chunk.usage) usage = chunk.usage;

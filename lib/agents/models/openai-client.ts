@@ -5,7 +5,6 @@ import type { JsonSchema } from "../../tools/spec";
 import { ModelError, type ToolDescriptor } from "../model";
 import { parseToolArguments, providerError } from "./common";
 import type { DriverOptions } from "./driver";
-import { inSmallPieces } from "./sse-chunks";
 
 /** How the OpenAI drivers name the provider in messages, and the variable that holds its key. */
 export const OPENAI = "OpenAI";
@@ -42,7 +41,7 @@ export function createOpenAIClient(options: DriverOptions): OpenAI {
     webhookSecret: null,
     maxRetries: 0,
     timeout: REQUEST_TIMEOUT_MS,
-    fetch: inSmallPieces(options.fetch ?? ((input, init) => fetch(input, init))),
+    ...(options.fetch && { fetch: options.fetch }),
   });
 }
 

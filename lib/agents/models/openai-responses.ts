@@ -1,11 +1,12 @@
 import type { Message, TokenUsage } from "@ag-ui/core";
 import type OpenAI from "openai";
-import type { ResponseInputItem, ResponseUsage } from "openai/resources/responses/responses";
+import type { ResponseInputItem, ResponseStreamEvent, ResponseUsage } from "openai/resources/responses/responses";
 import { toOpenAIResponsesTool, type OpenAIResponsesTool } from "../../integrations/openai/openai-tools";
 import type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "../model";
 import { mediaNamedText } from "../media-text";
 import { textOf, toolDefinitions } from "./common";
 import { createOpenAIClient, openAIError, openWithRetries, streamedError, ToolCallReader, type OpenAIModelOptions } from "./openai-client";
+import { openAIEvents } from "./openai-events";
 
 /**
  * OpenAI's Responses API through the `openai` SDK, streamed and stateless (`store: false`: the
@@ -32,24 +33,26 @@ export class OpenAIResponsesModel implements ChatModel {
     let summary: string | undefined;
     const argumentChars = new Map<string, number>();
     try {
-      const stream = await openWithRetries(
+      const response = await openWithRetries(
         () =>
-          this.client.responses.create(
-            {
-              model: this.options.model,
-              ...(request.system && { instructions: request.system }),
-              input: toResponsesInput(request.messages),
-              ...(tools.length && { tools }),
-              ...(this.options.maxOutputTokens && { max_output_tokens: this.options.maxOutputTokens }),
-              store: false,
-              stream: true,
-            },
-            { signal },
-          ),
+          this.client.responses
+            .create(
+              {
+                model: this.options.model,
+                ...(request.system && { instructions: request.system }),
+                input: toResponsesInput(request.messages),
+                ...(tools.length && { tools }),
+                ...(this.options.maxOutputTokens && { max_output_tokens: this.options.maxOutputTokens }),
+                store: false,
+                stream: true,
+              },
+              { signal },
+            )
+            .asResponse(),
         signal,
         this.options.maxRetries,
       );
-      for await (const event of stream) {
+      for await (const event of openAIEvents<ResponseStreamEvent>(response)) {
         if (signal.aborted) break;
         switch (event.type) {
           case "response.output_text.delta":

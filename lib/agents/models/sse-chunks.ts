@@ -3,10 +3,11 @@ const SSE_PIECE_BYTES = 2048;
 
 /**
  * A `fetch` whose event-stream answers reach the caller in pieces of at most `pieceBytes`.
- * The OpenAI and Gemini SDKs split a chunk into events by copying the rest of the chunk (or
- * scanning all of it) once per event: quadratic in the chunk's size. A console that falls behind its
- * model reads 64 KB chunks holding hundreds of events, and that copying then costs more than
- * everything else the console does with the stream. Pieces are views of the chunk (no copy).
+ * The Gemini SDK splits a chunk into events by scanning all of it once per event: quadratic in the
+ * chunk's size. A console that falls behind its model reads 64 KB chunks holding hundreds of
+ * events, and that scanning then costs more than everything else the console does with the stream.
+ * Pieces are views of the chunk (no copy). The OpenAI drivers read their events themselves
+ * (./openai-events.ts).
  */
 export function inSmallPieces(fetchFn: typeof fetch, pieceBytes = SSE_PIECE_BYTES): typeof fetch {
   return async (input, init) => {
