@@ -25,6 +25,7 @@ import { consoleApi } from "../lib/api";
 import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
 import type { Services } from "../lib/services";
 import { interleaved } from "./support/load";
+import { processCpuSeconds } from "./support/process-cpu";
 import { median, type BenchResult } from "./support/measure";
 import { throwAwayServices } from "./support/noop-services";
 import { serveInChild, type HandlerFactory } from "./support/served-handler";
@@ -41,12 +42,12 @@ const STREAM_ROUNDS = 31;
 const STREAM_WARM_UP = 3;
 const TARGETS = { turnMs: 5, ratio: 0.9 };
 
-async function startModelServer(): Promise<{ url: string; stop: () => void }> {
+async function startModelServer(): Promise<{ url: string; cpuSeconds: () => number; stop: () => void }> {
   const child = spawn(process.execPath, ["--import", "tsx", path.join(__dirname, "support/model-server-child.ts")], {
     stdio: ["pipe", "pipe", "inherit"],
   });
   const [line] = (await once(readline.createInterface({ input: child.stdout! }), "line")) as [string];
-  return { url: line.trim(), stop: () => child.stdin!.end() };
+  return { url: line.trim(), cpuSeconds: () => processCpuSeconds(child.pid!), stop: () => child.stdin!.end() };
 }
 
 let seq = 0;
@@ -164,11 +165,26 @@ export default async function bench(): Promise<BenchResult> {
     }
     // The scripted server sends 8 characters per delta: one delta stands for a token here.
     const tokens = Math.round(characters / 8);
+    // CPU of each side over the rounds: the console's process, this process while it reads
+    // directly (nothing else runs here then), and the model server's (over both kinds of round).
+    let directCpuMicros = 0;
+    const [consoleCpuBefore, modelCpuBefore] = [served.cpuSeconds(), model.cpuSeconds()];
     const [directStreamMs, consoleStreamMs] = await interleaved(
       STREAM_ROUNDS,
-      () => timed(() => direct(stream)),
+      () =>
+        timed(async () => {
+          const before = process.cpuUsage();
+          const read = await direct(stream);
+          const used = process.cpuUsage(before);
+          directCpuMicros += used.user + used.system;
+          return read;
+        }),
       () => timed(() => aguiRun(served.base, stream), answerLength),
     );
+    const perToken = (cpuMicros: number, runs: number) => cpuMicros / runs / tokens;
+    const consoleCpu = perToken((served.cpuSeconds() - consoleCpuBefore) * 1e6, STREAM_ROUNDS);
+    const modelCpu = perToken((model.cpuSeconds() - modelCpuBefore) * 1e6, 2 * STREAM_ROUNDS);
+    const directCpu = perToken(directCpuMicros, STREAM_ROUNDS);
     const directRate = tokens / (directStreamMs / 1000);
     const consoleRate = tokens / (consoleStreamMs / 1000);
     return {
@@ -186,6 +202,15 @@ export default async function bench(): Promise<BenchResult> {
         },
         { label: "  through the console", value: Math.round(consoleRate), unit: "tokens/s" },
         { label: "  read directly from the scripted server", value: Math.round(directRate), unit: "tokens/s" },
+        // Where a streamed token's CPU goes: three processes share 2 cores through the console, two directly.
+        {
+          label: "  CPU per token: the console's process",
+          value: consoleCpu,
+          unit: "µs",
+          note: "model driver, AG-UI events, record, socket",
+        },
+        { label: "  CPU per token: the driver reading directly", value: directCpu, unit: "µs" },
+        { label: "  CPU per token: the scripted server writing", value: modelCpu, unit: "µs" },
       ],
     };
   } finally {
