@@ -497,7 +497,7 @@ function HistoryRow({ approval, linked }: { approval: ApprovalView; linked: bool
             ) : null}
           </h4>
           <ToolValueView
-            value={okValue(approval.result)}
+            value={approval.result?.ok === true ? approval.result.value : undefined}
             json={approval.result}
             tool={approval.tool}
             openDepth={2}
@@ -588,11 +588,4 @@ function ago(at: number, now: number): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
   return `${Math.floor(s / 86400)} d ago`;
-}
-
-/** The value of a recorded outcome that succeeded (`{ ok: true, value }`), else undefined. */
-function okValue(result: unknown): unknown {
-  return result !== null && typeof result === "object" && (result as { ok?: unknown }).ok === true
-    ? (result as { value?: unknown }).value
-    : undefined;
 }

@@ -17,15 +17,26 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 const text = (value: unknown): value is string => typeof value === "string";
 
-/** The most blocks shown as blocks (as the console's MCP endpoint serves them); a longer list is shown as JSON. */
-const MAX_SHOWN_BLOCKS = 1000;
+/**
+ * The most blocks a value may hold to be served (lib/integrations/content-value.ts) or shown as
+ * blocks; a longer list is the JSON it is. The server checks each block against the SDK's schema (a
+ * few µs apiece): an imported tool's answer of 4 MB of tiny blocks would otherwise hold the event
+ * loop for a tenth of a second.
+ */
+export const MAX_CONTENT_BLOCKS = 1000;
+
+/** The blocks of a value shaped as MCP content: `content`, its one key, a list of 1 to MAX_CONTENT_BLOCKS items (not yet checked). */
+export function contentList(value: unknown): unknown[] | undefined {
+  if (!isObject(value) || Object.keys(value).length !== 1 || !Array.isArray(value.content)) return undefined;
+  return value.content.length && value.content.length <= MAX_CONTENT_BLOCKS ? value.content : undefined;
+}
 
 /** The blocks of a result shaped as MCP content, ready to show; undefined when it is not one. */
 export function contentBlocksOf(result: unknown): ShownBlock[] | undefined {
-  if (!isObject(result) || Object.keys(result).length !== 1 || !Array.isArray(result.content)) return undefined;
-  if (!result.content.length || result.content.length > MAX_SHOWN_BLOCKS) return undefined;
+  const blocks = contentList(result);
+  if (!blocks) return undefined;
   const shown: ShownBlock[] = [];
-  for (const block of result.content) {
+  for (const block of blocks) {
     const one = isObject(block) ? shownBlock(block) : undefined;
     if (!one) return undefined;
     shown.push(one);
