@@ -75,3 +75,34 @@ test.describe("chat with the demo agent", () => {
     await expect(chat.composer).toBeEnabled();
   });
 });
+
+test.describe("new chat", () => {
+  test("starts with the agent of the thread on screen, and the console's default elsewhere", async ({ page }) => {
+    const chat = new ChatPage(page);
+    const threadId = await chat.openNew("plain-chat");
+    await chat.send("hello there");
+    await expect(chat.status()).toHaveText("finished");
+    const picker = page.getByLabel("New chat with", { exact: true });
+    await expect(picker).toHaveValue("plain-chat");
+
+    // Opened from the recent threads (no ?agent= in its address), the thread still names its agent.
+    await page.goto("/tools");
+    await page.goto("/chat");
+    await expect(page.getByRole("heading", { name: "Chat with demo" })).toBeVisible();
+    await expect(picker).toHaveValue("demo");
+    await page
+      .getByRole("navigation", { name: "Recent threads" })
+      .getByRole("link", { name: /hello there/ })
+      .first()
+      .click();
+    await expect(page).toHaveURL(new RegExp(`/chat/${threadId}$`));
+    await expect(picker).toHaveValue("plain-chat");
+
+    // Another pick holds on this page, and the new thread is with the agent picked.
+    await picker.selectOption("demo");
+    await page.getByRole("button", { name: "New chat" }).click();
+    await expect(page.getByRole("heading", { name: "Chat with demo" })).toBeVisible();
+    await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}\?agent=demo$/);
+    await expect(picker).toHaveValue("demo");
+  });
+});

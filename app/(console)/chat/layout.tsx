@@ -18,7 +18,11 @@ export default async function ChatLayout({ children }: { children: ReactNode }) 
   return (
     <div className="-m-8 flex min-h-screen">
       <aside className="w-60 shrink-0 space-y-4 border-r border-slate-200 bg-white p-4" aria-label="Threads">
-        <NewChat agents={agents} defaultAgent={services.agents.default.info.name} />
+        <NewChat
+          agents={agents}
+          defaultAgent={services.agents.default.info.name}
+          threadAgents={Object.fromEntries(threads.map((t) => [t.id, t.agent]))}
+        />
         <nav aria-label="Recent threads">
           <h2 className="mb-1 text-xs font-semibold uppercase tracking-wide text-slate-500">Recent threads</h2>
           {threads.length === 0 ? <p className="text-xs text-slate-500">No threads yet.</p> : null}
