@@ -103,7 +103,7 @@ export class AgentRun {
   private deltasSinceYield = 0;
   private readonly usageEntries: TokenUsage[] = [];
   /** The last content event queued, which later deltas of its message may join while it waits. */
-  private joinable: { event?: { messageId: string; delta: string }; count: number } = { count: 0 };
+  private joinable: { event?: { type: EventType; messageId: string; delta: string }; count: number } = { count: 0 };
 
   constructor(options: AgentRunOptions) {
     this.input = options.input;
@@ -201,6 +201,15 @@ export class AgentRun {
   }
 
   /**
+   * A text delta of an assistant message whose TEXT_MESSAGE_START the caller sent itself (a
+   * framework that keeps its own conversation, as LangGraph does): joined with the one before it
+   * while the reader is behind, as openText's deltas are.
+   */
+  textDelta(messageId: string, delta: string): void {
+    if (delta) this.emitContent(EventType.TEXT_MESSAGE_CONTENT, messageId, delta);
+  }
+
+  /**
    * A content delta of a streamed message. While the reader is behind (the previous delta of the
    * same message still waits in the queue), it joins that delta instead of queueing an event of its
    * own: a model that streams faster than the client reads costs one event per batch the client
@@ -211,6 +220,8 @@ export class AgentRun {
     if (
       waiting &&
       waiting === this.joinable.event &&
+      this.joinable.event.type === type &&
+      this.joinable.event.messageId === messageId &&
       this.joinable.count < MAX_JOINED_DELTAS &&
       this.joinable.event.delta.length < MAX_JOINED_CHARS
     ) {

@@ -1,7 +1,9 @@
 import { EventType, type AGUIEvent } from "@ag-ui/core";
+import { AIMessageChunk } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { LOCAL_PRINCIPAL } from "@/lib/auth";
 import { agentFunction } from "@/lib/agents";
+import { GraphEvents } from "@/lib/agents/frameworks/langgraph/graph-events";
 import { testServices } from "../support/services";
 
 const info = {
@@ -63,6 +65,40 @@ describe("content deltas while the reader is behind", () => {
     let contents = 0;
     for await (const event of events) if (event.type === EventType.TEXT_MESSAGE_CONTENT) contents++;
     expect(contents).toBe(20);
+    services.close();
+  });
+
+  it("join for a LangGraph graph's model tokens too (mapped from the graph's stream), per message", async () => {
+    const services = testServices();
+    const words = (id: string) => Array.from({ length: 100 }, (_, i) => `${id}${i} `);
+    // What graph.stream(..., { streamMode: "messages" }) yields for two streamed answers, one after the other.
+    const agent = agentFunction(info, async (run) => {
+      const events = new GraphEvents(run, new Set());
+      for (const id of ["a", "b"]) for (const word of words(id)) events.take(["messages", [new AIMessageChunk({ id, content: word }), {}]]);
+      events.close();
+    });
+    const stream = agent.run(input("graph"), {
+      principal: LOCAL_PRINCIPAL,
+      signal: new AbortController().signal,
+      executor: services.executor,
+      logger: services.logger,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const all: AGUIEvent[] = [];
+    for await (const event of stream) all.push(event);
+    const contents = all.filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT) as Array<{ messageId: string; delta: string }>;
+    expect(contents.length).toBe(2 * Math.ceil(100 / 32));
+    for (const id of ["a", "b"])
+      expect(
+        contents
+          .filter((e) => e.messageId === id)
+          .map((e) => e.delta)
+          .join(""),
+      ).toBe(words(id).join(""));
+    expect(all.filter((e) => e.type === EventType.TEXT_MESSAGE_START).map((e) => (e as { messageId: string }).messageId)).toEqual([
+      "a",
+      "b",
+    ]);
     services.close();
   });
 });

@@ -50,7 +50,9 @@ describe("the LangGraph demo graph (ChatOpenAI against the scripted Chat Complet
     expectValidRun(run);
     expect(outcomeOf(run)).toEqual({ type: "success" });
     const deltas = eventsOf(run, EventType.TEXT_MESSAGE_CONTENT);
-    expect(deltas.length).toBeGreaterThan(2);
+    // Five chunks of 5 characters; those that reach the run while the reader is behind are joined.
+    expect(deltas.length).toBeGreaterThanOrEqual(1);
+    expect(deltas.length).toBeLessThanOrEqual(5);
     expect(new Set(deltas.map((d) => d.messageId)).size).toBe(1);
     expect(lastText(run)).toBe("Hello from the graph.");
     expect(eventsOf(run, EventType.STEP_STARTED).map((e) => e.stepName)).toEqual(["model"]);

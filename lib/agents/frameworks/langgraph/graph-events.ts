@@ -83,7 +83,7 @@ export class GraphEvents {
         current.textOpen = true;
         this.run.emit({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: "assistant" });
       }
-      this.run.emit({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: text });
+      this.run.textDelta(id, text);
     }
     for (const part of message.tool_call_chunks ?? []) {
       const index = part.index ?? 0;
