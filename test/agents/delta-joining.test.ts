@@ -2,7 +2,7 @@ import { EventType, type AGUIEvent } from "@ag-ui/core";
 import { AIMessageChunk } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { LOCAL_PRINCIPAL } from "@/lib/auth";
-import { agentFunction } from "@/lib/agents";
+import { agentFunction, type Agent } from "@/lib/agents";
 import { GraphEvents } from "@/lib/agents/frameworks/langgraph/graph-events";
 import { testServices } from "../support/services";
 
@@ -35,23 +35,28 @@ const input = (id: string) => ({
   forwardedProps: {},
 });
 
+/** Run `agent` and read its events only once it has finished: every delta found its predecessor waiting. */
+async function readWhenDone(agent: Agent, id: string): Promise<AGUIEvent[]> {
+  const services = testServices();
+  const events = agent.run(input(id), {
+    principal: LOCAL_PRINCIPAL,
+    signal: new AbortController().signal,
+    executor: services.executor,
+    logger: services.logger,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const all: AGUIEvent[] = [];
+  for await (const event of events) all.push(event);
+  services.close();
+  return all;
+}
+
 describe("content deltas while the reader is behind", () => {
   it("join the delta still waiting in the queue (at most 32 per event), and the text is unchanged", async () => {
-    const services = testServices();
-    const events = wordsAgent(100).run(input("behind"), {
-      principal: LOCAL_PRINCIPAL,
-      signal: new AbortController().signal,
-      executor: services.executor,
-      logger: services.logger,
-    });
-    // Let the agent finish before reading anything: every delta found its predecessor waiting.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const all: AGUIEvent[] = [];
-    for await (const event of events) all.push(event);
+    const all = await readWhenDone(wordsAgent(100), "behind");
     const contents = all.filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT) as Array<{ delta: string }>;
     expect(contents.length).toBe(Math.ceil(100 / 32));
     expect(contents.map((e) => e.delta).join("")).toBe(Array.from({ length: 100 }, (_, i) => `w${i} `).join(""));
-    services.close();
   });
 
   it("go out one by one to a reader that keeps up (a model that streams slower than it reads)", async () => {
@@ -69,7 +74,6 @@ describe("content deltas while the reader is behind", () => {
   });
 
   it("join for a LangGraph graph's model tokens too (mapped from the graph's stream), per message", async () => {
-    const services = testServices();
     const words = (id: string) => Array.from({ length: 100 }, (_, i) => `${id}${i} `);
     // What graph.stream(..., { streamMode: "messages" }) yields for two streamed answers, one after the other.
     const agent = agentFunction(info, async (run) => {
@@ -77,15 +81,7 @@ describe("content deltas while the reader is behind", () => {
       for (const id of ["a", "b"]) for (const word of words(id)) events.take(["messages", [new AIMessageChunk({ id, content: word }), {}]]);
       events.close();
     });
-    const stream = agent.run(input("graph"), {
-      principal: LOCAL_PRINCIPAL,
-      signal: new AbortController().signal,
-      executor: services.executor,
-      logger: services.logger,
-    });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const all: AGUIEvent[] = [];
-    for await (const event of stream) all.push(event);
+    const all = await readWhenDone(agent, "graph");
     const contents = all.filter((e) => e.type === EventType.TEXT_MESSAGE_CONTENT) as Array<{ messageId: string; delta: string }>;
     expect(contents.length).toBe(2 * Math.ceil(100 / 32));
     for (const id of ["a", "b"])
@@ -99,6 +95,5 @@ describe("content deltas while the reader is behind", () => {
       "a",
       "b",
     ]);
-    services.close();
   });
 });
