@@ -1,6 +1,7 @@
 import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
+import { consoleApi } from "@/lib/api";
 import { loadConfig } from "@/lib/config";
 import { demoTools } from "@/lib/demo/tools";
 import { createLogger } from "@/lib/log";
@@ -122,6 +123,18 @@ async function drive(
   const journal = new WriteJournal(services.database.sqlite);
   const world = new World(services.database);
   const routes = new Map((await loadRouteExports()).map((route) => [route.key, route]));
+  // The route modules' handlers over these services: the same objects, memoised per services.
+  const api = consoleApi(services);
+  /**
+   * Write what the stores that write behind hold in memory (a run's events, call records, A2A
+   * tasks in a passing state): each lands "a moment later", which in this pass may be during
+   * another request, whose check would count it as that request's write.
+   */
+  const flushWriteBehind = async () => {
+    await services.runs.flush();
+    services.callHistory.flush();
+    await api.a2a.tasks.flush();
+  };
   const tokens: Record<string, string> = {
     all: (await services.tokens.create("fuzz-all", ["agui", "approvals", "tools", "admin"])).token,
     agui: (await services.tokens.create("fuzz-agui", ["agui"])).token,
@@ -170,9 +183,8 @@ async function drive(
     requests++;
     if (alone) {
       await replenish();
-      // Both stores write behind: what an earlier request left waiting must not count as this one's write.
-      await services.runs.flush();
-      services.callHistory.flush();
+      // What an earlier request left waiting must not count as this one's write.
+      await flushWriteBehind();
     }
     const mark = journal.mark();
     const logged = errorLines.length;
@@ -213,7 +225,8 @@ async function drive(
       const problem = errorBodyProblem(type, text);
       if (problem) note("error body", `${response.status}: ${problem}`);
       if (!alone) return;
-      await services.runs.flush();
+      // And what this one left waiting counts as its own.
+      await flushWriteBehind();
       const wrote = journal.writtenSince(mark);
       if (Object.keys(wrote).length)
         note("wrote while refusing", `${response.status} ${text.slice(0, 200)}; wrote ${JSON.stringify(wrote)}`);
