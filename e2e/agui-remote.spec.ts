@@ -40,7 +40,10 @@ test("adds a remote AG-UI agent, chats with it, approves its call in the inbox, 
   // The chat streams the remote demo agent's tool call and answer.
   const chat = new ChatPage(page);
   await chat.openNew(agent);
-  await expect(page.getByText(`remote AG-UI agent at ${remote.url}/api/agui/demo`)).toBeVisible();
+  // The conversation's header names the remote endpoint (so does the New chat picker beside it).
+  await expect(
+    page.getByRole("region", { name: "Conversation" }).getByText(`remote AG-UI agent at ${remote.url}/api/agui/demo`),
+  ).toBeVisible();
   await chat.send("weather in Paris");
   await expect(chat.toolCall("get_weather")).toBeVisible();
   await expect(chat.lastAnswer()).toContainText("Paris");
