@@ -105,4 +105,14 @@ test.describe("new chat", () => {
     await expect(page).toHaveURL(/\/chat\/[0-9a-f-]{36}\?agent=demo$/);
     await expect(picker).toHaveValue("demo");
   });
+
+  test("shows the shared state panel for an agent that keeps one, and leaves the room to the conversation otherwise", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.openNew("demo");
+    await expect(page.getByRole("heading", { name: "Shared state" })).toBeVisible();
+    await chat.openNew("plain-chat");
+    await chat.send("hello");
+    await expect(chat.status()).toHaveText("finished");
+    await expect(page.getByRole("heading", { name: "Shared state" })).toHaveCount(0);
+  });
 });

@@ -15,6 +15,11 @@ export interface ChatAgent {
   model: string;
   /** The thread's agent is no longer served here (removed): the thread is shown read-only. */
   gone?: boolean;
+  /**
+   * The agent says it reads and writes the shared state. When it does not, the state panel shows
+   * only once the thread has a state, leaving the conversation the room.
+   */
+  sharedState?: boolean;
 }
 
 /**
@@ -241,18 +246,27 @@ export function ChatView({
           </button>
         </form>
       </section>
-      <aside
-        className="hidden w-72 shrink-0 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 lg:block"
-        aria-labelledby="state-heading"
-      >
-        <h2 id="state-heading" className="text-sm font-semibold">
-          Shared state
-        </h2>
-        <p className="mb-2 text-xs text-slate-500">Updated live by STATE_SNAPSHOT and STATE_DELTA.</p>
-        <JsonView value={snapshot.state} openDepth={3} label="Shared state" />
-      </aside>
+      {agent.sharedState || hasContent(snapshot.state) ? (
+        <aside
+          className="hidden w-72 shrink-0 overflow-y-auto rounded-lg border border-slate-200 bg-white p-3 lg:block"
+          aria-labelledby="state-heading"
+        >
+          <h2 id="state-heading" className="text-sm font-semibold">
+            Shared state
+          </h2>
+          <p className="mb-2 text-xs text-slate-500">Updated live by STATE_SNAPSHOT and STATE_DELTA.</p>
+          <JsonView value={snapshot.state} openDepth={3} label="Shared state" />
+        </aside>
+      ) : null}
     </div>
   );
+}
+
+/** A state worth a panel: anything but nothing, an empty object or an empty list. */
+function hasContent(state: unknown): boolean {
+  if (state === undefined || state === null) return false;
+  if (Array.isArray(state)) return state.length > 0;
+  return typeof state !== "object" || Object.keys(state).length > 0;
 }
 
 function label(status: string): string {

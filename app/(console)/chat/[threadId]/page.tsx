@@ -24,7 +24,12 @@ export default async function ThreadPage({
   // A thread whose agent was removed since (an added LLM agent, a remote one) stays readable.
   if (!agent && !view) notFound();
   const shown = agent
-    ? { name: agent.info.name, description: agent.info.description, model: agent.info.model }
+    ? {
+        name: agent.info.name,
+        description: agent.info.description,
+        model: agent.info.model,
+        sharedState: agent.info.capabilities.sharedState,
+      }
     : { name: view!.thread.agent, description: "", model: "no longer served by this console", gone: true };
   const initial = view ? { threadId, messages: view.messages, state: view.state, interrupts: view.interrupts } : null;
   const toolSchemas = Object.fromEntries(services.registry.forTarget("agui").map((t) => [t.name, t.inputSchema]));
