@@ -1,7 +1,5 @@
 import { ContentBlockSchema, type ContentBlock } from "@modelcontextprotocol/sdk/types.js";
-import { contentList, MAX_CONTENT_BLOCKS } from "../client/content-blocks";
-
-export { MAX_CONTENT_BLOCKS };
+import { contentList } from "../client/content-blocks";
 
 /**
  * A tool's value made of MCP content blocks: `{ content: [...] }`, its one key. An imported MCP

@@ -66,6 +66,8 @@ describe("the LangGraph demo graph (ChatOpenAI against the scripted Chat Complet
     expect(client.messages[1]!.id).toBe(deltas[0]!.messageId);
 
     const request = model.requests[0]!;
+    // The deltas' count no longer shows it (those that came together are joined): the graph asked for a stream.
+    expect(request.body.stream).toBe(true);
     expect(request.headers.authorization).toBe(`Bearer ${KEY}`);
     expect(sent(0).map((m) => m.role)).toEqual(["system", "user"]);
     const tools = (request.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { contentBlocksOf, MAX_CONTENT_BLOCKS } from "@/lib/integrations/content-value";
+import { MAX_CONTENT_BLOCKS } from "@/lib/client/content-blocks";
+import { contentBlocksOf } from "@/lib/integrations/content-value";
 import { toCallToolResult } from "@/lib/integrations/mcp/server-results";
 
 // Which values the MCP endpoint serves as content blocks (an imported tool's image, say) and which
