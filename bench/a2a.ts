@@ -7,23 +7,24 @@
 // checks, the call record) and tasks kept in SQLite; the writes a call must make to SQLite (its
 // task in a2a_tasks, its record in call_results) are timed alone and shown as a share. The Next.js
 // half runs the production build (scripts/server.mjs, as `npm start` serves it) and sets POST
-// /api/a2a against GET /api/health, the console's nearest thing to an empty route, with the same 16
-// clients; it is skipped when there is no build. An empty handler on the same adapter gives the
-// SDK's own time per call, and with it an estimate of the ratio a route serving the bare SDK would reach.
+// /api/a2a against an empty route of the same build, with the same 16 clients, beside the bare SDK
+// server in a route of that build (app/api/bench/, served by a console started with
+// CONSOLE_BENCH_ROUTES=1): what any route serving the SDK reaches there. It is skipped when there
+// is no build. An empty handler on the adapter gives the SDK's own time per call.
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { TaskState } from "@a2a-js/sdk";
 import { A2ATaskRows } from "@/lib/db/a2a-tasks";
 import { newCallId } from "@/lib/execution/call-id";
 import { A2A_PATH } from "./support/a2a-handlers";
-import { NOOP, noopServices, type BenchServices } from "./support/noop-services";
+import { noopServices, type BenchServices } from "./support/noop-services";
+import { NOOP } from "./support/noop-tool";
 import {
   cpuPerCallNote,
   freshServerRound,
   interleaved,
   Load,
-  nextRouteAgainstHealth,
-  sdkEstimate,
+  nextRouteAgainstBaselines,
   sdkOwnWork,
   type LoadRequest,
 } from "./support/load";
@@ -34,6 +35,8 @@ const CALLS_PER_ROUND = 3000;
 /** Calls per round through Next (its server is the slower side: the wall clock times it). */
 const NEXT_CALLS_PER_ROUND = 2000;
 const ROUNDS = 5;
+/** Rounds through Next, each timing the route, the bare SDK's route and the empty route. */
+const NEXT_ROUNDS = 7;
 const TARGETS = { throughputRatio: 0.8, nextRatio: 0.9 };
 /** Call records written in one commit when timing the writes alone: about what one turn of the loop holds at CLIENTS calls in flight. */
 const RECORDS_PER_COMMIT = CLIENTS;
@@ -69,7 +72,6 @@ export default async function benchA2a(): Promise<BenchResult[]> {
   // The writes timed alone, in this process.
   const local = await noopServices();
   const { services } = local;
-  let sdkMs: number | undefined;
   try {
     const oursCpu: number[] = [];
     const theirsCpu: number[] = [];
@@ -97,28 +99,25 @@ export default async function benchA2a(): Promise<BenchResult[]> {
     );
     add("  ratio with those writes taken out (CPU per call)", median(theirsCpu) / (perCallMicros - writeMicros), "x");
     // The same clients against a handler that only answers: the SDK's own time per call is what the
-    // bare server spends above it, a floor for any A2A route (used by the Next half below).
-    const own = await sdkOwnWork(CLIENTS, round("emptyA2a", []), theirsMedian);
-    sdkMs = own.sdkMs;
-    figures.push(own.figure);
+    // bare server spends above it, a floor for any A2A route.
+    figures.push(await sdkOwnWork(CLIENTS, round("emptyA2a", []), theirsMedian));
   } finally {
     load.close();
     local.close();
   }
-  const next = await nextRouteAgainstHealth({
-    title: "a2a: the Next route (production build) against GET /api/health",
+  const next = await nextRouteAgainstBaselines({
+    title: "a2a: the Next route (production build) against an empty route and the bare SDK in a route of the same build",
     protocol: "A2A",
     what: "SendMessage",
     // The demo `calculate` tool, a no-op in all but name: tools registered here have no handler in the server's process.
     request: sendMessage("calculate", { expression: "1" }),
     expect: '"TASK_STATE_COMPLETED"',
+    barePath: "/api/bench/a2a",
+    bareExpect: '"TASK_STATE_COMPLETED"',
     target: TARGETS.nextRatio,
     clients: CLIENTS,
     calls: NEXT_CALLS_PER_ROUND,
-    rounds: ROUNDS,
-    // The SDK's own work per SendMessage (measured above on bare node:http) estimates a floor for any A2A
-    // route: health plus that estimates what a route serving the bare SDK would do.
-    more: sdkEstimate(sdkMs),
+    rounds: NEXT_ROUNDS,
   });
   return [{ title: "a2a: the handler on bare node:http", figures }, next];
 }

@@ -4,22 +4,22 @@
 // them) answering the same tool through the same adapter, each server in a process of its own
 // (./support/mcp-handlers.ts, served by ./support/served-handler.ts); and the first tools/list page of a
 // 10,000-tool registry. The Next.js half runs the production build (scripts/server.mjs, as `npm
-// start` serves it) and sets POST /api/mcp against GET /api/health, the console's nearest thing to
-// an empty route, with the same 16 clients; it is skipped when there is no build. An empty handler on
-// the same adapter gives the SDK's own time per call, and with it an estimate of the ratio a route
-// serving the bare SDK would reach.
+// start` serves it) and sets POST /api/mcp against an empty route of the same build, with the same
+// 16 clients, beside the bare SDK server in a route of that build (app/api/bench/, served by a
+// console started with CONSOLE_BENCH_ROUTES=1): what any route serving the SDK reaches there. It is
+// skipped when there is no build. An empty handler on the adapter gives the SDK's own time per call.
 import path from "node:path";
 import { consoleApi } from "@/lib/api";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { MCP_PATH, NOOP_ANSWER } from "./support/mcp-handlers";
-import { NOOP, noopServices, type BenchServices } from "./support/noop-services";
+import { noopServices, type BenchServices } from "./support/noop-services";
+import { NOOP } from "./support/noop-tool";
 import {
   cpuPerCallNote,
   freshServerRound,
   interleaved,
   Load,
-  nextRouteAgainstHealth,
-  sdkEstimate,
+  nextRouteAgainstBaselines,
   sdkOwnWork,
   type LoadRequest,
 } from "./support/load";
@@ -30,6 +30,8 @@ const CALLS_PER_ROUND = 3000;
 /** Calls per round through Next (its server is the slower side: the wall clock times it). */
 const NEXT_CALLS_PER_ROUND = 2000;
 const ROUNDS = 5;
+/** Rounds through Next, each timing the route, the bare SDK's route and the empty route. */
+const NEXT_ROUNDS = 7;
 const REGISTRY_TOOLS = 10_000;
 const TARGETS = { throughputRatio: 0.8, listMs: 50, nextRatio: 0.9 };
 /** Call records written in one commit when timing the record alone: about what one turn of the loop holds at CLIENTS calls in flight. */
@@ -66,7 +68,6 @@ export default async function benchMcp(): Promise<BenchResult[]> {
   const { services } = local;
   const listServer = createNodeServer([{ method: "POST", path: MCP_PATH, handler: consoleApi(services).mcp.post as WebHandler }]);
   const listBase = await listenLocal(listServer);
-  let sdkMs: number | undefined;
   try {
     const oursCpu: number[] = [];
     const theirsCpu: number[] = [];
@@ -92,10 +93,8 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     );
     add("  ratio with that write taken out (CPU per call)", median(theirsCpu) / (perCallMicros - putMicros), "x");
     // The same clients against a handler that only answers: the SDK's own time per call is what the
-    // bare server spends above it, a floor for any MCP route (used by the Next half below).
-    const own = await sdkOwnWork(CLIENTS, round("emptyMcp", [], bareAnswer), theirsMedian);
-    sdkMs = own.sdkMs;
-    figures.push(own.figure);
+    // bare server spends above it, a floor for any MCP route.
+    figures.push(await sdkOwnWork(CLIENTS, round("emptyMcp", [], bareAnswer), theirsMedian));
 
     // tools/list over a 10,000-tool registry: the first page after the registry changed (the
     // catalog is rebuilt) and a page with the catalog built.
@@ -127,20 +126,19 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     await new Promise((resolve) => listServer.close(resolve));
     local.close();
   }
-  const next = await nextRouteAgainstHealth({
-    title: "mcp: the Next route (production build) against GET /api/health",
+  const next = await nextRouteAgainstBaselines({
+    title: "mcp: the Next route (production build) against an empty route and the bare SDK in a route of the same build",
     protocol: "MCP",
     what: "tools/call",
     // The demo `calculate` tool, a no-op in all but name: tools registered here have no handler in the server's process.
     request: rpc("tools/call", { name: "calculate", arguments: { expression: "1" } }),
     expect: '"structuredContent":{"expression":"1","result":1}',
+    barePath: "/api/bench/mcp",
+    bareExpect: '"structuredContent":{}',
     target: TARGETS.nextRatio,
     clients: CLIENTS,
     calls: NEXT_CALLS_PER_ROUND,
-    rounds: ROUNDS,
-    // The SDK's own work per tools/call (measured above on bare node:http) estimates a floor for any MCP
-    // route: health plus that estimates what a route serving the bare SDK would do.
-    more: sdkEstimate(sdkMs),
+    rounds: NEXT_ROUNDS,
   });
   return [{ title: "mcp: the handler on bare node:http", figures }, next];
 }

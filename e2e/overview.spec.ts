@@ -43,6 +43,13 @@ test("the health endpoint answers", async ({ request }) => {
   expect(await response.json()).toMatchObject({ ok: true, version: expect.any(String), db: { ok: true } });
 });
 
+test("the benchmarks' baseline routes are not served unless CONSOLE_BENCH_ROUTES=1", async ({ request }) => {
+  for (const path of ["/api/bench/empty", "/api/bench/mcp", "/api/bench/a2a"]) {
+    const response = await request.post(path, { data: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "noop" } } });
+    expect(response.status(), path).toBe(404);
+  }
+});
+
 test("pages refuse a Host the console does not serve (DNS rebinding)", async ({ request }) => {
   const response = await request.get("/approvals", { headers: { host: "evil.example" } });
   expect(response.status()).toBe(421);

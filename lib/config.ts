@@ -187,6 +187,14 @@ const EnvSchema = z.object({
   ASSISTANT_SYSTEM_PROMPT: z.string().max(20_000, "must be at most 20000 characters").optional(),
   /** Model turns that call tools before the assistant stops (a model that keeps calling tools). */
   ASSISTANT_MAX_STEPS: positiveInt(100).default(10),
+  /**
+   * Serve the benchmarks' baseline routes under /api/bench/ (an empty route, the bare MCP and A2A
+   * SDK servers) so `npm run bench` can time them in the same build ("1"); otherwise they are 404.
+   */
+  CONSOLE_BENCH_ROUTES: z
+    .enum(["0", "1"], { message: 'must be "0" or "1"' })
+    .default("0")
+    .transform((v) => v === "1"),
   /** Seed the demo tools on start ("0" to skip). */
   SEED_DEMO: z
     .enum(["0", "1"], { message: 'must be "0" or "1"' })

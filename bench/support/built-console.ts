@@ -36,6 +36,8 @@ export async function startBuiltConsole(options: { database?: string; env?: Reco
       LOG_LEVEL: "error",
       NEXT_TELEMETRY_DISABLED: "1",
       NODE_ENV: "production",
+      // The baseline routes the benches time the console's routes against (./bench-routes.ts).
+      CONSOLE_BENCH_ROUTES: "1",
       ...options.env,
     },
     stdio: "ignore",

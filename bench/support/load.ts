@@ -1,4 +1,5 @@
 import http from "node:http";
+import { EMPTY_ROUTE } from "./bench-routes";
 import { hasBuild, startBuiltConsole } from "./built-console";
 import { median, type BenchResult, type Figure } from "./measure";
 import { serveInChild } from "./served-handler";
@@ -89,66 +90,72 @@ export interface NextHalf {
   request: LoadRequest;
   /** Text the first answer must hold: the route really ran the call. */
   expect: string;
+  /** The bare SDK server's route in the build (app/api/bench/), sent the same request. */
+  barePath: string;
+  /** Text the bare SDK route's first answer must hold. */
+  bareExpect: string;
   target: number;
   clients: number;
   calls: number;
   rounds: number;
-  /** More figures from the health route's time per request (ms). */
-  more?: (healthMs: number) => Figure[];
 }
 
 /**
- * A route of the production build (served as `npm start` serves it) against GET /api/health, the
- * nearest thing the console has to an empty route (a few bytes after a `select 1`, a rolled-back
- * write probe and checks of the database file). Both pay Next's own per-request cost; their ratio
- * says how much the route's handler adds on top. Health is no empty route, so Next's own 405 to the
- * same POST is printed too, without a target: the least any route can cost. Skipped without a build.
+ * A route of the production build (served as `npm start` serves it) against an empty route of the
+ * same build, and the bare SDK server in a route of that build against the same empty route: the
+ * ceiling of any route that serves the protocol's SDK (see bench/support/bench-routes.ts). The three
+ * take turns in each round, which one goes first rotating; each ratio is the median of the rounds'
+ * own ratios, so a slow phase of the machine (every server here runs at half speed for minutes at
+ * times) lands on both sides of a ratio. Skipped without a build.
  */
-export async function nextRouteAgainstHealth(half: NextHalf): Promise<BenchResult> {
+export async function nextRouteAgainstBaselines(half: NextHalf): Promise<BenchResult> {
   const { title, protocol, request } = half;
   if (!hasBuild()) return { title, figures: [], skipped: "needs a production build (npm run build)" };
   const built = await startBuiltConsole();
   const load = new Load(half.clients);
-  const health: LoadRequest = { path: "/api/health" };
-  // The same POST sent where no handler takes it: Next answers 405 itself (routing, the request,
-  // the answer; no body read). A floor under any route, below an empty one.
-  const refused: LoadRequest = { ...request, path: "/api/health", status: 405 };
+  const empty: LoadRequest = { path: EMPTY_ROUTE, body: () => "{}" };
+  const bare: LoadRequest = { ...request, path: half.barePath };
   try {
-    const answer = await load.send(built.base, request);
-    if (!answer.includes(half.expect)) throw new Error(`unexpected answer: ${answer}`);
-    await load.throughput(built.base, 500, request);
-    await load.throughput(built.base, 500, health);
-    const [route, empty] = await interleaved(
-      half.rounds,
-      () => load.throughput(built.base, half.calls, request),
-      () => load.throughput(built.base, half.calls, health),
-    );
-    await load.throughput(built.base, 500, refused);
-    const [routeAgain, floor] = await interleaved(
-      half.rounds,
-      () => load.throughput(built.base, half.calls, request),
-      () => load.throughput(built.base, half.calls, refused),
-    );
-    const healthMs = 1000 / empty;
+    const answers = [
+      [request, half.expect],
+      [bare, half.bareExpect],
+      [empty, "{}"],
+    ] as const;
+    for (const [sent, expected] of answers) {
+      const answer = await load.send(built.base, sent);
+      if (!answer.includes(expected)) throw new Error(`unexpected answer from ${sent.path}: ${answer}`);
+      await load.throughput(built.base, 500, sent);
+    }
+    const sides = [request, bare, empty];
+    const rates: number[][] = [[], [], []];
+    for (let round = 0; round < half.rounds; round++)
+      for (let i = 0; i < sides.length; i++) {
+        const side = (round + i) % sides.length;
+        rates[side]!.push(await load.throughput(built.base, half.calls, sides[side]!));
+      }
+    const [route, bareRate, emptyRate] = rates.map(median) as [number, number, number];
+    const ratio = (a: number[], b: number[]) => median(a.map((rate, i) => rate / b[i]!));
+    const emptyMs = 1000 / emptyRate;
     return {
       title,
       figures: [
         { label: `${half.what}, ${half.clients} clients, POST ${request.path}`, value: route, unit: "calls/s" },
-        { label: `${half.clients} clients, GET /api/health`, value: empty, unit: "requests/s" },
-        { label: `ratio ${protocol} route / health route`, value: route / empty, unit: "x", target: { min: half.target } },
+        { label: `${half.clients} clients, an empty route (POST ${EMPTY_ROUTE})`, value: emptyRate, unit: "requests/s" },
+        { label: `ratio ${protocol} route / empty route`, value: ratio(rates[0]!, rates[2]!), unit: "x", target: { min: half.target } },
         {
-          label: `  time per request: ${protocol} route, health route`,
+          label: `  time per request: ${protocol} route, empty route`,
           value: 1000 / route,
           unit: "ms",
-          note: `health ${healthMs.toFixed(2)} ms: the ${protocol} handler adds ${(1000 / route - healthMs).toFixed(2)} ms`,
+          note: `empty ${emptyMs.toFixed(2)} ms: the ${protocol} handler adds ${(1000 / route - emptyMs).toFixed(2)} ms`,
         },
-        ...(half.more?.(healthMs) ?? []),
+        { label: `${half.what}, the bare SDK server in a route (POST ${half.barePath})`, value: bareRate, unit: "calls/s" },
         {
-          label: `  Next's own 405 to the same POST (no handler runs), ${half.clients} clients`,
-          value: floor,
-          unit: "requests/s",
-          note: `the ${protocol} route at ${((100 * routeAgain) / floor).toFixed(0)}% of it, in rounds of its own (${routeAgain.toFixed(0)} calls/s)`,
+          label: "  ratio bare SDK route / empty route",
+          value: ratio(rates[1]!, rates[2]!),
+          unit: "x",
+          note: "the most a route serving the SDK reaches",
         },
+        { label: `  ratio ${protocol} route / bare SDK route`, value: ratio(rates[0]!, rates[1]!), unit: "x" },
       ],
     };
   } finally {
@@ -200,42 +207,15 @@ export function cpuPerCallNote(cpuMicros: number[]): string {
  * The SDK's own time per call: a bare SDK server's time per request (`bareRate`, requests/s) less
  * that of a handler on the same adapter that only answers (`emptyRound`, one round's requests/s,
  * the median of three taken), with the same clients. Any route serving the SDK pays at least this
- * above what an empty route pays. Returns it in ms, with the figure that prints the empty handler's rate.
+ * above what an empty route pays. Resolves with the figure that prints the empty handler's rate and it.
  */
-export async function sdkOwnWork(
-  clients: number,
-  emptyRound: () => Promise<number>,
-  bareRate: number,
-): Promise<{ sdkMs: number; figure: Figure }> {
+export async function sdkOwnWork(clients: number, emptyRound: () => Promise<number>, bareRate: number): Promise<Figure> {
   const emptyRate = median([await emptyRound(), await emptyRound(), await emptyRound()]);
   const sdkMs = 1000 / bareRate - 1000 / emptyRate;
   return {
-    sdkMs,
-    figure: {
-      label: `  ${clients} clients, an empty handler on the same adapter`,
-      value: emptyRate,
-      unit: "requests/s",
-      note: `the bare SDK server spends ${sdkMs.toFixed(2)} ms per call above it`,
-    },
+    label: `  ${clients} clients, an empty handler on the same adapter`,
+    value: emptyRate,
+    unit: "requests/s",
+    note: `the bare SDK server spends ${sdkMs.toFixed(2)} ms per call above it`,
   };
-}
-
-/**
- * An estimate of the ratio against the health route that a route serving the bare SDK would reach:
- * health's time per request against health's plus the SDK's own (see sdkOwnWork), timed on the
- * adapter. Not a bound: the console's routes have passed it (the SDK's time on the adapter, under
- * its load there, is not its time inside Next's server). For NextHalf.more.
- */
-export function sdkEstimate(sdkMs: number | undefined): (healthMs: number) => Figure[] {
-  return (healthMs) =>
-    sdkMs === undefined
-      ? []
-      : [
-          {
-            label: "  estimate for the bare SDK's own work in this route",
-            value: healthMs / (healthMs + sdkMs),
-            unit: "x",
-            note: `health ${healthMs.toFixed(2)} ms + the SDK's ${sdkMs.toFixed(2)} ms`,
-          },
-        ];
 }

@@ -5,13 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../lib/config";
 import { createServices } from "../../lib/services";
-
-export const NOOP = {
-  name: "noop",
-  description: "Does nothing",
-  inputSchema: { type: "object", properties: {}, additionalProperties: false },
-  outputSchema: { type: "object", properties: {} },
-};
+import { NOOP } from "./noop-tool";
 
 /** The console's services over SQLite, as the benches open them. */
 export type BenchServices = ReturnType<typeof createServices>;
