@@ -2,8 +2,9 @@
 // the same run as its baseline: tools/call of a no-op tool from 16 concurrent clients, against a
 // bare SDK server (a low-level Server and transport per request, as the SDK's examples build
 // them) answering the same tool through the same adapter, each server in a process of its own
-// (./support/mcp-handlers.ts, served by ./support/served-handler.ts); and the first tools/list page of a
-// 10,000-tool registry. The Next.js half runs the production build (scripts/server.mjs, as `npm
+// (./support/mcp-handlers.ts, served by ./support/served-handler.ts), and that bare server running
+// the no-op through the console's executor (what tools/call must do); and the first tools/list page
+// of a 10,000-tool registry. The Next.js half runs the production build (scripts/server.mjs, as `npm
 // start` serves it) and sets POST /api/mcp against an empty route of the same build, with the same
 // 16 clients, beside the bare SDK server in a route of that build (app/api/bench/, served by a
 // console started with CONSOLE_BENCH_ROUTES=1): what any route serving the SDK reaches there. It is
@@ -30,6 +31,8 @@ const CALLS_PER_ROUND = 3000;
 /** Calls per round through Next (its server is the slower side: the wall clock times it). */
 const NEXT_CALLS_PER_ROUND = 2000;
 const ROUNDS = 5;
+/** Rounds of the bare server calling the executor, and of the bare server beside them. */
+const EXECUTOR_ROUNDS = 3;
 /** Rounds through Next, each timing the route, the bare SDK's route and the empty route. */
 const NEXT_ROUNDS = 7;
 const REGISTRY_TOOLS = 10_000;
@@ -92,6 +95,23 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       `${((100 * putMicros) / perCallMicros).toFixed(0)}% of ${perCallMicros.toFixed(0)} µs per call`,
     );
     add("  ratio with that write taken out (CPU per call)", median(theirsCpu) / (perCallMicros - putMicros), "x");
+    // The bare server calling the console's executor, against the bare server in rounds of their
+    // own: the share of the console's cost that tools/call's own work (checks, approval gate, call
+    // record) takes, without the rest of the console's handler.
+    const executorCpu: number[] = [];
+    const [executorMedian, bareAgain] = await interleaved(
+      EXECUTOR_ROUNDS,
+      round("executorMcp", executorCpu, bareAnswer),
+      round("bareMcp", [], bareAnswer),
+    );
+    add(
+      "  the bare SDK server running the no-op through the console's executor",
+      executorMedian,
+      "calls/s",
+      undefined,
+      cpuPerCallNote(executorCpu),
+    );
+    add("    its ratio to the bare SDK server (rounds of their own)", executorMedian / bareAgain, "x");
     // The same clients against a handler that only answers: the SDK's own time per call is what the
     // bare server spends above it, a floor for any MCP route.
     figures.push(await sdkOwnWork(CLIENTS, round("emptyMcp", [], bareAnswer), theirsMedian));

@@ -26,10 +26,18 @@ const NO_FORM: jsonSchemaValidator = { getValidator: () => () => ({ valid: false
 
 /** MCP: the SDK's own stateless pattern with one tool, a Server and a transport per request; any tools/call answers {}. */
 export function bareMcpHandler(): BareHandler {
+  return bareMcpServing(async () => {});
+}
+
+/** bareMcpHandler's server, which waits for `call` before it answers a tools/call. */
+export function bareMcpServing(call: () => Promise<unknown>): BareHandler {
   return async (request) => {
     const server = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} }, jsonSchemaValidator: NO_FORM });
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [NOOP] }));
-    server.setRequestHandler(CallToolRequestSchema, async () => ({ content: [{ type: "text", text: "{}" }], structuredContent: {} }));
+    server.setRequestHandler(CallToolRequestSchema, async () => {
+      await call();
+      return { content: [{ type: "text", text: "{}" }], structuredContent: {} };
+    });
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
     return transport.handleRequest(request);

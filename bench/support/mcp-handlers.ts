@@ -1,10 +1,10 @@
 // The MCP bench's three servers (bench/mcp.ts), each made in a process of its own by
-// ./served-handler.ts: the console's handler, a bare SDK server with the same tool, and an empty
-// handler answering the bytes the transport sends for the no-op.
+// ./served-handler.ts: the console's handler, a bare SDK server with the same tool, that server
+// calling the console's executor, and an empty handler answering the bytes the transport sends for the no-op.
 import { consoleApi } from "../../lib/api";
 import type { WebHandler } from "../../lib/http/node-adapter";
 import { SSE_HEADERS } from "../../lib/http/sse";
-import { bareMcpHandler } from "./bare-sdk";
+import { bareMcpHandler, bareMcpServing } from "./bare-sdk";
 import { noopServices } from "./noop-services";
 import type { HandlerFactory } from "./served-handler";
 
@@ -21,6 +21,16 @@ export const consoleMcp: HandlerFactory = async () => {
 
 /** The SDK's own stateless pattern (./bare-sdk.ts). */
 export const bareMcp: HandlerFactory = async () => ({ path: MCP_PATH, handler: bareMcpHandler() });
+
+/**
+ * The bare SDK server whose tools/call runs the no-op through the console's executor (its checks,
+ * approval gate and call record, as the console's services make it): what tools/call must do, and
+ * nothing else of the console's handler (no auth, body limits, tasks or result shaping).
+ */
+export const executorMcp: HandlerFactory = async () => {
+  const { services, close } = await noopServices();
+  return { path: MCP_PATH, handler: bareMcpServing(() => services.executor.call("noop", {})), close };
+};
 
 /** node:http and the adapter alone: what any handler pays before it starts, answering the bare server's bytes. */
 export const emptyMcp: HandlerFactory = async () => ({
