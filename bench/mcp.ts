@@ -15,15 +15,7 @@ import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-
 import { MCP_PATH, NOOP_ANSWER } from "./support/mcp-handlers";
 import { noopServices, type BenchServices } from "./support/noop-services";
 import { NOOP } from "./support/noop-tool";
-import {
-  cpuPerCallNote,
-  freshServerRound,
-  interleaved,
-  Load,
-  nextRouteAgainstBaselines,
-  sdkOwnWork,
-  type LoadRequest,
-} from "./support/load";
+import { cpuPerCallNote, freshServerRound, rotated, Load, nextRouteAgainstBaselines, sdkOwnWork, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
@@ -31,8 +23,6 @@ const CALLS_PER_ROUND = 3000;
 /** Calls per round through Next (its server is the slower side: the wall clock times it). */
 const NEXT_CALLS_PER_ROUND = 2000;
 const ROUNDS = 5;
-/** Rounds of the bare server calling the executor, and of the bare server beside them. */
-const EXECUTOR_ROUNDS = 3;
 /** Rounds through Next, each timing the route, the bare SDK's route and the empty route. */
 const NEXT_ROUNDS = 7;
 const REGISTRY_TOOLS = 10_000;
@@ -72,13 +62,19 @@ export default async function benchMcp(): Promise<BenchResult[]> {
   const listServer = createNodeServer([{ method: "POST", path: MCP_PATH, handler: consoleApi(services).mcp.post as WebHandler }]);
   const listBase = await listenLocal(listServer);
   try {
+    // The bare server calling the console's executor beside them, in the same rounds: the share of
+    // the console's cost that tools/call's own work (checks, approval gate, call record) takes,
+    // without the rest of the console's handler.
     const oursCpu: number[] = [];
     const theirsCpu: number[] = [];
-    const [oursMedian, theirsMedian] = await interleaved(
-      ROUNDS,
-      round("consoleMcp", oursCpu, noopAnswer),
-      round("bareMcp", theirsCpu, bareAnswer),
-    );
+    const executorCpu: number[] = [];
+    const [oursMedian, theirsMedian, executorMedian] = (
+      await rotated(ROUNDS, [
+        round("consoleMcp", oursCpu, noopAnswer),
+        round("bareMcp", theirsCpu, bareAnswer),
+        round("executorMcp", executorCpu, bareAnswer),
+      ])
+    ).map(median) as [number, number, number];
     add(`tools/call no-op, ${CLIENTS} clients, console handler`, oursMedian, "calls/s", undefined, cpuPerCallNote(oursCpu));
     add(`tools/call no-op, ${CLIENTS} clients, bare SDK server`, theirsMedian, "calls/s", undefined, cpuPerCallNote(theirsCpu));
     add("ratio console / bare", oursMedian / theirsMedian, "x", { min: TARGETS.throughputRatio });
@@ -95,15 +91,6 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       `${((100 * putMicros) / perCallMicros).toFixed(0)}% of ${perCallMicros.toFixed(0)} µs per call`,
     );
     add("  ratio with that write taken out (CPU per call)", median(theirsCpu) / (perCallMicros - putMicros), "x");
-    // The bare server calling the console's executor, against the bare server in rounds of their
-    // own: the share of the console's cost that tools/call's own work (checks, approval gate, call
-    // record) takes, without the rest of the console's handler.
-    const executorCpu: number[] = [];
-    const [executorMedian, bareAgain] = await interleaved(
-      EXECUTOR_ROUNDS,
-      round("executorMcp", executorCpu, bareAnswer),
-      round("bareMcp", [], bareAnswer),
-    );
     add(
       "  the bare SDK server running the no-op through the console's executor",
       executorMedian,
@@ -111,7 +98,7 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       undefined,
       cpuPerCallNote(executorCpu),
     );
-    add("    its ratio to the bare SDK server (rounds of their own)", executorMedian / bareAgain, "x");
+    add("    its ratio to the bare SDK server", executorMedian / theirsMedian, "x");
     // The same clients against a handler that only answers: the SDK's own time per call is what the
     // bare server spends above it, a floor for any MCP route.
     figures.push(await sdkOwnWork(CLIENTS, round("emptyMcp", [], bareAnswer), theirsMedian));

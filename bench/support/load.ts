@@ -82,6 +82,21 @@ export async function interleaved(rounds: number, first: () => Promise<number>, 
   return [median(a), median(b)];
 }
 
+/**
+ * Each of `sides` measured once per round for `rounds` rounds, which one goes first rotating, so
+ * that none always runs on another's garbage and a slow phase of the machine reaches all of them;
+ * resolves with each side's values in round order.
+ */
+export async function rotated(rounds: number, sides: ReadonlyArray<() => Promise<number>>): Promise<number[][]> {
+  const values = sides.map((): number[] => []);
+  for (let round = 0; round < rounds; round++)
+    for (let i = 0; i < sides.length; i++) {
+      const side = (round + i) % sides.length;
+      values[side]!.push(await sides[side]!());
+    }
+  return values;
+}
+
 export interface NextHalf {
   title: string;
   /** The protocol's name in labels ("MCP") and what a request does ("tools/call"). */
@@ -126,13 +141,10 @@ export async function nextRouteAgainstBaselines(half: NextHalf): Promise<BenchRe
       if (!answer.includes(expected)) throw new Error(`unexpected answer from ${sent.path}: ${answer}`);
       await load.throughput(built.base, 500, sent);
     }
-    const sides = [request, bare, empty];
-    const rates: number[][] = [[], [], []];
-    for (let round = 0; round < half.rounds; round++)
-      for (let i = 0; i < sides.length; i++) {
-        const side = (round + i) % sides.length;
-        rates[side]!.push(await load.throughput(built.base, half.calls, sides[side]!));
-      }
+    const rates = await rotated(
+      half.rounds,
+      [request, bare, empty].map((side) => () => load.throughput(built.base, half.calls, side)),
+    );
     const [route, bareRate, emptyRate] = rates.map(median) as [number, number, number];
     const ratio = (a: number[], b: number[]) => median(a.map((rate, i) => rate / b[i]!));
     const emptyMs = 1000 / emptyRate;
