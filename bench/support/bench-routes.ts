@@ -9,16 +9,20 @@ import type { BareHandler } from "./bare-sdk";
 /** The empty route's path in the build (app/api/bench/empty). */
 export const EMPTY_ROUTE = "/api/bench/empty";
 
-/** The route of the build that serves `make`'s handler (made on its first request) when the console allows bench routes. */
+/**
+ * The route of the build that serves `make`'s handler when the console allows bench routes, and
+ * 404 otherwise. Decided on its first request, as lib/api's route() opens its handler: later
+ * requests go straight to the handler, so the baseline pays nothing the console's routes do not.
+ */
 export function benchRoute(make: () => BareHandler): BareHandler {
   let handler: BareHandler | undefined;
   return async (request) => {
-    const { config } = await getServices();
-    if (!config.CONSOLE_BENCH_ROUTES) return errorResponse(404, "not_found", "No such route");
-    handler ??= make();
+    handler ??= (await getServices()).config.CONSOLE_BENCH_ROUTES ? make() : notServed;
     return handler(request);
   };
 }
+
+const notServed: BareHandler = async () => errorResponse(404, "not_found", "No such route");
 
 /** An empty route: it reads the request's body, as any route taking a POST must, and answers {}. */
 export function emptyHandler(): BareHandler {

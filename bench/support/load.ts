@@ -69,17 +69,11 @@ export class Load {
 
 /**
  * The medians of two measurements taken in `rounds` rounds that alternate which goes first, so
- * neither always runs on the other's garbage.
+ * neither always runs on the other's garbage (rotated, with two sides).
  */
 export async function interleaved(rounds: number, first: () => Promise<number>, second: () => Promise<number>): Promise<[number, number]> {
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    if (round % 2) b.push(await second());
-    a.push(await first());
-    if (!(round % 2)) b.push(await second());
-  }
-  return [median(a), median(b)];
+  const [a, b] = await rotated(rounds, [first, second]);
+  return [median(a!), median(b!)];
 }
 
 /**
