@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import type { AssistantMessage, Message, ToolCall } from "@ag-ui/core";
 import type { ToolDescriptor } from "../../agents/model";
 import { isJsonObject } from "../../json/canonical";
 import {
   deltas,
   sendJson,
-  startEventStream,
+  streamEvents,
   type ReadConversation,
   type ScriptedFailure,
   type ScriptedTurn,
+  type StreamedEvent,
   type WireFormat,
 } from "./script";
 
@@ -23,7 +23,7 @@ export const anthropicWire: WireFormat = {
   matches: (pathname) => pathname.endsWith("/v1/messages"),
   read: readMessagesRequest,
   write: async (turn, conversation, res) => {
-    if (conversation.stream) streamMessage(turn, conversation, res);
+    if (conversation.stream) await streamEvents(res, messageEvents(turn, conversation), turn.pauseMs);
     else sendJson(res, 200, wholeMessage(turn, conversation));
   },
   fail: (failure: ScriptedFailure, res) => sendJson(res, failure.error.status, errorBody(failure.error)),
@@ -91,12 +91,12 @@ function wholeMessage(turn: ScriptedTurn, conversation: ReadConversation) {
   };
 }
 
-function streamMessage(turn: ScriptedTurn, conversation: ReadConversation, res: ServerResponse): void {
-  const sse = startEventStream(res);
-  const send = (data: { type: string; [key: string]: unknown }) => sse.send(data, data.type);
+/** The named events of a streamed Message, as the API sends them. */
+function* messageEvents(turn: ScriptedTurn, conversation: ReadConversation): Generator<StreamedEvent> {
+  const named = (data: { type: string; [key: string]: unknown }): StreamedEvent => ({ data, event: data.type });
   const size = turn.chunk ?? 8;
   const usage = usageOf(turn);
-  send({
+  yield named({
     type: "message_start",
     message: {
       ...messageShell(conversation),
@@ -105,43 +105,42 @@ function streamMessage(turn: ScriptedTurn, conversation: ReadConversation, res: 
       usage: { ...usage, output_tokens: Math.min(1, usage.output_tokens) },
     },
   });
-  send({ type: "ping" });
+  yield named({ type: "ping" });
   let index = 0;
   if (turn.reasoning) {
-    send({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } });
+    yield named({ type: "content_block_start", index, content_block: { type: "thinking", thinking: "", signature: "" } });
     for (const piece of deltas(turn.reasoning, size))
-      send({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } });
-    send({ type: "content_block_delta", index, delta: { type: "signature_delta", signature: signatureOf(turn.reasoning) } });
-    send({ type: "content_block_stop", index });
+      yield named({ type: "content_block_delta", index, delta: { type: "thinking_delta", thinking: piece } });
+    yield named({ type: "content_block_delta", index, delta: { type: "signature_delta", signature: signatureOf(turn.reasoning) } });
+    yield named({ type: "content_block_stop", index });
     index++;
   }
   if (turn.text) {
-    send({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
-    for (const piece of deltas(turn.text, size)) send({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
-    send({ type: "content_block_stop", index });
+    yield named({ type: "content_block_start", index, content_block: { type: "text", text: "" } });
+    for (const piece of deltas(turn.text, size))
+      yield named({ type: "content_block_delta", index, delta: { type: "text_delta", text: piece } });
+    yield named({ type: "content_block_stop", index });
     index++;
   }
   if (turn.streamError) {
     // The API reports a failure it meets mid-answer as an `error` event, and says no more.
-    send(errorBody(turn.streamError));
-    sse.end();
+    yield named(errorBody(turn.streamError));
     return;
   }
   for (const call of turn.toolCalls ?? []) {
-    send({ type: "content_block_start", index, content_block: { type: "tool_use", id: toolUseId(), name: call.name, input: {} } });
+    yield named({ type: "content_block_start", index, content_block: { type: "tool_use", id: toolUseId(), name: call.name, input: {} } });
     // The API opens each tool_use block with an empty piece of JSON, then streams the arguments' text.
     for (const piece of ["", ...deltas(JSON.stringify(call.args), size)])
-      send({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } });
-    send({ type: "content_block_stop", index });
+      yield named({ type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } });
+    yield named({ type: "content_block_stop", index });
     index++;
   }
-  send({
+  yield named({
     type: "message_delta",
     delta: { stop_reason: turn.toolCalls?.length ? "tool_use" : "end_turn", stop_sequence: null },
     usage,
   });
-  send({ type: "message_stop" });
-  sse.end();
+  yield named({ type: "message_stop" });
 }
 
 /** A Messages request read back into AG-UI messages and tools. Throws on a body that is not one. */

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import type { AssistantMessage, Message, ToolCall } from "@ag-ui/core";
 import type { ToolDescriptor } from "../../agents/model";
 import { isJsonObject } from "../../json/canonical";
 import {
   deltas,
   sendJson,
-  startEventStream,
+  streamEvents,
   type ReadConversation,
   type ScriptedFailure,
   type ScriptedTurn,
+  type StreamedEvent,
   type WireFormat,
 } from "./script";
 
@@ -26,7 +26,7 @@ export const geminiWire: WireFormat = {
   matches: (pathname) => GEMINI_PATH.test(pathname),
   read: readGenerateContentRequest,
   write: async (turn, conversation, res) => {
-    if (conversation.stream) streamResponse(turn, conversation, res);
+    if (conversation.stream) await streamEvents(res, responseEvents(turn, conversation), turn.pauseMs);
     else sendJson(res, 200, wholeResponse(turn, conversation));
   },
   fail: (failure: ScriptedFailure, res) => sendJson(res, failure.error.status, errorBody(failure.error)),
@@ -95,8 +95,8 @@ function wholeResponse(turn: ScriptedTurn, conversation: ReadConversation) {
   return response(conversation, responseIdOf(), parts, turn, true);
 }
 
-function streamResponse(turn: ScriptedTurn, conversation: ReadConversation, res: ServerResponse): void {
-  const sse = startEventStream(res);
+/** The chunks of a streamed answer, each a GenerateContentResponse; the last carries the finish reason and the totals. */
+function* responseEvents(turn: ScriptedTurn, conversation: ReadConversation): Generator<StreamedEvent> {
   const id = responseIdOf();
   const size = turn.chunk ?? 8;
   const chunks: unknown[][] = [
@@ -104,17 +104,15 @@ function streamResponse(turn: ScriptedTurn, conversation: ReadConversation, res:
     ...deltas(turn.text ?? "", size).map((piece) => [{ text: piece }]),
   ];
   if (turn.streamError) {
-    for (const parts of chunks) sse.send(response(conversation, id, parts, turn, false));
+    for (const parts of chunks) yield { data: response(conversation, id, parts, turn, false) };
     // The API reports a failure it meets mid-answer as an `error` object in the stream.
-    sse.send(errorBody(turn.streamError));
-    sse.end();
+    yield { data: errorBody(turn.streamError) };
     return;
   }
-  // Parallel calls arrive together, in one chunk; the last chunk carries the finish reason and the totals.
+  // Parallel calls arrive together, in one chunk.
   if (turn.toolCalls?.length) chunks.push(callParts(turn));
   if (!chunks.length) chunks.push([]);
-  chunks.forEach((parts, at) => sse.send(response(conversation, id, parts, turn, at === chunks.length - 1)));
-  sse.end();
+  for (const [at, parts] of chunks.entries()) yield { data: response(conversation, id, parts, turn, at === chunks.length - 1) };
 }
 
 function responseIdOf(): string {

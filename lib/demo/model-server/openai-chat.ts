@@ -1,12 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import type { AssistantMessage, Message } from "@ag-ui/core";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageFunctionToolCall } from "openai/resources/chat/completions";
 import type { CompletionUsage } from "openai/resources/completions";
 import { z } from "zod";
 import type { ToolDescriptor } from "../../agents/model";
 import { openAIErrorBody, sendOpenAIError } from "./openai-error";
-import { deltas, sendJson, startEventStream, type ReadConversation, type ScriptedTurn, type WireFormat } from "./script";
+import { deltas, sendJson, streamEvents, type ReadConversation, type ScriptedTurn, type StreamedEvent, type WireFormat } from "./script";
 
 /** Most messages and tools a request may carry (the body itself is capped by the server). */
 const MAX_ITEMS = 2_000;
@@ -63,7 +62,7 @@ export const openAIChatWire: WireFormat = {
   matches: (pathname) => pathname.endsWith("/chat/completions"),
   read: readChatRequest,
   write: async (turn, conversation, res) => {
-    if (conversation.stream) writeChunks(turn, conversation, res);
+    if (conversation.stream) await streamEvents(res, chunkEvents(turn, conversation), turn.pauseMs);
     else sendJson(res, 200, chatCompletion(turn, conversation));
   },
   fail: sendOpenAIError,
@@ -157,41 +156,37 @@ function toolCallsOf(turn: ScriptedTurn): ChatCompletionMessageFunctionToolCall[
   }));
 }
 
-function writeChunks(turn: ScriptedTurn, conversation: ReadConversation, res: ServerResponse): void {
-  const stream = startEventStream(res);
+/** The events of a streamed answer: `chat.completion.chunk` frames, then `[DONE]`. */
+function* chunkEvents(turn: ScriptedTurn, conversation: ReadConversation): Generator<StreamedEvent> {
   const base = {
     id: newId("chatcmpl-"),
     object: "chat.completion.chunk" as const,
     created: Math.floor(Date.now() / 1000),
     model: conversation.model,
   };
-  const send = (delta: Delta, finish: ChatCompletionChunk.Choice["finish_reason"] = null) => {
-    const chunk: ChatCompletionChunk = { ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] };
-    stream.send(chunk);
-  };
+  const chunkOf = (delta: Delta, finish: ChatCompletionChunk.Choice["finish_reason"] = null): StreamedEvent => ({
+    data: { ...base, choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }] } satisfies ChatCompletionChunk,
+  });
   const size = turn.chunk ?? 8;
-  send({ role: "assistant", content: "" });
-  for (const piece of deltas(turn.reasoning ?? "", size)) send({ reasoning_content: piece });
-  for (const piece of deltas(turn.text ?? "", size)) send({ content: piece });
+  yield chunkOf({ role: "assistant", content: "" });
+  for (const piece of deltas(turn.reasoning ?? "", size)) yield chunkOf({ reasoning_content: piece });
+  for (const piece of deltas(turn.text ?? "", size)) yield chunkOf({ content: piece });
   if (turn.streamError) {
     // OpenAI reports a failure met mid-answer as an error frame, and the SDK throws it.
-    stream.send(openAIErrorBody(turn.streamError.status, turn.streamError.message));
-    stream.end();
+    yield { data: openAIErrorBody(turn.streamError.status, turn.streamError.message) };
     return;
   }
   const calls = toolCallsOf(turn);
-  calls.forEach((call, index) => {
-    send({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] });
-    for (const piece of deltas(call.function.arguments, size)) send({ tool_calls: [{ index, function: { arguments: piece } }] });
-  });
-  send({}, calls.length ? "tool_calls" : "stop");
+  for (const [index, call] of calls.entries()) {
+    yield chunkOf({ tool_calls: [{ index, id: call.id, type: "function", function: { name: call.function.name, arguments: "" } }] });
+    for (const piece of deltas(call.function.arguments, size)) yield chunkOf({ tool_calls: [{ index, function: { arguments: piece } }] });
+  }
+  yield chunkOf({}, calls.length ? "tool_calls" : "stop");
   const usage = usageOf(turn);
   if (usage && "includeUsage" in conversation && conversation.includeUsage) {
-    const chunk: ChatCompletionChunk = { ...base, choices: [], usage };
-    stream.send(chunk);
+    yield { data: { ...base, choices: [], usage } satisfies ChatCompletionChunk };
   }
-  stream.send("[DONE]");
-  stream.end();
+  yield { data: "[DONE]" };
 }
 
 function chatCompletion(turn: ScriptedTurn, conversation: ReadConversation): ChatCompletion {

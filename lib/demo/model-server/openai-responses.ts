@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import type { ServerResponse } from "node:http";
 import type { AssistantMessage, Message } from "@ag-ui/core";
 import type {
   FunctionTool,
@@ -15,7 +14,7 @@ import type {
 import { z } from "zod";
 import type { ToolDescriptor } from "../../agents/model";
 import { sendOpenAIError } from "./openai-error";
-import { deltas, sendJson, startEventStream, type ReadConversation, type ScriptedTurn, type WireFormat } from "./script";
+import { deltas, sendJson, streamEvents, type ReadConversation, type ScriptedTurn, type StreamedEvent, type WireFormat } from "./script";
 
 /** Most input items and tools a request may carry (the body itself is capped by the server). */
 const MAX_ITEMS = 2_000;
@@ -58,7 +57,7 @@ export const openAIResponsesWire: WireFormat = {
   matches: (pathname) => pathname.endsWith("/responses"),
   read: readResponsesRequest,
   write: async (turn, conversation, res) => {
-    if (conversation.stream) writeEvents(turn, conversation, res);
+    if (conversation.stream) await streamEvents(res, responseEvents(turn, conversation), turn.pauseMs);
     else sendJson(res, 200, responseOf(turn, conversation, "completed", outputOf(turn)));
   },
   fail: sendOpenAIError,
@@ -214,30 +213,30 @@ function responseOf(
 
 type EventBody<E> = E extends ResponseStreamEvent ? Omit<E, "sequence_number"> : never;
 
-function writeEvents(turn: ScriptedTurn, conversation: ReadConversation, res: ServerResponse): void {
-  const stream = startEventStream(res);
+/** The named events of a streamed response, numbered in order as the API numbers them. */
+function* responseEvents(turn: ScriptedTurn, conversation: ReadConversation): Generator<StreamedEvent> {
   let sequence = 0;
-  const send = (event: EventBody<ResponseStreamEvent>) => {
-    const numbered = { ...event, sequence_number: sequence++ } as ResponseStreamEvent;
-    stream.send(numbered, numbered.type);
-  };
+  const numbered = (event: EventBody<ResponseStreamEvent>): StreamedEvent => ({
+    data: { ...event, sequence_number: sequence++ },
+    event: event.type,
+  });
   const size = turn.chunk ?? 8;
   const id = newId("resp");
   const output: ResponseOutputItem[] = [];
-  send({ type: "response.created", response: responseOf(turn, conversation, "in_progress", [], id) });
-  send({ type: "response.in_progress", response: responseOf(turn, conversation, "in_progress", [], id) });
+  yield numbered({ type: "response.created", response: responseOf(turn, conversation, "in_progress", [], id) });
+  yield numbered({ type: "response.in_progress", response: responseOf(turn, conversation, "in_progress", [], id) });
 
   if (turn.reasoning) {
     const output_index = output.length;
     const item = reasoningItem("");
     const at = { item_id: item.id, output_index, summary_index: 0 };
-    send({ type: "response.output_item.added", output_index, item });
-    send({ type: "response.reasoning_summary_part.added", ...at, part: { type: "summary_text", text: "" } });
-    for (const delta of deltas(turn.reasoning, size)) send({ type: "response.reasoning_summary_text.delta", ...at, delta });
-    send({ type: "response.reasoning_summary_text.done", ...at, text: turn.reasoning });
-    send({ type: "response.reasoning_summary_part.done", ...at, part: { type: "summary_text", text: turn.reasoning } });
+    yield numbered({ type: "response.output_item.added", output_index, item });
+    yield numbered({ type: "response.reasoning_summary_part.added", ...at, part: { type: "summary_text", text: "" } });
+    for (const delta of deltas(turn.reasoning, size)) yield numbered({ type: "response.reasoning_summary_text.delta", ...at, delta });
+    yield numbered({ type: "response.reasoning_summary_text.done", ...at, text: turn.reasoning });
+    yield numbered({ type: "response.reasoning_summary_part.done", ...at, part: { type: "summary_text", text: turn.reasoning } });
     const done = reasoningItem(turn.reasoning, item.id);
-    send({ type: "response.output_item.done", output_index, item: done });
+    yield numbered({ type: "response.output_item.done", output_index, item: done });
     output.push(done);
   }
 
@@ -245,14 +244,14 @@ function writeEvents(turn: ScriptedTurn, conversation: ReadConversation, res: Se
     const output_index = output.length;
     const item = messageItem("", "in_progress");
     const at = { item_id: item.id, output_index, content_index: 0 };
-    send({ type: "response.output_item.added", output_index, item });
-    send({ type: "response.content_part.added", ...at, part: outputText("") });
-    for (const delta of deltas(turn.text, size)) send({ type: "response.output_text.delta", ...at, delta, logprobs: [] });
+    yield numbered({ type: "response.output_item.added", output_index, item });
+    yield numbered({ type: "response.content_part.added", ...at, part: outputText("") });
+    for (const delta of deltas(turn.text, size)) yield numbered({ type: "response.output_text.delta", ...at, delta, logprobs: [] });
     if (!turn.streamError) {
-      send({ type: "response.output_text.done", ...at, text: turn.text, logprobs: [] });
-      send({ type: "response.content_part.done", ...at, part: outputText(turn.text) });
+      yield numbered({ type: "response.output_text.done", ...at, text: turn.text, logprobs: [] });
+      yield numbered({ type: "response.content_part.done", ...at, part: outputText(turn.text) });
       const done = messageItem(turn.text, "completed", item.id);
-      send({ type: "response.output_item.done", output_index, item: done });
+      yield numbered({ type: "response.output_item.done", output_index, item: done });
       output.push(done);
     }
   }
@@ -260,8 +259,7 @@ function writeEvents(turn: ScriptedTurn, conversation: ReadConversation, res: Se
   if (turn.streamError) {
     const failed = responseOf(turn, conversation, "failed", output, id);
     failed.error = { code: turn.streamError.status === 429 ? "rate_limit_exceeded" : "server_error", message: turn.streamError.message };
-    send({ type: "response.failed", response: failed });
-    stream.end();
+    yield numbered({ type: "response.failed", response: failed });
     return;
   }
 
@@ -276,15 +274,14 @@ function writeEvents(turn: ScriptedTurn, conversation: ReadConversation, res: Se
       name: call.name,
       arguments: "",
     };
-    send({ type: "response.output_item.added", output_index, item });
+    yield numbered({ type: "response.output_item.added", output_index, item });
     for (const delta of deltas(args, size))
-      send({ type: "response.function_call_arguments.delta", item_id: item.id!, output_index, delta });
-    send({ type: "response.function_call_arguments.done", item_id: item.id!, output_index, name: call.name, arguments: args });
+      yield numbered({ type: "response.function_call_arguments.delta", item_id: item.id!, output_index, delta });
+    yield numbered({ type: "response.function_call_arguments.done", item_id: item.id!, output_index, name: call.name, arguments: args });
     const done: ResponseFunctionToolCall = { ...item, status: "completed", arguments: args };
-    send({ type: "response.output_item.done", output_index, item: done });
+    yield numbered({ type: "response.output_item.done", output_index, item: done });
     output.push(done);
   }
 
-  send({ type: "response.completed", response: responseOf(turn, conversation, "completed", output, id) });
-  stream.end();
+  yield numbered({ type: "response.completed", response: responseOf(turn, conversation, "completed", output, id) });
 }

@@ -19,6 +19,11 @@ export interface ScriptedTurn {
   /** Characters per streamed delta (default 8). */
   chunk?: number;
   /**
+   * Milliseconds between the events of a streamed answer, as a model generating in real time
+   * spaces its tokens (default 0: each event as soon as the client takes the one before).
+   */
+  pauseMs?: number;
+  /**
    * A provider error sent in the stream after the reasoning and text deltas, in place of the tool
    * calls and the end of the answer (streamed answers only), as a provider reports a failure it
    * meets mid-answer.
@@ -80,15 +85,41 @@ export function deltas(text: string, size = 8): string[] {
   return out;
 }
 
-/** Start a `text/event-stream` answer; `send` writes one event (`event:` line only when named). */
-export function startEventStream(res: ServerResponse): { send(data: unknown, event?: string): void; raw(text: string): void; end(): void } {
+/** One event of a streamed answer: its data (sent as JSON, unless a string such as `[DONE]`) and its name, for formats that name their events. */
+export interface StreamedEvent {
+  data: unknown;
+  event?: string;
+}
+
+/**
+ * Stream `events` as a `text/event-stream` answer, the way a model server streams what it
+ * generates: the next event is made only once the socket has taken the one before, and whenever
+ * the client reads slower than the server writes, the server waits for it ('drain') instead of
+ * holding the rest of the answer in memory. `pauseMs` spaces the events (ScriptedTurn.pauseMs).
+ * Stops when the client goes away.
+ */
+export async function streamEvents(res: ServerResponse, events: Iterable<StreamedEvent>, pauseMs = 0): Promise<void> {
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
-  return {
-    send: (data, event) =>
-      void res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`),
-    raw: (text) => void res.write(text),
-    end: () => void res.end(),
-  };
+  for (const { data, event } of events) {
+    if (pauseMs) await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    if (res.destroyed) return;
+    const written = res.write(`${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+    if (!written && !(await drained(res))) return;
+  }
+  res.end();
+}
+
+/** Resolves true once `res` can take more, false if the client went away first. */
+function drained(res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const settle = (more: boolean) => () => {
+      res.off("drain", onDrain).off("close", onClose);
+      resolve(more);
+    };
+    const onDrain = settle(true);
+    const onClose = settle(false);
+    res.on("drain", onDrain).on("close", onClose);
+  });
 }
 
 /** Answer with one JSON body. */
