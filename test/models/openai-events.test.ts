@@ -1,7 +1,7 @@
 import { APIError } from "openai";
 import { Stream } from "openai/streaming";
 import { describe, expect, it } from "vitest";
-import { openAIEvents } from "@/lib/agents/models/openai-events";
+import { openAIEventBatches } from "@/lib/agents/models/openai-events";
 
 // The OpenAI drivers read a streamed answer's events themselves (openAIEvents) instead of through
 // the SDK's Stream: the same events must come out of the same bytes, however they are cut.
@@ -25,6 +25,11 @@ function cut(text: string, size: number): Uint8Array[] {
   const chunks: Uint8Array[] = [];
   for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
   return chunks;
+}
+
+/** The events of the batches, one after another. */
+async function* openAIEvents<T>(answer: Response): AsyncGenerator<T> {
+  for await (const batch of openAIEventBatches<T>(answer)) yield* batch;
 }
 
 async function all<T>(events: AsyncIterable<T>): Promise<T[]> {
@@ -54,7 +59,17 @@ const WIRE = [
   "data: [DONE]\n\n",
 ].join("");
 
-describe("openAIEvents", () => {
+describe("openAIEventBatches", () => {
+  it("gives the events of one read together, in order", async () => {
+    const frame = (content: string) => `data: ${JSON.stringify(chunk(content))}\n\n`;
+    const reads = [frame("a") + frame("b"), frame("c").slice(0, 10), frame("c").slice(10) + frame("d")];
+    const batches = await all(openAIEventBatches(response(reads.map((text) => new TextEncoder().encode(text)))));
+    expect(batches).toEqual([
+      [chunk("a"), chunk("b")],
+      [chunk("c"), chunk("d")],
+    ]);
+  });
+
   it("gives the events the SDK's own reader gives, however the bytes are cut", async () => {
     const expected = await all(Stream.fromSSEResponse(response(cut(WIRE, WIRE.length * 4)), new AbortController()));
     expect(expected).toHaveLength(5);

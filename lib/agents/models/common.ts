@@ -5,12 +5,23 @@ import { AddressNotAllowed } from "../../net";
 import type { ExportResult } from "../../integrations/export-result";
 import { ToolUsageError } from "../../tools/errors";
 import type { ToolSpec } from "../../tools/spec";
-import { ModelError, type ToolDescriptor } from "../model";
+import { ModelError, type ModelChunk, type ToolDescriptor } from "../model";
 
 /** Deepest tool arguments a model may send (the same bound as request bodies). */
 const MAX_ARGUMENT_DEPTH = 64;
 /** Longest provider message quoted in a RUN_ERROR. */
 const MAX_PROVIDER_MESSAGE = 300;
+
+/**
+ * Adds a text or reasoning delta to the chunks of one read of a streamed answer, joined to the
+ * last of them when that is a delta of the same kind (see `openAIEventBatches`): deltas that
+ * arrived together reach the agent together. Order across kinds and tool calls is kept.
+ */
+export function joinDelta(chunks: ModelChunk[], type: "text" | "reasoning", delta: string): void {
+  const last = chunks.at(-1);
+  if (last?.type === type) last.delta += delta;
+  else chunks.push({ type, delta });
+}
 
 /** The text of a message's content: a string, or the text parts of a multimodal content list. */
 export function textOf(message: Message): string {

@@ -9,9 +9,9 @@ import type { CompletionUsage } from "openai/resources/completions";
 import { toOpenAIChatTool, type OpenAIChatTool } from "../../integrations/openai/openai-tools";
 import type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "../model";
 import { mediaNamedText } from "../media-text";
-import { textOf, toolDefinitions } from "./common";
+import { joinDelta, textOf, toolDefinitions } from "./common";
 import { createOpenAIClient, openAIError, openWithRetries, ToolCallReader, type OpenAIModelOptions } from "./openai-client";
-import { openAIEvents } from "./openai-events";
+import { openAIEventBatches } from "./openai-events";
 
 /**
  * A streamed delta as OpenAI-compatible servers send it: reasoning models served by vLLM, DeepSeek
@@ -81,35 +81,40 @@ export class OpenAIChatModel implements ChatModel {
         signal,
         this.options.maxRetries,
       );
-      for await (const chunk of openAIEvents<ChatCompletionChunk>(response)) {
+      for await (const batch of openAIEventBatches<ChatCompletionChunk>(response)) {
         if (signal.aborted) break;
-        model = chunk.model || model;
-        if (chunk.usage) usage = chunk.usage;
-        // One answer asked for (n = 1): its choice has index 0.
-        const choice = chunk.choices.find((c) => c.index === 0);
-        if (!choice) continue;
-        const delta = choice.delta as Delta;
-        const reasoning = delta.reasoning_content ?? delta.reasoning;
-        if (reasoning) yield { type: "reasoning", delta: reasoning };
-        if (delta.content) yield { type: "text", delta: delta.content };
-        if (delta.refusal) yield { type: "text", delta: delta.refusal };
-        for (const part of delta.tool_calls ?? []) {
-          // A part continues the call at its index, unless it names another call id there (some
-          // compatible servers send every call at index 0, each whole).
-          let call = building.get(part.index);
-          if (!call || (part.id && call.id && part.id !== call.id)) {
-            call = { name: "", json: "" };
-            calls.push(call);
-            building.set(part.index, call);
+        // The chunks of this read, deltas that arrived together joined.
+        const out: ModelChunk[] = [];
+        for (const chunk of batch) {
+          model = chunk.model || model;
+          if (chunk.usage) usage = chunk.usage;
+          // One answer asked for (n = 1): its choice has index 0.
+          const choice = chunk.choices.find((c) => c.index === 0);
+          if (!choice) continue;
+          const delta = choice.delta as Delta;
+          const reasoning = delta.reasoning_content ?? delta.reasoning;
+          if (reasoning) joinDelta(out, "reasoning", reasoning);
+          if (delta.content) joinDelta(out, "text", delta.content);
+          if (delta.refusal) joinDelta(out, "text", delta.refusal);
+          for (const part of delta.tool_calls ?? []) {
+            // A part continues the call at its index, unless it names another call id there (some
+            // compatible servers send every call at index 0, each whole).
+            let call = building.get(part.index);
+            if (!call || (part.id && call.id && part.id !== call.id)) {
+              call = { name: "", json: "" };
+              calls.push(call);
+              building.set(part.index, call);
+            }
+            if (part.id) call.id = part.id;
+            // OpenAI sends the name once; servers that repeat it send it whole each time.
+            if (part.function?.name) call.name = part.function.name;
+            if (part.function?.arguments) call.json += part.function.arguments;
+            reader.checkLength(call.name, call.json.length);
           }
-          if (part.id) call.id = part.id;
-          // OpenAI sends the name once; servers that repeat it send it whole each time.
-          if (part.function?.name) call.name = part.function.name;
-          if (part.function?.arguments) call.json += part.function.arguments;
-          reader.checkLength(call.name, call.json.length);
+          // The calls are complete once the choice finishes; usage, when asked for, comes after.
+          if (choice.finish_reason && !callsSent) out.push(...finishedCalls());
         }
-        // The calls are complete once the choice finishes; usage, when asked for, comes after.
-        if (choice.finish_reason && !callsSent) yield* finishedCalls();
+        yield* out;
       }
       signal.throwIfAborted();
       // A server that ends the stream without a finish reason still made the calls it streamed.

@@ -4,9 +4,9 @@ import type { ResponseInputItem, ResponseStreamEvent, ResponseUsage } from "open
 import { toOpenAIResponsesTool, type OpenAIResponsesTool } from "../../integrations/openai/openai-tools";
 import type { ChatModel, ModelChunk, ModelRequest, ToolDescriptor } from "../model";
 import { mediaNamedText } from "../media-text";
-import { textOf, toolDefinitions } from "./common";
+import { joinDelta, textOf, toolDefinitions } from "./common";
 import { createOpenAIClient, openAIError, openWithRetries, streamedError, ToolCallReader, type OpenAIModelOptions } from "./openai-client";
-import { openAIEvents } from "./openai-events";
+import { openAIEventBatches } from "./openai-events";
 
 /**
  * OpenAI's Responses API through the `openai` SDK, streamed and stateless (`store: false`: the
@@ -52,44 +52,51 @@ export class OpenAIResponsesModel implements ChatModel {
         signal,
         this.options.maxRetries,
       );
-      for await (const event of openAIEvents<ResponseStreamEvent>(response)) {
+      for await (const batch of openAIEventBatches<ResponseStreamEvent>(response)) {
         if (signal.aborted) break;
-        switch (event.type) {
-          case "response.output_text.delta":
-          case "response.refusal.delta":
-            if (event.delta) yield { type: "text", delta: event.delta };
-            break;
-          case "response.reasoning_summary_text.delta":
-          case "response.reasoning_text.delta": {
-            const part = `${event.item_id}:${"summary_index" in event ? event.summary_index : event.content_index}`;
-            const gap = summary !== undefined && summary !== part ? "\n\n" : "";
-            summary = part;
-            if (event.delta) yield { type: "reasoning", delta: gap + event.delta };
-            break;
-          }
-          case "response.function_call_arguments.delta": {
-            // The arguments come whole with the item's end; their growth is bounded on the way.
-            const length = (argumentChars.get(event.item_id) ?? 0) + event.delta.length;
-            argumentChars.set(event.item_id, length);
-            reader.checkLength(event.item_id, length);
-            break;
-          }
-          case "response.output_item.done":
-            if (event.item.type === "function_call") {
-              const call = event.item;
-              yield { type: "tool_call", name: call.name, args: reader.read(call.name, call.arguments), id: call.call_id };
+        // The chunks of this read, deltas that arrived together joined.
+        const out: ModelChunk[] = [];
+        for (const event of batch) {
+          switch (event.type) {
+            case "response.output_text.delta":
+            case "response.refusal.delta":
+              if (event.delta) joinDelta(out, "text", event.delta);
+              break;
+            case "response.reasoning_summary_text.delta":
+            case "response.reasoning_text.delta": {
+              const part = `${event.item_id}:${"summary_index" in event ? event.summary_index : event.content_index}`;
+              const gap = summary !== undefined && summary !== part ? "\n\n" : "";
+              summary = part;
+              if (event.delta) joinDelta(out, "reasoning", gap + event.delta);
+              break;
             }
-            break;
-          case "response.completed":
-          case "response.incomplete":
-            model = event.response.model || model;
-            usage = event.response.usage ?? usage;
-            break;
-          case "response.failed":
-            throw streamedError(event.response.error?.message ?? "", event.response.error?.code);
-          case "error":
-            throw streamedError(event.message, event.code);
+            case "response.function_call_arguments.delta": {
+              // The arguments come whole with the item's end; their growth is bounded on the way.
+              const length = (argumentChars.get(event.item_id) ?? 0) + event.delta.length;
+              argumentChars.set(event.item_id, length);
+              reader.checkLength(event.item_id, length);
+              break;
+            }
+            case "response.output_item.done":
+              if (event.item.type === "function_call") {
+                const call = event.item;
+                out.push({ type: "tool_call", name: call.name, args: reader.read(call.name, call.arguments), id: call.call_id });
+              }
+              break;
+            case "response.completed":
+            case "response.incomplete":
+              model = event.response.model || model;
+              usage = event.response.usage ?? usage;
+              break;
+            case "response.failed":
+              yield* out;
+              throw streamedError(event.response.error?.message ?? "", event.response.error?.code);
+            case "error":
+              yield* out;
+              throw streamedError(event.message, event.code);
+          }
         }
+        yield* out;
       }
       signal.throwIfAborted();
     } catch (error) {
