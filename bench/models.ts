@@ -9,6 +9,10 @@
 //    interleaved, target ≥ 0.9. Counted in text received (the console joins deltas while its
 //    reader is behind, so events are fewer than the model's deltas; the text is the same). A read
 //    through the console is timed to its last byte; the bench checks the answer after that.
+//    Beside them, a relay: a process that only forwards the scripted server's bytes, read by the
+//    same driver. Every process between a model and its reader costs the CPU the relay shows (two
+//    cores here, and three processes busy at once), so the relay's ratio to the direct read is the
+//    most the console could reach on this machine, whatever its own work.
 // For 2 the console runs in a process of its own (./support/served-handler.ts), as it does for its
 // users; the client reading its stream and the direct reads run here. With the console in this
 // process, the direct reads were collecting the console's garbage (they ran 15-30% faster without
@@ -17,6 +21,7 @@
 // A miss is reported, never an exit code: timings are not tests.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import http from "node:http";
 import path from "node:path";
 import readline from "node:readline";
 import type { ToolDescriptor } from "../lib/agents";
@@ -24,7 +29,7 @@ import { OpenAIChatModel } from "../lib/agents/models/openai-chat";
 import { consoleApi } from "../lib/api";
 import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
 import type { Services } from "../lib/services";
-import { interleaved } from "./support/load";
+import { rotated } from "./support/load";
 import { processCpuSeconds } from "./support/process-cpu";
 import { median, type BenchResult } from "./support/measure";
 import { throwAwayServices } from "./support/noop-services";
@@ -110,6 +115,29 @@ export const assistantRoute: HandlerFactory = async () => {
   return { path: "/api/agui/[agent]", handler: consoleApi(services).agui.run as WebHandler, close };
 };
 
+/**
+ * The relay, for serveInChild: each request forwarded to the scripted server at BENCH_MODEL_URL,
+ * its answer's bytes piped back as they arrive, nothing else done with them.
+ */
+export const byteRelay: HandlerFactory = async () => {
+  const upstream = new URL(process.env.BENCH_MODEL_URL!);
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer(async (req, res) => {
+    const parts: Buffer[] = [];
+    for await (const part of req as AsyncIterable<Buffer>) parts.push(part);
+    const body = Buffer.concat(parts);
+    const headers = { ...req.headers, host: upstream.host, "content-length": String(body.length) };
+    http
+      .request({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers, agent }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      })
+      .on("error", () => res.writeHead(502).end())
+      .end(body);
+  });
+  return { server, close: () => agent.destroy() };
+};
+
 export default async function bench(): Promise<BenchResult> {
   const model = await startModelServer();
   // The per-turn figure: the endpoint served here, so that the turn's time holds the console's
@@ -120,16 +148,18 @@ export default async function bench(): Promise<BenchResult> {
   const base = await listenLocal(server);
   // The streaming figure: the endpoint in a process of its own, as its users have it.
   const served = await serveInChild(__filename, "assistantRoute", { BENCH_MODEL_URL: model.url });
+  const relay = await serveInChild(__filename, "byteRelay", { BENCH_MODEL_URL: model.url });
   try {
     // The same model call the assistant makes, made directly: the same driver, tools and prompt.
     const driver = new OpenAIChatModel({ model: "bench", apiKey: "bench", baseUrl: `${model.url}/v1` });
+    const relayed = new OpenAIChatModel({ model: "bench", apiKey: "bench", baseUrl: `${relay.base}/v1` });
     const tools: ToolDescriptor[] = services.registry
       .forTarget("agui")
       .map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema, client: false, spec: tool }));
-    const direct = async (text: string): Promise<number> => {
+    const direct = async (text: string, through = driver): Promise<number> => {
       let characters = 0;
       const messages = [{ id: "u", role: "user" as const, content: text }];
-      for await (const chunk of driver.respond({ system: "bench", messages, tools, signal: new AbortController().signal }))
+      for await (const chunk of through.respond({ system: "bench", messages, tools, signal: new AbortController().signal }))
         if (chunk.type === "text") characters += chunk.delta.length;
       return characters;
     };
@@ -162,31 +192,38 @@ export default async function bench(): Promise<BenchResult> {
     for (let i = 0; i < STREAM_WARM_UP; i++) {
       await direct(stream);
       answerLength(await aguiRun(served.base, stream));
+      await direct(stream, relayed);
     }
     // The scripted server sends 8 characters per delta: one delta stands for a token here.
     const tokens = Math.round(characters / 8);
     // CPU of each side over the rounds: the console's process, this process while it reads
-    // directly (nothing else runs here then), and the model server's (over both kinds of round).
+    // directly (nothing else runs here then), and the model server's (over the three kinds of round).
     let directCpuMicros = 0;
     const [consoleCpuBefore, modelCpuBefore] = [served.cpuSeconds(), model.cpuSeconds()];
-    const [directStreamMs, consoleStreamMs] = await interleaved(
-      STREAM_ROUNDS,
-      () =>
-        timed(async () => {
-          const before = process.cpuUsage();
-          const read = await direct(stream);
-          const used = process.cpuUsage(before);
-          directCpuMicros += used.user + used.system;
-          return read;
-        }),
-      () => timed(() => aguiRun(served.base, stream), answerLength),
-    );
+    const sameAnswer = (read: number) => {
+      if (read !== characters) throw new Error(`the relay passed ${read} characters where the model sent ${characters}`);
+    };
+    const [directStreamMs, consoleStreamMs, relayStreamMs] = (
+      await rotated(STREAM_ROUNDS, [
+        () =>
+          timed(async () => {
+            const before = process.cpuUsage();
+            const read = await direct(stream);
+            const used = process.cpuUsage(before);
+            directCpuMicros += used.user + used.system;
+            return read;
+          }),
+        () => timed(() => aguiRun(served.base, stream), answerLength),
+        () => timed(() => direct(stream, relayed), sameAnswer),
+      ])
+    ).map(median) as [number, number, number];
     const perToken = (cpuMicros: number, runs: number) => cpuMicros / runs / tokens;
     const consoleCpu = perToken((served.cpuSeconds() - consoleCpuBefore) * 1e6, STREAM_ROUNDS);
-    const modelCpu = perToken((model.cpuSeconds() - modelCpuBefore) * 1e6, 2 * STREAM_ROUNDS);
+    const modelCpu = perToken((model.cpuSeconds() - modelCpuBefore) * 1e6, 3 * STREAM_ROUNDS);
     const directCpu = perToken(directCpuMicros, STREAM_ROUNDS);
     const directRate = tokens / (directStreamMs / 1000);
     const consoleRate = tokens / (consoleStreamMs / 1000);
+    const relayRate = tokens / (relayStreamMs / 1000);
     return {
       title: "Models: the assistant over AG-UI against the scripted model server (OpenAI Chat Completions)",
       figures: [
@@ -202,6 +239,14 @@ export default async function bench(): Promise<BenchResult> {
         },
         { label: "  through the console", value: Math.round(consoleRate), unit: "tokens/s" },
         { label: "  read directly from the scripted server", value: Math.round(directRate), unit: "tokens/s" },
+        {
+          label: "  read by the same driver through a relay",
+          value: Math.round(relayRate),
+          unit: "tokens/s",
+          note: "a process that only forwards the bytes",
+        },
+        { label: "  ratio relay / read directly", value: relayRate / directRate, unit: "x", note: "what one more process costs here" },
+        { label: "  ratio console / relay", value: consoleRate / relayRate, unit: "x" },
         // Where a streamed token's CPU goes: three processes share 2 cores through the console, two directly.
         {
           label: "  CPU per token: the console's process",
@@ -215,6 +260,7 @@ export default async function bench(): Promise<BenchResult> {
     };
   } finally {
     await served.stop();
+    await relay.stop();
     server.close();
     local.close();
     model.stop();
