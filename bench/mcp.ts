@@ -26,6 +26,8 @@ const ROUNDS = 5;
 /** Rounds through Next, each timing the route, the bare SDK's route and the empty route. */
 const NEXT_ROUNDS = 7;
 const REGISTRY_TOOLS = 10_000;
+/** Registry changes after each of which the first tools/list page is timed. */
+const LIST_CHANGES = 10;
 const TARGETS = { throughputRatio: 0.8, listMs: 50, nextRatio: 0.9 };
 /** Call records written in one commit when timing the record alone: about what one turn of the loop holds at CLIENTS calls in flight. */
 const RECORDS_PER_COMMIT = CLIENTS;
@@ -104,7 +106,12 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     figures.push(await sdkOwnWork(CLIENTS, round("emptyMcp", [], bareAnswer), theirsMedian));
 
     // tools/list over a 10,000-tool registry: the first page after the registry changed (the
-    // catalog is rebuilt) and a page with the catalog built.
+    // catalog is rebuilt), then pages with the catalog built. The handler has served a page before
+    // the registry grows, as a running console's has: the first request a process serves compiles
+    // the handler's code, which took 40-68 ms of the single timed page this figure was until
+    // 2026-12-06 (14-20 ms once the handler had served one). A change is a tool added; the figure
+    // is the median of the first pages after ten changes, the first of them the 10,000 tools.
+    await load.send(listBase, list);
     await services.registry.addMany(
       Array.from({ length: REGISTRY_TOOLS - services.registry.count() }, (_, i) => ({
         spec: {
@@ -115,17 +122,28 @@ export default async function benchMcp(): Promise<BenchResult[]> {
         handler: () => null,
       })),
     );
-    const started = performance.now();
-    const first = await load.send(listBase, list);
-    const coldMs = performance.now() - started;
-    if (!first.includes('"nextCursor"')) throw new Error("the first page of a 10,000-tool registry has no next cursor");
+    const afterChange: number[] = [];
+    for (let change = 0; change < LIST_CHANGES; change++) {
+      if (change > 0)
+        await services.registry.add({ name: `added_${change}`, description: "Added", inputSchema: { type: "object" } }, () => null);
+      const started = performance.now();
+      const first = await load.send(listBase, list);
+      afterChange.push(performance.now() - started);
+      if (!first.includes('"nextCursor"')) throw new Error("the first page of a 10,000-tool registry has no next cursor");
+    }
     const warm: number[] = [];
     for (let i = 0; i < 50; i++) {
       const t = performance.now();
       await load.send(listBase, list);
       warm.push(performance.now() - t);
     }
-    add(`tools/list first page, ${REGISTRY_TOOLS.toLocaleString("en")} tools, just after a change`, coldMs, "ms", { max: TARGETS.listMs });
+    add(
+      `tools/list first page, ${REGISTRY_TOOLS.toLocaleString("en")} tools, just after a change`,
+      median(afterChange),
+      "ms",
+      { max: TARGETS.listMs },
+      `median of ${LIST_CHANGES} changes, the slowest ${Math.max(...afterChange).toFixed(1)} ms`,
+    );
     add(`tools/list first page, ${REGISTRY_TOOLS.toLocaleString("en")} tools, catalog built`, median(warm), "ms", { max: TARGETS.listMs });
   } finally {
     load.close();
