@@ -111,6 +111,7 @@ export async function streamEvents(res: ServerResponse, events: Iterable<Streame
 
 /** Resolves true once `res` can take more, false if the client went away first. */
 function drained(res: ServerResponse): Promise<boolean> {
+  if (res.destroyed) return Promise.resolve(false);
   return new Promise((resolve) => {
     const settle = (more: boolean) => () => {
       res.off("drain", onDrain).off("close", onClose);
