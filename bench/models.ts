@@ -38,8 +38,8 @@ import { serveInChild, type HandlerFactory } from "./support/served-handler";
 const TURN_ROUNDS = 60;
 const STREAM_WORDS = 20_000;
 /**
- * Streaming rounds, each a direct read and a read through the console. A round's ratio moves a
- * lot on 2 shared cores: the median of 11 rounds gave 0.72 to 0.96 from one bench run to the next,
+ * Streaming rounds, each a direct read, a read through the console and one through the relay. A
+ * round's ratio moves a lot on 2 shared cores: the median of 11 rounds gave 0.72 to 0.96 from one bench run to the next,
  * the median of 31 gave 0.87 to 0.92 in four runs.
  */
 const STREAM_ROUNDS = 31;
@@ -132,7 +132,8 @@ export const byteRelay: HandlerFactory = async () => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       })
-      .on("error", () => res.writeHead(502).end())
+      // An upstream that fails before answering is a 502; one that fails mid-answer cuts the answer short.
+      .on("error", () => (res.headersSent ? res.destroy() : res.writeHead(502).end()))
       .end(body);
   });
   return { server, close: () => agent.destroy() };
@@ -150,13 +151,13 @@ export default async function bench(): Promise<BenchResult> {
   const served = await serveInChild(__filename, "assistantRoute", { BENCH_MODEL_URL: model.url });
   const relay = await serveInChild(__filename, "byteRelay", { BENCH_MODEL_URL: model.url });
   try {
-    // The same model call the assistant makes, made directly: the same driver, tools and prompt.
+    // The same model call the assistant makes, made directly (or through the relay): the same driver, tools and prompt.
     const driver = new OpenAIChatModel({ model: "bench", apiKey: "bench", baseUrl: `${model.url}/v1` });
     const relayed = new OpenAIChatModel({ model: "bench", apiKey: "bench", baseUrl: `${relay.base}/v1` });
     const tools: ToolDescriptor[] = services.registry
       .forTarget("agui")
       .map((tool) => ({ name: tool.name, description: tool.description, parameters: tool.inputSchema, client: false, spec: tool }));
-    const direct = async (text: string, through = driver): Promise<number> => {
+    const readAnswer = async (text: string, through = driver): Promise<number> => {
       let characters = 0;
       const messages = [{ id: "u", role: "user" as const, content: text }];
       for await (const chunk of through.respond({ system: "bench", messages, tools, signal: new AbortController().signal }))
@@ -173,26 +174,26 @@ export default async function bench(): Promise<BenchResult> {
     };
 
     for (let i = 0; i < 10; i++) {
-      await direct("hello");
+      await readAnswer("hello");
       answerLength(await aguiRun(base, "hello"));
     }
     const directTurns: number[] = [];
     const consoleTurns: number[] = [];
     for (let i = 0; i < TURN_ROUNDS; i++) {
-      directTurns.push(await timed(() => direct("hello")));
+      directTurns.push(await timed(() => readAnswer("hello")));
       consoleTurns.push(await timed(() => aguiRun(base, "hello"), answerLength));
     }
     const directTurn = median(directTurns);
     const consoleTurn = median(consoleTurns);
 
     const stream = `/stream ${STREAM_WORDS}`;
-    const characters = await direct(stream);
+    const characters = await readAnswer(stream);
     const seen = answerLength(await aguiRun(served.base, stream));
     if (seen !== characters) throw new Error(`the console streamed ${seen} characters where the model sent ${characters}`);
     for (let i = 0; i < STREAM_WARM_UP; i++) {
-      await direct(stream);
+      await readAnswer(stream);
       answerLength(await aguiRun(served.base, stream));
-      await direct(stream, relayed);
+      await readAnswer(stream, relayed);
     }
     // The scripted server sends 8 characters per delta: one delta stands for a token here.
     const tokens = Math.round(characters / 8);
@@ -208,13 +209,13 @@ export default async function bench(): Promise<BenchResult> {
         () =>
           timed(async () => {
             const before = process.cpuUsage();
-            const read = await direct(stream);
+            const read = await readAnswer(stream);
             const used = process.cpuUsage(before);
             directCpuMicros += used.user + used.system;
             return read;
           }),
         () => timed(() => aguiRun(served.base, stream), answerLength),
-        () => timed(() => direct(stream, relayed), sameAnswer),
+        () => timed(() => readAnswer(stream, relayed), sameAnswer),
       ])
     ).map(median) as [number, number, number];
     const perToken = (cpuMicros: number, runs: number) => cpuMicros / runs / tokens;

@@ -139,7 +139,8 @@ export async function nextRouteAgainstBaselines(half: NextHalf): Promise<BenchRe
       half.rounds,
       [request, bare, empty].map((side) => () => load.throughput(built.base, half.calls, side)),
     );
-    const [route, bareRate, emptyRate] = rates.map(median) as [number, number, number];
+    const [routeRates, bareRates, emptyRates] = rates as [number[], number[], number[]];
+    const [route, bareRate, emptyRate] = [median(routeRates), median(bareRates), median(emptyRates)];
     const ratio = (a: number[], b: number[]) => median(a.map((rate, i) => rate / b[i]!));
     const emptyMs = 1000 / emptyRate;
     return {
@@ -147,7 +148,7 @@ export async function nextRouteAgainstBaselines(half: NextHalf): Promise<BenchRe
       figures: [
         { label: `${half.what}, ${half.clients} clients, POST ${request.path}`, value: route, unit: "calls/s" },
         { label: `${half.clients} clients, an empty route (POST ${EMPTY_ROUTE})`, value: emptyRate, unit: "requests/s" },
-        { label: `ratio ${protocol} route / empty route`, value: ratio(rates[0]!, rates[2]!), unit: "x", target: { min: half.target } },
+        { label: `ratio ${protocol} route / empty route`, value: ratio(routeRates, emptyRates), unit: "x", target: { min: half.target } },
         {
           label: `  time per request: ${protocol} route, empty route`,
           value: 1000 / route,
@@ -157,11 +158,11 @@ export async function nextRouteAgainstBaselines(half: NextHalf): Promise<BenchRe
         { label: `${half.what}, the bare SDK server in a route (POST ${half.barePath})`, value: bareRate, unit: "calls/s" },
         {
           label: "  ratio bare SDK route / empty route",
-          value: ratio(rates[1]!, rates[2]!),
+          value: ratio(bareRates, emptyRates),
           unit: "x",
           note: "the most a route serving the SDK reaches",
         },
-        { label: `  ratio ${protocol} route / bare SDK route`, value: ratio(rates[0]!, rates[1]!), unit: "x" },
+        { label: `  ratio ${protocol} route / bare SDK route`, value: ratio(routeRates, bareRates), unit: "x" },
       ],
     };
   } finally {
@@ -213,7 +214,8 @@ export function cpuPerCallNote(cpuMicros: number[]): string {
  * The SDK's own time per call: a bare SDK server's time per request (`bareRate`, requests/s) less
  * that of a handler on the same adapter that only answers (`emptyRound`, one round's requests/s,
  * the median of three taken), with the same clients. Any route serving the SDK pays at least this
- * above what an empty route pays. Resolves with the figure that prints the empty handler's rate and it.
+ * above what an empty route pays. Resolves with the figure of the empty handler's rate, the SDK's
+ * own time in its note.
  */
 export async function sdkOwnWork(clients: number, emptyRound: () => Promise<number>, bareRate: number): Promise<Figure> {
   const emptyRate = median([await emptyRound(), await emptyRound(), await emptyRound()]);
