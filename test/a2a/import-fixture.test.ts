@@ -120,6 +120,17 @@ describe("importing an A2A agent (v1.0)", () => {
     expect(failureOf(await services.executor.call("fx_ask_human", { message: "wait for colour" })).kind).toBe("tool_error");
   });
 
+  it("a task left waiting by one principal is resumed by that principal's call only, never by another's identical call", async () => {
+    const as = (principal: string) => ({ ctx: { principal } });
+    const args = { message: "wait for colour" };
+    expect(failureOf(await services.executor.call("fx_ask_human", args, as("token:alice"))).kind).toBe("tool_error");
+    // Bob's identical call starts a task of its own (waiting too) instead of taking Alice's.
+    const bobs = failureOf(await services.executor.call("fx_ask_human", args, as("token:bob")));
+    expect(bobs.message).toContain("Which colour?");
+    expect(valueOf(await services.executor.call("fx_ask_human", args, as("token:alice")))).toBe("resumed: wait for colour");
+    expect(valueOf(await services.executor.call("fx_ask_human", args, as("token:bob")))).toBe("resumed: wait for colour");
+  });
+
   it("an agent that echoes the token in an error never gets it into the tool error", async () => {
     agent.breakRpc(true);
     try {

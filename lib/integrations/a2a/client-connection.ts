@@ -42,7 +42,7 @@ export function agentBaseUrl(raw: string): string {
   return `${url.origin}${path.endsWith(A2A_CARD_PATH) ? path.slice(0, -A2A_CARD_PATH.length) : path}`;
 }
 
-/** Tasks left waiting for input, per call: the next identical call resumes the task rather than starting another. */
+/** Tasks left waiting for input, per principal and call: that principal's next identical call resumes the task rather than starting another. */
 export class WaitingTasks {
   private readonly tasks = new Map<string, { taskId: string; contextId: string; at: number }>();
 

@@ -30,18 +30,20 @@ const INTERRUPTED = new Set([TaskState.TASK_STATE_INPUT_REQUIRED, TaskState.TASK
  * text of `message`) and follow its task to a final or interrupted state, until `signal` ends the
  * call (the tool's time limit), when the remote task is cancelled. Returns the result: the data of
  * a single data part, else the text, else the parts. A task that waits for input is a ToolError:
- * nothing is approved here, and the task is remembered so that the same call made again (after
- * someone gave that input remotely, e.g. an operator approved) resumes it instead of starting
- * another. A failed, rejected or cancelled task, a JSON-RPC error and an unreachable agent are
- * ToolErrors too.
+ * nothing is approved here, and the task is remembered so that the same call made again by the
+ * same principal (after someone gave that input remotely, e.g. an operator approved) resumes it
+ * instead of starting another; another principal's identical call starts a task of its own, and
+ * never hears the first one's result. A failed, rejected or cancelled task, a JSON-RPC error and an
+ * unreachable agent are ToolErrors too.
  */
 export async function callRemoteSkill(
   connection: A2AConnection,
   binding: A2ABinding,
   args: Record<string, unknown>,
-  signal: AbortSignal,
+  call: { signal: AbortSignal; principal: string },
 ): Promise<unknown> {
-  const key = `${binding.skillId}\u0000${jsonDigest(args)}`;
+  const { signal } = call;
+  const key = `${call.principal}\u0000${binding.skillId}\u0000${jsonDigest(args)}`;
   const parts = binding.typed ? [{ data: { tool: binding.skillId, arguments: args } }] : [{ text: String(args.message ?? "") }];
   const client = await guarded(() => connection.connected(), signal);
   const waiting = connection.waiting.get(key);

@@ -18,7 +18,7 @@ export function remoteSkillHandler(connection: () => Promise<A2AConnection>, bin
       throw new ToolError(`The A2A agent of this tool is not available: ${(error as Error).message}`);
     }
     try {
-      return await callRemoteSkill(current, binding, args, call.signal);
+      return await callRemoteSkill(current, binding, args, { signal: call.signal, principal: call.principal });
     } catch (error) {
       if (!(error instanceof ToolError)) throw error;
       // What the model, the run's record and the log see never holds the source's secret.
