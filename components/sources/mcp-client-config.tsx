@@ -5,16 +5,23 @@ import { useState } from "react";
 import { useConsoleOrigin } from "../common/use-console-origin";
 import { ClientConfigPanel } from "./client-config-panel";
 
-type Client = "vscode" | "desktop";
+type Client = "vscode" | "http" | "desktop";
 const TABS = [
   { key: "vscode" as const, label: "VS Code (.vscode/mcp.json)" },
-  { key: "desktop" as const, label: "Claude Desktop and others (mcpServers)" },
+  { key: "http" as const, label: "Claude Code, Cursor and others (mcpServers)" },
+  { key: "desktop" as const, label: "Claude Desktop (through mcp-remote)" },
 ];
 
-/** The configuration an MCP client needs to use this console's tools, for `url` with a bearer token. */
+/**
+ * The configuration an MCP client needs to use this console's tools, for `url` with a bearer token.
+ * Claude Desktop's file starts local commands only: it reaches an HTTP server through the
+ * mcp-remote bridge, which takes the header as an argument.
+ */
 function configFor(client: Client, url: string): string {
-  const headers = { Authorization: "Bearer YOUR_TOKEN" };
-  const server = { type: "http", url, headers };
+  const server =
+    client === "desktop"
+      ? { command: "npx", args: ["-y", "mcp-remote", url, "--header", "Authorization:Bearer YOUR_TOKEN"] }
+      : { type: "http", url, headers: { Authorization: "Bearer YOUR_TOKEN" } };
   return JSON.stringify(
     client === "vscode" ? { servers: { "agui-console": server } } : { mcpServers: { "agui-console": server } },
     null,
@@ -47,7 +54,7 @@ export function McpClientConfig({ publicUrl, local }: { publicUrl?: string; loca
       </Link>{" "}
       with the <code>mcp</code> scope (or on the console&apos;s machine:{" "}
       <code className="font-mono">npm run token -- create my-client --scopes mcp</code>) and put it in place of YOUR_TOKEN.
-      {local ? " A client on this machine may leave the Authorization header out." : ""}
+      {local ? " A client on this machine may leave the Authorization header (for mcp-remote, its --header pair) out." : ""}
     </ClientConfigPanel>
   );
 }

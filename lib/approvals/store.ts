@@ -1,5 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { ApprovalRows, type ApprovalEventRow, type ApprovalRow, type ApprovalRowFilter, type ApprovalRowStore } from "../db/approvals";
+import {
+  ApprovalRows,
+  type ApprovalEventRow,
+  type ApprovalRow,
+  type ApprovalRowFilter,
+  type ApprovalRowStore,
+  type UnkeyedCall,
+} from "../db/approvals";
 import type { Db } from "../db/connection";
 import { ChangeListeners } from "../db/change-bus";
 import type { Page } from "../db/paging";
@@ -222,6 +229,15 @@ export class ApprovalStore {
    */
   unansweredForThread(threadId: string, surface = "agui"): Promise<Approval[]> {
     return this.rows.unansweredForThread(threadId, surface);
+  }
+
+  /**
+   * The approval asked for this call of `principal`'s, made without a call key, whose outcome has
+   * not reached the caller yet: pending, approved, or decided and not yet answered. Only approvals
+   * asked within the time to decide count, so a call made again a day later asks again.
+   */
+  unansweredForCall(principal: string, call: UnkeyedCall): Promise<Approval | undefined> {
+    return this.rows.unansweredForCall(principal, call, this.now() - this.ttlMs);
   }
 
   /** Note that the outcome of this approval reached its conversation (once; later calls change nothing). */

@@ -41,6 +41,13 @@ export interface GuardedChange {
   set: Partial<ApprovalRow>;
 }
 
+/** A call as its caller names it when it sends no call key: what it is, not which one. */
+export interface UnkeyedCall {
+  scope: string;
+  tool: string;
+  argsDigest: string;
+}
+
 export type NewApproval = Omit<
   ApprovalRow,
   | "status"
@@ -87,6 +94,8 @@ export interface ApprovalRowStore {
   countPending(now: number): Promise<number>;
   /** Rows of a thread on `surface` whose outcome has not reached the conversation, oldest first. */
   unansweredForThread(threadId: string, surface: string): Promise<ApprovalRow[]>;
+  /** The newest row asked since `since` for this caller, scope, tool and arguments whose outcome has not reached the caller. */
+  unansweredForCall(principal: string, call: UnkeyedCall, since: number): Promise<ApprovalRow | undefined>;
   /** The audit trail of one approval, oldest first. */
   events(id: string): Promise<ApprovalEventRow[]>;
 }
@@ -142,6 +151,22 @@ export class ApprovalRows implements ApprovalRowStore {
         .from(approvals)
         .where(and(eq(approvals.threadId, p("threadId")), eq(approvals.surface, p("surface")), isNull(approvals.answeredAt)))
         .orderBy(asc(approvals.createdAt), asc(approvals.id))
+        .prepare(),
+      unansweredForCall: db
+        .select()
+        .from(approvals)
+        .where(
+          and(
+            eq(approvals.principal, p("principal")),
+            eq(approvals.scope, p("scope")),
+            eq(approvals.tool, p("tool")),
+            eq(approvals.argsDigest, p("argsDigest")),
+            sql`${approvals.createdAt} > ${p("since")}`,
+            isNull(approvals.answeredAt),
+          ),
+        )
+        .orderBy(desc(approvals.createdAt), desc(approvals.id))
+        .limit(1)
         .prepare(),
       countPending: db
         .select({ n: sql<number>`count(*)` })
@@ -337,6 +362,10 @@ export class ApprovalRows implements ApprovalRowStore {
   async unansweredForThread(threadId: string, surface: string): Promise<ApprovalRow[]> {
     // Every AG-UI run asks this before it starts (are there answers to deliver?): compiled once.
     return this.statements.unansweredForThread.all({ threadId, surface });
+  }
+
+  async unansweredForCall(principal: string, call: UnkeyedCall, since: number): Promise<ApprovalRow | undefined> {
+    return this.statements.unansweredForCall.get({ principal, ...call, since });
   }
 
   /** The audit trail of one approval, oldest first. */

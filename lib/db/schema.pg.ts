@@ -167,6 +167,9 @@ export const approvals = pgTable(
     index("approvals_status_idx").on(t.status, t.createdAt),
     index("approvals_thread_idx").on(t.threadId),
     index("approvals_created_idx").on(t.createdAt),
+    // A call repeated without its call key finds the approval asked for it (MCP clients whose
+    // model cannot send _meta): by caller, scope, tool and arguments, newest first.
+    index("approvals_call_idx").on(t.principal, t.scope, t.tool, t.argsDigest, t.createdAt),
   ],
 );
 

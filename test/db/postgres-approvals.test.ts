@@ -12,6 +12,7 @@ import {
   type ApprovalRequest,
   ApprovalStore,
 } from "@/lib/approvals";
+import { jsonDigest } from "@/lib/json/canonical";
 import { InvalidCursor } from "@/lib/db";
 import { ApprovalRows, type ApprovalRowStore } from "@/lib/db/approvals";
 import { CallResults } from "@/lib/db/call-results";
@@ -213,6 +214,22 @@ describe.each([
     expect((await store.events(first.id)).filter((e) => e.type === "answered")).toMatchObject([
       { actor: "alice", data: { runId: "run-2" } },
     ]);
+  });
+
+  it("finds a call made without a key by caller, scope, tool and arguments: the newest unanswered one, within the time to decide", async () => {
+    const call = { scope: "mcp", tool: "issue_refund", argsDigest: jsonDigest(args) };
+    const first = await request({ scope: "mcp", callId: "k1" });
+    clock += 1;
+    const second = await request({ scope: "mcp", callId: "k2" });
+    expect((await store.unansweredForCall("alice", call))?.id).toBe(second.id);
+    expect(await store.unansweredForCall("bob", call)).toBeUndefined();
+    expect(await store.unansweredForCall("alice", { ...call, scope: "thread-1" })).toBeUndefined();
+    expect(await store.unansweredForCall("alice", { ...call, argsDigest: jsonDigest({ other: 1 }) })).toBeUndefined();
+    await store.markAnswered(second.id, "run-2", "alice");
+    expect((await store.unansweredForCall("alice", call))?.id).toBe(first.id);
+    // Asked longer ago than the time to decide: a call made now is a new one.
+    clock += 60_000;
+    expect(await store.unansweredForCall("alice", call)).toBeUndefined();
   });
 
   it("lists newest first, a page at a time, filtered, with a text search that ignores case and LIKE's characters", async () => {

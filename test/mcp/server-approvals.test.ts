@@ -79,6 +79,70 @@ describe("approvals over MCP: a client without tasks or URL elicitation", () => 
   });
 });
 
+describe("approvals over MCP: a client that sends no call key (its model fills in the arguments, nothing else)", () => {
+  const approvalOf = (result: unknown) => ((result as CallToolResult)._meta as Record<string, string>)["agui-console/approval_id"];
+
+  it("the same call repeated reaches its approval; once approved it runs once, and the next such call asks again", async () => {
+    const client = await mcp.connect();
+    const args = refund();
+    const call = () => client.callTool({ name: "issue_refund", arguments: args });
+    const approvalId = approvalOf(await call())!;
+    expect(approvalOf(await call())).toBe(approvalId);
+    expect(
+      countRows(mcp.services.database, "approvals", "tool = 'issue_refund' and json_extract(args, '$.orderId') = ?", args.orderId),
+    ).toBe(1);
+    // Another call of the tool (other arguments) is another approval.
+    expect(approvalOf(await client.callTool({ name: "issue_refund", arguments: refund() }))).not.toBe(approvalId);
+
+    await mcp.decide(approvalId, { approved: true });
+    const ran = await call();
+    expect(ran.isError).toBeFalsy();
+    expect(ran.structuredContent).toMatchObject({ orderId: args.orderId, status: "issued" });
+    expect(refundsRun(args.orderId)).toBe(1);
+    // That call had its answer: the same arguments again are a new call, which waits for a person.
+    const next = approvalOf(await call());
+    expect(next).toBeDefined();
+    expect(next).not.toBe(approvalId);
+    expect(refundsRun(args.orderId)).toBe(1);
+  });
+
+  it("a denied call is answered as denied once; the call made again after that asks again", async () => {
+    const client = await mcp.connect();
+    const args = refund();
+    const call = () => client.callTool({ name: "issue_refund", arguments: args });
+    const approvalId = approvalOf(await call())!;
+    await mcp.decide(approvalId, { approved: false, reason: "not this one" });
+    const denied = await call();
+    expect(denied._meta).toEqual({ "agui-console/error_kind": "denied" });
+    expect(approvalOf(await call())).not.toBe(approvalId);
+    expect(refundsRun(args.orderId)).toBe(0);
+  });
+
+  it("another principal's identical call is a call of its own, with its own approval", async () => {
+    const alice = await mcp.connect({ token: (await mcp.services.tokens.create(`alice-${randomUUID()}`, ["mcp"])).token });
+    const bob = await mcp.connect({ token: (await mcp.services.tokens.create(`bob-${randomUUID()}`, ["mcp"])).token });
+    const args = refund();
+    const aliceApproval = approvalOf(await alice.callTool({ name: "issue_refund", arguments: args }))!;
+    await mcp.decide(aliceApproval, { approved: true });
+    const bobs = await bob.callTool({ name: "issue_refund", arguments: args });
+    expect(approvalOf(bobs)).toBeDefined();
+    expect(approvalOf(bobs)).not.toBe(aliceApproval);
+    expect(refundsRun(args.orderId)).toBe(0);
+  });
+
+  it("a URL-elicitation client repeating its request as it was after the decision runs it once", async () => {
+    const client = await mcp.connect({ capabilities: { elicitation: { url: {} } } });
+    const args = refund();
+    const call = () => client.callTool({ name: "issue_refund", arguments: args });
+    const error = (await call().catch((e: unknown) => e)) as UrlElicitationRequiredError;
+    const approvalId = error.elicitations[0]!.elicitationId;
+    expect(((await call().catch((e: unknown) => e)) as UrlElicitationRequiredError).elicitations[0]!.elicitationId).toBe(approvalId);
+    await mcp.decide(approvalId, { approved: true });
+    expect((await call()).structuredContent).toMatchObject({ orderId: args.orderId, status: "issued" });
+    expect(refundsRun(args.orderId)).toBe(1);
+  });
+});
+
 describe("approvals over MCP: a client that declared URL elicitation", () => {
   it("gets -32042 pointing at the approval's page; the repeat with its call key after approval runs once", async () => {
     const client = await mcp.connect({ capabilities: { elicitation: { url: {} } } });

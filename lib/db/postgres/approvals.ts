@@ -10,6 +10,7 @@ import type {
   ChangeOutcome,
   GuardedChange,
   NewApproval,
+  UnkeyedCall,
 } from "../approvals";
 import { afterDescending, pageSize, toPage, type Page } from "../paging";
 import type { ApprovalStatus } from "../schema";
@@ -185,6 +186,11 @@ export class PgApprovalRows implements ApprovalRowStore {
     return this.approvalRows(UNANSWERED_FOR_THREAD, [threadId, surface]);
   }
 
+  async unansweredForCall(principal: string, call: UnkeyedCall, since: number): Promise<ApprovalRow | undefined> {
+    const [row] = await this.approvalRows(UNANSWERED_FOR_CALL, [principal, call.scope, call.tool, call.argsDigest, since]);
+    return row;
+  }
+
   async events(id: string): Promise<ApprovalEventRow[]> {
     const { rows } = await this.query(EVENTS, [id]);
     return rows.map((raw) => fromDriver<ApprovalEventRow>(EVENT_COLUMNS, raw));
@@ -277,6 +283,9 @@ const MARK_ANSWERED = `with answered as (
 const COUNT_PENDING = "select count(*)::int as n from approvals where status = 'pending' and expires_at > $1";
 const UNANSWERED_FOR_THREAD =
   "select * from approvals where thread_id = $1 and surface = $2 and answered_at is null order by created_at, id";
+const UNANSWERED_FOR_CALL =
+  "select * from approvals where principal = $1 and scope = $2 and tool = $3 and args_digest = $4 and created_at > $5 " +
+  "and answered_at is null order by created_at desc, id desc limit 1";
 const EVENTS = "select * from approval_events where approval_id = $1 order by id";
 
 /**

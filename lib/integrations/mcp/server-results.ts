@@ -36,13 +36,15 @@ export function toCallToolResult(result: ToolResult, outputSchema: JsonSchema | 
 /**
  * The answer for a client that can neither wait on a task nor open a link: an `isError` result saying
  * the call waits for a person, with the approval's id and page, and the call key to repeat the call
- * with once it is decided (the repeat runs it, once).
+ * with once it is decided (the repeat runs it, once). A repeat with the same arguments and no key
+ * finds the call too (lib/integrations/mcp/server.ts, chooseCallId).
  */
 export function pendingCallResult(pending: PendingCall["pending"], callId: string, link: string): CallToolResult {
   const text =
     `This call waits for a person's approval (approval ${pending.approvalId}, decided at ${link}, ` +
     `until ${new Date(pending.expiresAt).toISOString()}). It has not run. Once it is decided, call the tool again with the ` +
-    `same arguments and _meta {"${CALL_ID_META}": ${JSON.stringify(callId)}}: an approved call then runs, once.`;
+    `same arguments (a client that sends _meta may add {"${CALL_ID_META}": ${JSON.stringify(callId)}}): an approved call ` +
+    `then runs, once, and a denied one says so.`;
   return {
     content: [{ type: "text", text }],
     isError: true,

@@ -132,7 +132,7 @@ async function callTool(
   // The client's keys live in their own scope: they never meet the keys of AG-UI runs or of another caller.
   const scope = keys.runId === undefined ? "mcp" : `mcp:${keys.runId}`;
   const runId = keys.runId ?? randomUUID();
-  const callId = await chooseCallId(deps.approvals, caller.principal, keys.callId, { scope, tool, args });
+  const { callId, unkeyedApproval } = await chooseCallId(deps.approvals, caller.principal, keys.callId, { scope, tool, args });
   const ctx = {
     principal: caller.principal,
     scope,
@@ -142,8 +142,11 @@ async function callTool(
     report: mcpReporter(request.params._meta?.progressToken, extra),
   };
   // A call id made up here cannot be in the record: the executor need not look for it.
-  const fresh = callId !== keys.callId;
+  const fresh = callId !== keys.callId && !unkeyedApproval;
   const outcome = await deps.executor.call(name, args, { callId, fresh, ctx });
+  // The call repeated without a key has its answer now (it ran, or was denied): the next such
+  // call is a new one and asks again.
+  if (unkeyedApproval && !isPending(outcome)) await deps.approvals.markAnswered(unkeyedApproval, runId, caller.principal);
 
   if (task) {
     const call: TaskCall = { tool: name, args, scope, callId, runId };
@@ -160,7 +163,7 @@ async function callTool(
           url: link,
           message:
             `${outcome.pending.message} A person decides it on this page. Then call ${name} again with the same ` +
-            `arguments and _meta {"${CALL_ID_META}": ${JSON.stringify(callId)}}.`,
+            `arguments (with _meta {"${CALL_ID_META}": ${JSON.stringify(callId)}} if you can send it).`,
         },
       ],
       `The call waits for approval ${outcome.pending.approvalId}`,
@@ -173,18 +176,28 @@ async function callTool(
  * tool that asks for one (the approval is bound to the key, and the same call repeated with it
  * resumes), or when an approval was asked under that key already. Any other call gets a fresh id,
  * so a key can never fetch a recorded result of a call that needed no person.
+ *
+ * A call of a tool that asks for approval made without a key (most clients: their model fills in
+ * the arguments and nothing else) is the same call as the caller's last one with the same tool and
+ * arguments while that one has not had its answer: it takes that call's id, so that repeating it
+ * once an operator decided runs it (once) or hears the denial. `unkeyedApproval` names that approval.
  */
 async function chooseCallId(
   approvals: ApprovalStore,
   principal: string,
   key: string | undefined,
   call: { scope: string; tool: RegisteredTool; args: Record<string, unknown> },
-): Promise<string> {
-  // Most calls carry no key: they skip the digest and the lookup below.
-  if (key === undefined) return newCallId();
-  if (requiresApproval(call.tool)) return key;
-  const asked = { scope: call.scope, callId: key, tool: call.tool.name, argsDigest: jsonDigest(call.args) };
-  return (await approvals.findFor(principal, asked)) ? key : newCallId();
+): Promise<{ callId: string; unkeyedApproval?: string }> {
+  const needsPerson = requiresApproval(call.tool);
+  // Most calls carry no key and need no person: they skip the digest and the lookups below.
+  if (key === undefined && !needsPerson) return { callId: newCallId() };
+  if (key !== undefined && needsPerson) return { callId: key };
+  const asked = { scope: call.scope, tool: call.tool.name, argsDigest: jsonDigest(call.args) };
+  if (key === undefined) {
+    const open = await approvals.unansweredForCall(principal, asked);
+    return open ? { callId: open.callId, unkeyedApproval: open.id } : { callId: newCallId() };
+  }
+  return { callId: (await approvals.findFor(principal, { ...asked, callId: key })) ? key : newCallId() };
 }
 
 /** The client's run and call keys from a request's `_meta`. Throws DomainError (invalid_body) for a key that is not a short string. */

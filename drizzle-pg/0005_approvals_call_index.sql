@@ -1,0 +1,1 @@
+CREATE INDEX "approvals_call_idx" ON "approvals" USING btree ("principal","scope","tool","args_digest","created_at");
