@@ -99,4 +99,24 @@ describe("imported tools served over the console's MCP endpoint", () => {
     const said = await downstream.executor.call("up_gw_say", { text: "two hops" });
     expect(isPending(said) ? said : said.ok && JSON.stringify(said.value)).toContain("said: two hops");
   });
+
+  it("a destructive tool two consoles away waits for each console's operator, then runs once", async () => {
+    // The downstream console's own approval first, as for any destructive tool (each call a new key).
+    const approvedDownstream = async (callId: string) => {
+      const asked = await downstream.executor.call("up_gw_wipe", { target: "logs" }, { callId, ctx: { scope: "gateway-chain" } });
+      if (!isPending(asked)) throw new Error("the downstream console did not ask for approval");
+      await downstream.approvals.decide(asked.pending.approvalId, { approved: true, decidedBy: "downstream-operator" });
+      return downstream.executor.call("up_gw_wipe", { target: "logs" }, { callId, ctx: { scope: "gateway-chain" } });
+    };
+    // Its call reaches the upstream console, which holds it for its own operator (the client there sends no call key).
+    const held = await approvedDownstream("chain-1");
+    expect(!isPending(held) && !held.ok && held.error.message).toContain("waits for a person's approval");
+    const upstream = (await gateway.services.approvals.list({ status: "pending", tool: "gw_wipe" })).items;
+    expect(upstream).toHaveLength(1);
+    await gateway.services.approvals.decide(upstream[0]!.id, { approved: true, decidedBy: "upstream-operator" });
+    // Made again downstream, the same call reaches the upstream approval now decided, and runs there.
+    const ran = await approvedDownstream("chain-2");
+    expect(!isPending(ran) && ran.ok && JSON.stringify(ran.value)).toContain("wiped logs");
+    expect(await gateway.services.approvals.get(upstream[0]!.id)).toMatchObject({ status: "consumed" });
+  });
 });
