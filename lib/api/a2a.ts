@@ -2,7 +2,7 @@ import { A2A_VERSION_HEADER, Extensions, HTTP_EXTENSION_HEADER, formatSSEEvent, 
 import { LEGACY_HTTP_EXTENSION_HEADER } from "@a2a-js/sdk/compat/v0_3";
 import { LegacyJsonRpcTransportHandler } from "@a2a-js/sdk/compat/v0_3/server";
 import { DefaultRequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion } from "@a2a-js/sdk/server";
-import { assertSameOrigin, assertServedHost, crossOrigin, isLoopback } from "../auth/authenticate";
+import { assertSameOrigin, assertServedHost, crossOrigin, isLocal, isLoopback } from "../auth/authenticate";
 import type { Protect } from "../http/authorize";
 import { DomainError, isDomainError, rpcErrorObject, statusOf, type ErrorKind } from "../errors";
 import { answerErrors, type Handler } from "../http/handler";
@@ -45,7 +45,6 @@ export function a2aApi(
   const { access, logger, config } = services;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxDataBytes = options.maxDataBytes ?? DEFAULT_MAX_DATA_BYTES;
-  const tokensRequired = !isLoopback(config.HOST);
   const tasks = new A2ATasks(services.storage.a2aTasks, services.approvals, logger, options.tasks);
   const executor = new ConsoleAgentExecutor({
     executor: services.executor,
@@ -58,7 +57,11 @@ export function a2aApi(
   const cards = new AgentCardCache(services.registry);
   // The request handler reads only the card's interfaces and capabilities, which never change;
   // the skills are read from the registry when the card is served.
-  const protocolCard = buildAgentCard([], { url: `http://127.0.0.1${A2A_ENDPOINT_PATH}`, version: services.version, tokensRequired });
+  const protocolCard = buildAgentCard([], {
+    url: `http://127.0.0.1${A2A_ENDPOINT_PATH}`,
+    version: services.version,
+    tokensRequired: !isLoopback(config.HOST),
+  });
   // A parked task keeps no bus in memory: it is resumed (or cancelled) from SQLite, by any process.
   const handler = new DefaultRequestHandler(protocolCard, tasks, executor, undefined, undefined, undefined, undefined, undefined, {
     keepBusAliveStates: [],
@@ -70,8 +73,14 @@ export function a2aApi(
   const baseUrl = (request: Request) => (config.PUBLIC_URL ?? `http://${request.headers.get("host")}`).replace(/\/+$/, "");
 
   const card: Handler = async (request) => {
-    assertServedHost(request, access.allowedHosts);
-    const current = cards.get({ url: `${baseUrl(request)}${A2A_ENDPOINT_PATH}`, version: services.version, tokensRequired });
+    // Anonymous callers are served only by a loopback console reached by a local name: reached by a
+    // name in ALLOWED_HOSTS (a proxy in front, say), even a loopback console wants a token.
+    const { local } = assertServedHost(request, access.allowedHosts);
+    const current = cards.get({
+      url: `${baseUrl(request)}${A2A_ENDPOINT_PATH}`,
+      version: services.version,
+      tokensRequired: !isLocal(access, local),
+    });
     return Response.json(agentCardJson(current, request.headers.get(A2A_VERSION_HEADER) ?? undefined), {
       headers: { vary: A2A_VERSION_HEADER, "cache-control": "no-cache" },
     });

@@ -96,6 +96,29 @@ describe("A2A server: the agent card", () => {
     expect(await legacy.json()).toMatchObject({ url: `${a2a.base}/api/a2a`, preferredTransport: "JSONRPC", protocolVersion: "0.3.0" });
   });
 
+  it("names the bearer scheme on a loopback console reached by a name in ALLOWED_HOSTS (a proxy in front), which wants a token", async () => {
+    const proxied = await startA2AServer({ env: { ALLOWED_HOSTS: "console.test" } });
+    try {
+      const cardAt = (host: string) =>
+        proxied.api.a2a.card(new Request(`http://${host}/.well-known/agent-card.json`, { headers: { host, "a2a-version": "1.0" } }));
+      const viaProxy = (await (await cardAt("console.test")).json()) as Record<string, unknown>;
+      expect(viaProxy.securitySchemes).toHaveProperty("bearer");
+      const local = (await (await cardAt("127.0.0.1")).json()) as Record<string, unknown>;
+      expect(local.securitySchemes ?? {}).toEqual({});
+      // As the card says: no token through that name is a 401.
+      const anonymous = await proxied.api.a2a.post(
+        new Request("http://console.test/api/a2a", {
+          method: "POST",
+          headers: { host: "console.test", "content-type": "application/json", "a2a-version": "1.0" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "x" } }),
+        }),
+      );
+      expect(anonymous.status).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it("names the bearer scheme when the console is not on loopback, and refuses a Host it does not serve", async () => {
     const open = await startA2AServer({ env: { HOST: "0.0.0.0", ALLOWED_HOSTS: "console.test" } });
     try {
@@ -104,6 +127,11 @@ describe("A2A server: the agent card", () => {
       ).json()) as Record<string, unknown>;
       expect(json.securitySchemes).toEqual({ bearer: { httpAuthSecurityScheme: { scheme: "Bearer", description: expect.any(String) } } });
       expect(json.securityRequirements).toEqual([{ schemes: { bearer: {} } }]);
+      // A 0.3 client reads the scheme in 0.3's form.
+      const legacy = (await (await fetch(`${open.base}/.well-known/agent-card.json`)).json()) as Record<string, unknown>;
+      expect(legacy.securitySchemes).toEqual({ bearer: { type: "http", scheme: "bearer", description: expect.any(String) } });
+      expect(legacy.security).toEqual([{ bearer: [] }]);
+      expect(legacy).not.toHaveProperty("securityRequirements");
       const foreign = await open.api.a2a.card(
         new Request("http://evil.test/.well-known/agent-card.json", { headers: { host: "evil.test" } }),
       );

@@ -6,6 +6,7 @@ import { toA2ASkill } from "./agent-skills";
 
 /** The card extension whose params carry each skill's JSON input schema, so importers rebuild typed tools. */
 export const TOOLS_EXTENSION = "urn:agui-console:a2a:tools:v1";
+const BEARER_DESCRIPTION = "A console API token with the a2a scope";
 /** The path of the JSON-RPC endpoint, under the console's base URL. */
 export const A2A_ENDPOINT_PATH = "/api/a2a";
 
@@ -13,7 +14,7 @@ export interface CardOptions {
   /** The JSON-RPC URL written in the card. */
   url: string;
   version: string;
-  /** Anonymous callers are refused (the console is not on loopback): the card names the bearer scheme. */
+  /** Anonymous callers are refused (not the loopback console reached by a local name): the card names the bearer scheme. */
   tokensRequired: boolean;
 }
 
@@ -31,7 +32,7 @@ export function buildAgentCard(tools: readonly RegisteredTool[], options: CardOp
   const schemes = options.tokensRequired
     ? {
         securitySchemes: {
-          bearer: { httpAuthSecurityScheme: { scheme: "Bearer", description: "A console API token with the a2a scope" } },
+          bearer: { httpAuthSecurityScheme: { scheme: "Bearer", description: BEARER_DESCRIPTION } },
         },
         securityRequirements: [{ schemes: { bearer: { list: [] } } }],
       }
@@ -68,14 +69,29 @@ export function buildAgentCard(tools: readonly RegisteredTool[], options: CardOp
 /**
  * The card's JSON as a client of `version` reads it. 1.0 gets the SDK's own JSON form (ProtoJSON,
  * schema-valid); 0.3 (or no version) also gets the top-level url, preferredTransport and
- * protocolVersion that 0.3 clients look for. Empty lists the JSON form drops are put back.
+ * protocolVersion that 0.3 clients look for, and the bearer scheme in 0.3's form (a `type`
+ * discriminator, and `security` for the requirements). Empty lists the JSON form drops are put back.
  */
 export function agentCardJson(card: AgentCard, version: string | undefined): Record<string, unknown> {
   const json = AgentCard.toJSON(card) as Record<string, unknown>;
   json.skills ??= [];
   if (version !== undefined && version !== "0.3") return json;
   const legacy = card.supportedInterfaces.find((i) => i.protocolVersion === "0.3") ?? card.supportedInterfaces[0]!;
-  return { ...json, url: legacy.url, preferredTransport: legacy.protocolBinding, protocolVersion: "0.3.0" };
+  // 1.0's forms of the scheme and its requirements leave; 0.3's take their place when there is one.
+  const rest = { ...json };
+  delete rest.securitySchemes;
+  delete rest.securityRequirements;
+  const bearer = Object.keys(card.securitySchemes).length > 0;
+  return {
+    ...rest,
+    url: legacy.url,
+    preferredTransport: legacy.protocolBinding,
+    protocolVersion: "0.3.0",
+    ...(bearer && {
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: BEARER_DESCRIPTION } },
+      security: [{ bearer: [] }],
+    }),
+  };
 }
 
 /** The registry's card, built again only after the registry changed or the URL differs. */
