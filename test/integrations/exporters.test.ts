@@ -974,7 +974,7 @@ describe("MCP", () => {
 });
 
 describe("A2A", () => {
-  it("exports the demo tools as agent skills", () => {
+  it("exports the demo tools as agent skills", async () => {
     const { output } = toA2ASkills(demo());
     const typed: AgentSkill[] = output;
     expect(typed[3]).toMatchInlineSnapshot(`
@@ -982,7 +982,9 @@ describe("A2A", () => {
         "description": "Current weather for a city (demo data: made up, but the same for the same city).
 
       Arguments (JSON): city: string (required), unit: celsius|fahrenheit",
-        "examples": [],
+        "examples": [
+          "{"tool":"get_weather","arguments":{"city":"<city>"}}",
+        ],
         "id": "get_weather",
         "inputModes": [
           "application/json",
@@ -998,6 +1000,23 @@ describe("A2A", () => {
         ],
       }
     `);
+    // Each skill's example is a data part calling it, from the schema's own values where it has them.
+    const sampled = await addTool("sampled", {
+      type: "object",
+      properties: {
+        city: { type: "string", examples: ["Lisbon"] },
+        days: { type: "integer", minimum: 1 },
+        unit: { enum: ["celsius", "fahrenheit"] },
+        hourly: { type: "boolean", default: false },
+        note: { type: "string" },
+      },
+      required: ["city", "days", "unit", "hourly"],
+    });
+    expect(JSON.parse(toA2ASkill(sampled).output.examples[0]!)).toEqual({
+      tool: "sampled",
+      arguments: { city: "Lisbon", days: 1, unit: "celsius", hourly: false },
+    });
+    expect(JSON.parse(toA2ASkill(unions).output.examples[0]!)).toEqual({ tool: "pick_shape", arguments: { shape: "<shape>" } });
     expect(toA2ASkill(unions).output.description).toBe(
       "Tricky pick_shape\n\nArguments (JSON): shape: any (required), mode: any, code: 1|2|3, note: string|null",
     );

@@ -17,7 +17,7 @@ export function toA2ASkill(tool: ToolSpec): ExportResult<AgentSkill> {
       name: tool.title || tool.name,
       description: args ? `${tool.description}\n\nArguments (JSON): ${args}` : tool.description,
       tags: [...tool.policy.tags],
-      examples: [],
+      examples: [callExample(tool)],
       inputModes: ["application/json"],
       outputModes: ["application/json"],
       securityRequirements: [],
@@ -32,9 +32,46 @@ export function toA2ASkills(tools: ToolSpec[]): ExportResult<AgentSkill[]> {
   return { output: results.map((r) => r.output), warnings: results.flatMap((r) => r.warnings) };
 }
 
+/**
+ * A data part that calls the tool, as JSON: each required argument with the schema's own example,
+ * default, constant or first allowed value, else a placeholder of its type ("<city>" for a string).
+ */
+function callExample(tool: ToolSpec): string {
+  const properties = propertiesOf(tool.inputSchema);
+  const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : [];
+  const args = Object.fromEntries(required.map((name) => [name, sampleValue(name, properties[name])]));
+  return JSON.stringify({ tool: tool.name, arguments: args });
+}
+
+function sampleValue(name: string, schema: JsonSchema | undefined): unknown {
+  if (!schema || typeof schema !== "object") return `<${name}>`;
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+  if ("default" in schema) return schema.default;
+  if ("const" in schema) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
+  switch (type) {
+    case "integer":
+    case "number":
+      return typeof schema.minimum === "number" ? schema.minimum : 1;
+    case "boolean":
+      return true;
+    case "array":
+      return [];
+    case "object":
+      return {};
+    default:
+      return `<${name}>`;
+  }
+}
+
+function propertiesOf(schema: JsonSchema): Record<string, JsonSchema> {
+  return schema.properties && typeof schema.properties === "object" ? (schema.properties as Record<string, JsonSchema>) : {};
+}
+
 /** "city: string (required), unit: celsius|fahrenheit": enough for a remote agent to phrase a request. */
 function argumentSummary(schema: JsonSchema): string {
-  const properties = schema.properties && typeof schema.properties === "object" ? (schema.properties as Record<string, JsonSchema>) : {};
+  const properties = propertiesOf(schema);
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
   return Object.entries(properties)
     .map(([name, property]) => {
