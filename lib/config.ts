@@ -212,16 +212,22 @@ const SECRETS = new Set(["DATABASE_URL", "ADMIN_TOKEN", "OPENAI_API_KEY", "ANTHR
  * empty counts as unset (configNotes says so).
  * Throws ConfigError naming the first variable whose value is unusable.
  */
+/** Other names a variable is read under when it is not set itself: PUBLIC_URL also as CONSOLE_PUBLIC_URL, with the prefix of the console's other variables. */
+const ALIASES: Record<string, string | undefined> = { PUBLIC_URL: "CONSOLE_PUBLIC_URL" };
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const set = (key: string) => (env[key] === "" ? undefined : env[key]);
   const known = Object.fromEntries(
     Object.keys(EnvSchema.shape)
-      .map((key) => [key, env[key] === "" ? undefined : env[key]])
+      .map((key) => [key, set(key) ?? (ALIASES[key] === undefined ? undefined : set(ALIASES[key]))])
       .filter(([, value]) => value !== undefined),
   );
   const parsed = EnvSchema.safeParse(known);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const variable = String(issue.path[0] ?? "environment");
+  const name = String(issue.path[0] ?? "environment");
+  // A value read under its other name is reported under the name it was set by.
+  const variable = set(name) === undefined && ALIASES[name] !== undefined ? ALIASES[name] : name;
   const raw = env[variable];
   const got = raw === undefined || SECRETS.has(variable) ? "" : ` (got ${JSON.stringify(raw)})`;
   throw new ConfigError(`${variable} ${issue.message}${got}`, variable);

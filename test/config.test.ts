@@ -105,6 +105,13 @@ describe("loadConfig", () => {
     );
   });
 
+  it("reads PUBLIC_URL also as CONSOLE_PUBLIC_URL; PUBLIC_URL wins when both are set, and an error names the one that was set", () => {
+    expect(loadConfig({ CONSOLE_PUBLIC_URL: "https://console.example" }).PUBLIC_URL).toBe("https://console.example");
+    expect(loadConfig({ PUBLIC_URL: "https://a.example", CONSOLE_PUBLIC_URL: "https://b.example" }).PUBLIC_URL).toBe("https://a.example");
+    expect(configError({ CONSOLE_PUBLIC_URL: "ftp://x" }).message).toMatch(/^CONSOLE_PUBLIC_URL must be an http or https URL/);
+    expect(configError({ PUBLIC_URL: "ftp://x" }).message).toMatch(/^PUBLIC_URL must be/);
+  });
+
   it("names the bad value in the message", () => {
     expect(configError({ PORT: "70000" }).message).toBe('PORT must be at most 65535 (got "70000")');
     expect(configError({ LOG_LEVEL: "loud" }).message).toContain('"loud"');
