@@ -77,6 +77,16 @@ export default tseslint.config(
   },
   {
     files: ["scripts/**/*.mjs", "examples/**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", Buffer: "readonly", crypto: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        Buffer: "readonly",
+        crypto: "readonly",
+        fetch: "readonly",
+        Headers: "readonly",
+        setTimeout: "readonly",
+      },
+    },
   },
 );
