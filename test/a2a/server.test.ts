@@ -16,6 +16,10 @@ beforeAll(async () => {
     { name: "slow_wait", description: "Waits until cancelled", inputSchema: { type: "object" }, policy: { timeoutMs: 60_000 } },
     (_args, { signal }) => new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(new Error("stopped")))),
   );
+  await a2a.services.registry.add(
+    { name: "slow_done", description: "Answers after a moment", inputSchema: { type: "object" } },
+    () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 300)),
+  );
   client = await a2a.connect();
 });
 afterAll(() => a2a.close());
@@ -205,6 +209,39 @@ describe("A2A server: calls with the 1.3 client", async () => {
     expect(bad.status!.state).toBe(TaskState.TASK_STATE_REJECTED);
   });
 
+  it("SubscribeToTask streams a running task to its end, and answers a waiting task with its state", async () => {
+    const events = async (id: string) => {
+      const seen: string[] = [];
+      for await (const event of client.resubscribeTask({ tenant: "", id })) {
+        const payload = event.payload!;
+        if (payload.$case === "statusUpdate") seen.push(`status ${TaskState[payload.value.status!.state]}`);
+        else if (payload.$case === "task") seen.push(`task ${TaskState[payload.value.status!.state]}`);
+        else seen.push(payload.$case);
+      }
+      return seen;
+    };
+    const running = await asTask(
+      client.sendMessage({
+        ...call("slow_done", {}),
+        configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true },
+      }),
+    );
+    const streamed = await events(running.id);
+    expect(streamed[0]).toMatch(/^task /);
+    expect(streamed).toContain("artifactUpdate");
+    expect(streamed.at(-1)).toBe("status TASK_STATE_COMPLETED");
+
+    const waiting = await asTask(client.sendMessage(call("issue_refund", refund())));
+    expect(await events(waiting.id)).toEqual(["task TASK_STATE_INPUT_REQUIRED"]);
+    // Another caller cannot subscribe to it.
+    const stranger = await a2a.connect({ token: (await a2a.services.tokens.create(`sub-${randomUUID()}`, ["a2a"])).token });
+    await expect(
+      (async () => {
+        for await (const event of stranger.resubscribeTask({ tenant: "", id: waiting.id })) void event;
+      })(),
+    ).rejects.toThrow(/not found/i);
+  });
+
   it("lists the caller's tasks and cancels a running one (the executor publishes canceled)", async () => {
     const running = await asTask(
       client.sendMessage({
@@ -329,16 +366,26 @@ describe("A2A server: approvals", () => {
 });
 
 describe("A2A server: tasks in SQLite, scoped by principal", async () => {
-  it("a task waiting for approval survives a restart: another console over the same file resumes it after approval", async () => {
-    const token = (await a2a.services.tokens.create(`restart-${randomUUID()}`, ["a2a"])).token;
-    const before = await a2a.connect({ token });
+  /** A console of its own, to be stopped (its server and its database) before another starts over its file. */
+  const firstConsole = () => startA2AServer();
+  async function restart(first: A2ATestServer): Promise<A2ATestServer> {
+    const file = first.services.config.CONSOLE_DB;
+    await first.close();
+    first.services.close();
+    return startA2AServer({ existing: testServices({ CONSOLE_DB: file, AGENT_STREAM_DELAY_MS: "0" }) });
+  }
+  const runsOf = (server: A2ATestServer, orderId: string) =>
+    countRows(server.services.database, "call_results", "tool = 'issue_refund' and json_extract(args, '$.orderId') = ?", orderId);
+
+  it("a task waiting for approval survives a restart: the console started again over the same file resumes it after approval", async () => {
+    const first = await firstConsole();
+    const token = (await first.services.tokens.create(`restart-${randomUUID()}`, ["a2a"])).token;
+    const before = await first.connect({ token });
     const args = refund();
     const waiting = await asTask(before.sendMessage(call("issue_refund", args)));
     expect(waiting.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
 
-    const restarted = await startA2AServer({
-      existing: testServices({ CONSOLE_DB: a2a.services.config.CONSOLE_DB, AGENT_STREAM_DELAY_MS: "0" }),
-    });
+    const restarted = await restart(first);
     try {
       const after = await restarted.connect({ token });
       expect((await after.getTask({ tenant: "", id: waiting.id, historyLength: undefined })).status!.state).toBe(
@@ -354,7 +401,7 @@ describe("A2A server: tasks in SQLite, scoped by principal", async () => {
       expect((await restarted.decide(approvalOf(waiting).approval_id, { approved: true })).status).toBe(200);
       const done = await asTask(after.sendMessage(onTask(waiting)));
       expect(done.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
-      expect(refundsRun(args.orderId)).toBe(1);
+      expect(runsOf(restarted, args.orderId)).toBe(1);
     } finally {
       await restarted.close();
       restarted.services.close();
@@ -362,20 +409,19 @@ describe("A2A server: tasks in SQLite, scoped by principal", async () => {
   });
 
   it("a chat task waiting for approval resumes on a restarted console: the agent goes on from the parked conversation", async () => {
-    const token = (await a2a.services.tokens.create(`chat-restart-${randomUUID()}`, ["a2a"])).token;
+    const first = await firstConsole();
+    const token = (await first.services.tokens.create(`chat-restart-${randomUUID()}`, ["a2a"])).token;
     const orderId = newOrderId();
-    const waiting = await asTask((await a2a.connect({ token })).sendMessage(send([{ text: `refund order ${orderId} for 5 EUR` }])));
+    const waiting = await asTask((await first.connect({ token })).sendMessage(send([{ text: `refund order ${orderId} for 5 EUR` }])));
     expect(waiting.status!.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-    const restarted = await startA2AServer({
-      existing: testServices({ CONSOLE_DB: a2a.services.config.CONSOLE_DB, AGENT_STREAM_DELAY_MS: "0" }),
-    });
+    const restarted = await restart(first);
     try {
       const after = await restarted.connect({ token });
       expect((await restarted.decide(approvalOf(waiting).approval_id, { approved: true })).status).toBe(200);
       const done = await asTask(after.sendMessage(onTask(waiting)));
       expect(done.status!.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect((done.artifacts.at(-1)!.parts[0]!.content as { value: string }).value).toContain(`5 EUR for order ${orderId}`);
-      expect(refundsRun(orderId)).toBe(1);
+      expect(runsOf(restarted, orderId)).toBe(1);
     } finally {
       await restarted.close();
       restarted.services.close();
