@@ -1,4 +1,4 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { LoggingMessageNotificationSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawRequest } from "../support/raw-http";
 import { startMcpServer, type McpTestServer } from "../support/mcp-server";
@@ -32,6 +32,12 @@ beforeAll(async () => {
     ({ n }) => (n as number) * 2,
   );
   await registry.add({ name: "count_up", description: "Counts its runs", inputSchema: { type: "object" } }, () => ++counter);
+  await registry.add({ name: "reporting", description: "Reports while it runs", inputSchema: { type: "object" } }, async (_args, call) => {
+    await call.report?.progress(1, 2, "half way");
+    await call.report?.log("info", { step: "halfway" });
+    await call.report?.progress(2, 2);
+    return { done: true };
+  });
 });
 afterAll(() => mcp.close());
 
@@ -59,12 +65,35 @@ describe("MCP server: initialize and logging", () => {
   });
 });
 
+describe("MCP server: notifications while a tool runs", () => {
+  it("sends the tool's progress (to a client that gave a progress token) and its log messages on the call's SSE stream", async () => {
+    const client = await mcp.connect();
+    const logged: unknown[] = [];
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => void logged.push(notification.params));
+    const progress: Array<{ progress: number; total?: number; message?: string }> = [];
+    const result = await client.callTool({ name: "reporting", arguments: {} }, undefined, {
+      onprogress: (update) => void progress.push(update),
+    });
+    expect(result.structuredContent).toEqual({ done: true });
+    expect(progress).toEqual([
+      { progress: 1, total: 2, message: "half way" },
+      { progress: 2, total: 2 },
+    ]);
+    expect(logged).toEqual([{ level: "info", data: { step: "halfway" } }]);
+    // Without a progress token, no progress, and the log message still comes.
+    logged.length = 0;
+    await client.callTool({ name: "reporting", arguments: {} });
+    expect(logged).toHaveLength(1);
+    await client.close();
+  });
+});
+
 describe("MCP server: tools/list", () => {
   it("pages the registry's MCP tools in name order with a cursor, each with schemas, title and annotations", async () => {
     const client = await mcp.connect();
     const pages = await listAll(client);
     const names = pages.flat().map((t) => t.name);
-    expect(pages.map((p) => p.length)).toEqual([100, 100, 57]);
+    expect(pages.map((p) => p.length)).toEqual([100, 100, 58]);
     expect(names).toEqual([...names].sort());
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain("issue_refund");
