@@ -291,6 +291,10 @@ export function getServices(): Promise<Services> {
     (services) => {
       // Next.js exits on SIGINT and SIGTERM: run events still waiting in memory are written then.
       process.once("exit", () => services.close());
+      // The console's MCP servers run from its start (in the background: nothing waits for them).
+      void services.mcp
+        .connectAll()
+        .catch((error: unknown) => services.logger.warn("could not list the mcp sources to connect", { error }));
       return services;
     },
     (error: unknown) => {

@@ -86,6 +86,22 @@ describe("importing the everything server over stdio", () => {
     }
   });
 
+  it("a console starting connects its MCP sources: the server runs before any call", async () => {
+    const again = testServices({ CONSOLE_DB: dbFile });
+    try {
+      await again.mcp.connectAll();
+      const { pid } = again.mcp.status(sourceId)!;
+      expect(again.mcp.status(sourceId)).toMatchObject({ state: "connected" });
+      expect(alive(pid!)).toBe(true);
+      // The first call uses that connection.
+      expect(valueOf(await again.executor.call("ev_echo", { message: "already up" }))).toBe("Echo: already up");
+      expect(again.mcp.status(sourceId)?.pid).toBe(pid);
+    } finally {
+      await again.mcp.closeAll();
+      again.close();
+    }
+  });
+
   it("closes the server's process when the source is removed", async () => {
     const pid = services.mcp.status(sourceId)!.pid!;
     expect(alive(pid)).toBe(true);

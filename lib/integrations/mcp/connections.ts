@@ -29,8 +29,8 @@ export interface McpConnectionStatus {
 }
 
 /**
- * The console's open MCP connections, one per MCP source: made from the source's row on first use
- * (after a restart, say), handed over by an import, closed when the source goes. A connection's
+ * The console's open MCP connections, one per MCP source: made from the source's row when the
+ * console starts (connectAll) or on first use, handed over by an import, closed when the source goes. A connection's
  * failures and recoveries are written to its source's status; `tools/list_changed` from its
  * server refreshes the source through the `refresh` hook.
  */
@@ -74,6 +74,24 @@ export class McpConnections {
     const connection = this.connect(stored.target, secrets, this.options.outbound.widen(stored.allow ?? []), sourceId);
     this.adopt(sourceId, connection);
     return connection;
+  }
+
+  /**
+   * Connect every MCP source now (a console starting): their stdio servers run under supervision
+   * from the start, and each server can say its tools changed before anyone calls it. A source that
+   * cannot be reached gets the reason as its status; resolves once every attempt has ended.
+   */
+  async connectAll(): Promise<void> {
+    const sources = (await this.options.sources.list()).filter((source) => source.kind === "mcp" && source.status !== "importing");
+    await Promise.all(
+      sources.map(async (source) => {
+        try {
+          await (await this.forSource(source.id)).connected();
+        } catch (error) {
+          this.options.logger.warn("could not connect an mcp source at start", { source: source.id, error: String(error) });
+        }
+      }),
+    );
   }
 
   status(sourceId: string): McpConnectionStatus | undefined {
