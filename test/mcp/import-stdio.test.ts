@@ -58,6 +58,10 @@ describe("importing the everything server over stdio", () => {
     // Its draft-07 $schema is dropped: the console validates with JSON Schema 2020-12.
     expect(structured.inputSchema.$schema).toBeUndefined();
     expect(structured.policy).toMatchObject({ effects: "read", confirm: false, idempotent: true, openWorld: false, tags: ["mcp"] });
+    // The server's own hints are kept as it gave them, for the tool's page.
+    const hints = (structured.binding as { annotations: Record<string, boolean> }).annotations;
+    expect(hints).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+    expect(Object.values(hints).every((hint) => typeof hint === "boolean")).toBe(true);
     expect(services.registry.get("ev_toggle-simulated-logging")!.policy).toMatchObject({
       effects: "write",
       confirm: false,

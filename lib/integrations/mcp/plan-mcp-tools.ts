@@ -7,9 +7,23 @@ import { normalise } from "../../tools/registry";
 import type { Effects, JsonSchema, ToolSpecInput } from "../../tools/spec";
 import { McpOptionsError } from "./import-errors";
 
-/** What an MCP tool's handler needs to be rebuilt after a restart: the tool's name on its server. */
+/** The hints an MCP server may give about a tool, as it gave them (a hint it left out is absent). */
+export interface McpHints {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+const HINTS = ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const;
+
+/**
+ * What an MCP tool's handler needs to be rebuilt after a restart (the tool's name on its server),
+ * and the server's own hints about it, which its policy was read from (shown on the tool's page).
+ */
 export interface McpBinding {
   remoteName: string;
+  annotations?: McpHints;
 }
 
 export interface PlannedMcpTool {
@@ -73,7 +87,7 @@ export function planMcpTools(remote: readonly Tool[], options: McpPlanOptions = 
         ...(options.timeoutMs && { timeoutMs: options.timeoutMs }),
       },
       kind: "mcp",
-      binding: { remoteName: tool.name } satisfies McpBinding as Record<string, unknown>,
+      binding: { remoteName: tool.name, annotations: hintsOf(annotations) } satisfies McpBinding as Record<string, unknown>,
     };
     try {
       normalise(spec);
@@ -118,4 +132,9 @@ export function portableSchema(schema: JsonSchema): JsonSchema {
     stack.push(...Object.values(record));
   }
   return copy;
+}
+
+/** The boolean hints among a tool's annotations, and nothing else a server put there. */
+function hintsOf(annotations: Record<string, unknown>): McpHints {
+  return Object.fromEntries(HINTS.filter((hint) => typeof annotations[hint] === "boolean").map((hint) => [hint, annotations[hint]]));
 }

@@ -1,10 +1,12 @@
 import Link from "next/link";
+import { Fragment } from "react";
 import { notFound } from "next/navigation";
 import { ExportTabs } from "@/components/tools/export-tabs";
 import { PolicyEditor } from "@/components/tools/policy-editor";
 import { SchemaView } from "@/components/tools/schema-view";
 import { TryTool } from "@/components/tools/try-tool";
 import { requiresApproval } from "@/lib/approvals";
+import type { McpBinding, McpHints } from "@/lib/integrations/mcp/plan-mcp-tools";
 import { exportToolDefinitions } from "@/lib/integrations/tool-exports";
 import { getServices } from "@/lib/services";
 import { TARGETS } from "@/lib/tools";
@@ -43,7 +45,7 @@ export default async function ToolPage({ params }: Props) {
           {source ? (
             <li className="rounded bg-slate-100 px-2 py-0.5">
               source:{" "}
-              <Link href="/sources" className="text-indigo-700 hover:underline">
+              <Link href={`/tools?source=${encodeURIComponent(source.id)}`} className="text-indigo-700 hover:underline">
                 {source.name}
               </Link>
             </li>
@@ -61,6 +63,8 @@ export default async function ToolPage({ params }: Props) {
         </ul>
         <p className="mt-4 max-w-3xl whitespace-pre-wrap text-sm text-slate-800">{tool.description || "This tool has no description."}</p>
       </header>
+
+      {tool.kind === "mcp" ? <McpServerFacts binding={tool.binding} /> : null}
 
       <section aria-labelledby="try-heading" className="space-y-3">
         <h2 id="try-heading" className="text-lg font-semibold">
@@ -117,5 +121,43 @@ export default async function ToolPage({ params }: Props) {
         <ExportTabs exports={exportToolDefinitions(tool)} />
       </section>
     </div>
+  );
+}
+
+/** MCP's hints and the default each stands for when a server leaves it out. */
+const HINT_ROWS: Array<{ key: keyof McpHints; label: string; absent: string }> = [
+  { key: "readOnlyHint", label: "read-only", absent: "false: it may change things" },
+  { key: "destructiveHint", label: "destructive", absent: "true unless read-only" },
+  { key: "idempotentHint", label: "idempotent", absent: "false" },
+  { key: "openWorldHint", label: "open world", absent: "true" },
+];
+
+/** What the tool's MCP server said about it: its own name there and its annotations, which the policy above was read from. */
+function McpServerFacts({ binding }: { binding: Record<string, unknown> | null | undefined }) {
+  const { remoteName, annotations } = (binding ?? {}) as Partial<McpBinding>;
+  return (
+    <section aria-labelledby="server-heading" className="space-y-2">
+      <h2 id="server-heading" className="text-lg font-semibold">
+        From its MCP server
+      </h2>
+      <dl className="grid max-w-xl grid-cols-[10rem_1fr] gap-x-4 gap-y-1 text-sm">
+        <dt className="text-slate-500">name there</dt>
+        <dd className="font-mono">{remoteName ?? "unknown"}</dd>
+        {HINT_ROWS.map(({ key, label, absent }) => (
+          <Fragment key={key}>
+            <dt className="text-slate-500">{label}</dt>
+            <dd>
+              {annotations === undefined ? (
+                <span className="text-slate-500">not recorded: refresh the source to read it</span>
+              ) : annotations[key] === undefined ? (
+                <span className="text-slate-500">not given (MCP reads it as {absent})</span>
+              ) : (
+                <span className="font-mono">{String(annotations[key])}</span>
+              )}
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+    </section>
   );
 }
