@@ -42,5 +42,12 @@ const server = http.createServer((request, response) => {
   response.writeHead(status, headers);
   response.end(request.method === "HEAD" ? undefined : text);
 });
-server.listen(port, host);
+// Once listening, one request of its own opens the console's services (database, migrations, its
+// MCP servers) now rather than on the first visitor's request; a failure here waits for that request.
+server.listen(port, host, () => {
+  const loopback = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  http
+    .get({ host: loopback, port, path: "/api/health", headers: { host: `localhost:${port}` } }, (response) => response.resume())
+    .on("error", () => {});
+});
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => server.close(() => process.exit(0)).closeAllConnections());
