@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { startFixtureAgent, type FixtureAgent } from "../test/support/a2a-fixture-agent";
 import { AddA2ADialog } from "./pages/add-a2a-dialog";
+import { ChatPage } from "./pages/chat-page";
 import { SourcesPage } from "./pages/sources-page";
+import { ToolsPage } from "./pages/tools-page";
 
 // A small A2A agent built with the SDK listens on 127.0.0.1, which the e2e console may reach
 // (OUTBOUND_ALLOW in playwright.config.ts).
@@ -43,6 +45,18 @@ test("adds an A2A agent by URL, shows its card, calls a skill as a tool, refresh
   expect((await call.json()).result).toEqual({ ok: true, value: "echo: from e2e" });
   expect(agent.seen.filter((s) => s.path === "/rpc").at(-1)?.authorization).toBe("Bearer e2e-secret");
 
+  // Its tools are in the tool list, found by their source, and in agents' chats.
+  const tools = new ToolsPage(page);
+  await tools.open();
+  await tools.filter("Source", name);
+  await expect(tools.toolLink(`${prefix}echo`)).toBeVisible();
+  const chat = new ChatPage(page);
+  await chat.openNew("demo");
+  await chat.send(`/${prefix}echo {"message":"from the chat"}`);
+  await expect(chat.toolCall(`${prefix}echo`)).toHaveAttribute("data-status", "succeeded");
+  await expect(chat.lastAnswer()).toContainText("echo: from the chat");
+
+  await sources.open();
   await sources.refresh(name);
   await expect(sources.notice()).toHaveText(`Refreshed ${name}: 2 tools.`);
   await sources.remove(name);
