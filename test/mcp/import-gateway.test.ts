@@ -92,6 +92,31 @@ describe("imported tools served over the console's MCP endpoint", () => {
     expect(said).toContain("ev_get-tiny-image answered: Here's the image you requested: [image/png image, shown above]");
   });
 
+  it("serves them to A2A clients too: a destructive one waits in the inbox (surface a2a), then runs once approved", async () => {
+    const a2a = consoleApi(gateway.services).a2a;
+    const rpc = async (params: unknown) => {
+      const response = await a2a.post(
+        new Request("http://127.0.0.1:3000/api/a2a", {
+          method: "POST",
+          headers: { host: "127.0.0.1:3000", "content-type": "application/json", "a2a-version": "1.0" },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params }),
+        }),
+      );
+      return ((await response.json()) as { result: { task: { id: string; contextId: string; status: { state: string } } } }).result.task;
+    };
+    const message = (parts: unknown[], task?: { id: string; contextId: string }) => ({
+      message: { messageId: randomUUID(), role: "ROLE_USER", parts, ...(task && { taskId: task.id, contextId: task.contextId }) },
+    });
+    const waiting = await rpc(message([{ data: { tool: "gw_wipe", arguments: { target: "queue" } } }]));
+    expect(waiting.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
+    const [asked] = (await gateway.services.approvals.list({ status: "pending", tool: "gw_wipe" })).items;
+    expect(asked).toMatchObject({ surface: "a2a", principal: "local", args: { target: "queue" } });
+    await gateway.services.approvals.decide(asked!.id, { approved: true, decidedBy: "operator" });
+    const done = await rpc(message([{ text: "decided" }], waiting));
+    expect(done.status.state).toBe("TASK_STATE_COMPLETED");
+    expect(JSON.stringify(done)).toContain("wiped queue");
+  });
+
   it("can itself be imported by another console over Streamable HTTP", async () => {
     const result = await importMcp(downstream, { target: { transport: "http", url: gateway.url }, prefix: "up_" });
     expect(result.source).toMatchObject({ kind: "mcp", location: gateway.url });
