@@ -188,6 +188,10 @@ describe("approvals over MCP: a client that asks for a task", () => {
     expect(seen).toContain("input_required");
     expect(result?.structuredContent).toMatchObject({ orderId: args.orderId, status: "issued" });
     expect(refundsRun(args.orderId)).toBe(1);
+    // The task had its answer: the same call made again without a key is a new one and asks again.
+    const again = (await client.callTool({ name: "issue_refund", arguments: args })) as CallToolResult;
+    expect((again._meta as Record<string, string>)["agui-console/error_kind"]).toBe("approval_pending");
+    expect(refundsRun(args.orderId)).toBe(1);
   });
 
   it("answers tasks/get, list, result and cancel from SQLite: after a restart, and only to the task's own principal", async () => {

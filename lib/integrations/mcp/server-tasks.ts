@@ -146,6 +146,8 @@ export class McpTasks {
         // Decided or used in the meantime: nothing is waiting on it any more.
         if (!isDomainError(error)) throw error;
       }
+      // The task holds its end: a later call without a key asks anew (chooseCallId in ./server.ts).
+      await this.approvals.markAnswered(row.approvalId, row.runId, principal);
     }
   }
 
@@ -186,7 +188,10 @@ export class McpTasks {
         callId: row.callId,
         ctx: { principal: row.principal, scope: row.scope, runId: row.runId, surface: "mcp" },
       });
-      return (await this.rows.update(row.id, this.stateOf(row.tool, outcome), this.now())) ?? claimed;
+      const updated = (await this.rows.update(row.id, this.stateOf(row.tool, outcome), this.now())) ?? claimed;
+      // The task holds the call's outcome: its approval is answered, and a later call without a key asks anew.
+      if (row.approvalId && !isPending(outcome)) await this.approvals.markAnswered(row.approvalId, row.runId, row.principal);
+      return updated;
     } catch (error) {
       // Only a programming or storage error lands here; the task waits to be taken over.
       this.logger.error("could not move an MCP task on", { taskId: row.id, error });
