@@ -408,6 +408,44 @@ describe("A2A server: tasks in SQLite, scoped by principal", async () => {
     }
   });
 
+  it("a task left working by a console that stopped reads as failed; one another console is still running reads as working", async () => {
+    const tasks = { heartbeatMs: 40, abandonedAfterMs: 300 };
+    const first = await startA2AServer({ a2a: { tasks } });
+    await first.services.registry.add(
+      { name: "never_done", description: "Never answers", inputSchema: { type: "object" }, policy: { timeoutMs: 60_000 } },
+      () => new Promise(() => {}),
+    );
+    const second = await startA2AServer({
+      existing: testServices({ CONSOLE_DB: first.services.config.CONSOLE_DB, AGENT_STREAM_DELAY_MS: "0" }),
+      a2a: { tasks },
+    });
+    try {
+      const running = await asTask(
+        (await first.connect()).sendMessage({
+          ...call("never_done", {}),
+          configuration: { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true },
+        }),
+      );
+      const readBySecond = async () =>
+        (await (await second.connect()).getTask({ tenant: "", id: running.id, historyLength: undefined })).status!;
+      // Past the time after which a silent task counts as abandoned, the first console's heartbeat keeps it working.
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect((await readBySecond()).state).toBe(TaskState.TASK_STATE_WORKING);
+
+      await first.close();
+      first.services.close();
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      const status = await readBySecond();
+      expect(status.state).toBe(TaskState.TASK_STATE_FAILED);
+      expect(JSON.stringify(status.message)).toContain("The console stopped while this task ran");
+      // Written so: every reader, and the list, sees the same end.
+      expect(countRows(second.services.database, "a2a_tasks", "id = ? and state = ?", running.id, TaskState.TASK_STATE_FAILED)).toBe(1);
+    } finally {
+      await second.close();
+      second.services.close();
+    }
+  });
+
   it("a chat task waiting for approval resumes on a restarted console: the agent goes on from the parked conversation", async () => {
     const first = await firstConsole();
     const token = (await first.services.tokens.create(`chat-restart-${randomUUID()}`, ["a2a"])).token;

@@ -1,7 +1,15 @@
-import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
+import { randomUUID } from "node:crypto";
+import { Message as A2AMessage, Task, TaskState, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { ApprovalStore } from "../../approvals/store";
-import { A2A_TERMINAL_STATES, A2ATaskRows, type A2AParkedCall, type A2ATaskRowStore, type A2ATaskWrite } from "../../db/a2a-tasks";
+import {
+  A2A_TERMINAL_STATES,
+  A2ATaskRows,
+  type A2AParkedCall,
+  type A2ATaskRow,
+  type A2ATaskRowStore,
+  type A2ATaskWrite,
+} from "../../db/a2a-tasks";
 import type { Db } from "../../db/connection";
 import { isDomainError } from "../../errors";
 import { copyPlain } from "../../json/copy";
@@ -13,9 +21,21 @@ export interface A2ATaskOptions {
   /** Tasks one principal may hold; past it its oldest ended tasks go, and a caller whose open tasks fill it is refused. */
   maxPerOwner?: number;
   now?: () => number;
+  /** How often a task running in this process is written again to show it still runs (30 s unless set). */
+  heartbeatMs?: number;
+  /**
+   * A submitted or working task written longer ago than this runs nowhere (its console stopped
+   * while it ran): it is read as failed, and written so (three heartbeats unless set).
+   */
+  abandonedAfterMs?: number;
 }
 
 const HOUR = 3600 * 1000;
+const HEARTBEAT_MS = 30 * 1000;
+/** States of a task whose executor is still working on it. */
+const PASSING_STATES: ReadonlySet<number> = new Set([TaskState.TASK_STATE_SUBMITTED, TaskState.TASK_STATE_WORKING]);
+const ABANDONED_MESSAGE =
+  "The console stopped while this task ran; whether its call ran is not known. Send the message again to start anew.";
 
 /** The principal a call is made for: the SDK hands it over as the user's name. */
 export function ownerOf(context: ServerCallContext): string {
@@ -89,6 +109,10 @@ export class A2ATasks implements TaskStore {
   /** A principal's ask for room in flight: its other admissions wait for that answer. */
   private readonly asking = new Map<string, Promise<number>>();
   private sweptAt = -Infinity;
+  private readonly heartbeatMs: number;
+  private readonly abandonedAfterMs: number;
+  /** Writes the tasks running here again every heartbeat, while there are any. */
+  private heartbeat: NodeJS.Timeout | undefined;
 
   /** Over a SQLite database (its A2ATaskRows), or over any implementation of the rows. */
   constructor(
@@ -101,6 +125,8 @@ export class A2ATasks implements TaskStore {
     this.ttlMs = options.ttlMs ?? 24 * HOUR;
     this.maxPerOwner = options.maxPerOwner ?? 1000;
     this.now = options.now ?? Date.now;
+    this.heartbeatMs = options.heartbeatMs ?? HEARTBEAT_MS;
+    this.abandonedAfterMs = options.abandonedAfterMs ?? 3 * this.heartbeatMs;
   }
 
   /**
@@ -200,7 +226,10 @@ export class A2ATasks implements TaskStore {
     this.newTasks.delete(task.id);
     this.pending.add(task.id);
     this.flushing ??= setImmediate(() => void this.flush());
-    if (!entry.rest) return;
+    if (!entry.rest) {
+      this.beat();
+      return;
+    }
     // Answered once the row is on disk: the SDK answers the client only after this resolves.
     await new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
@@ -211,7 +240,51 @@ export class A2ATasks implements TaskStore {
     if (live) return live.principal === principal ? copyPlain(live.task) : undefined;
     if (this.newTasks.get(taskId) === principal) return undefined;
     const row = await this.rows.get(principal, taskId, this.now());
-    return row ? Task.fromJSON(row.task) : undefined;
+    return row ? this.unlessAbandoned(row) : undefined;
+  }
+
+  /** Keep writing the tasks running here while there are any, so that no reader takes them for abandoned. */
+  private beat(): void {
+    if (this.heartbeat) return;
+    this.heartbeat = setInterval(() => {
+      let running = false;
+      for (const [id, live] of this.live) {
+        if (live.rest) continue;
+        running = true;
+        this.pending.add(id);
+      }
+      if (running) void this.flush();
+      else {
+        clearInterval(this.heartbeat);
+        this.heartbeat = undefined;
+      }
+    }, this.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /**
+   * The row's task, or, when it is submitted or working and has not been written for longer than
+   * a running task's heartbeat allows, the task failed: no console runs it any more. The failure
+   * is written, so every reader sees the same end.
+   */
+  private async unlessAbandoned(row: A2ATaskRow): Promise<Task> {
+    const task = Task.fromJSON(row.task);
+    const now = this.now();
+    if (!PASSING_STATES.has(row.state) || now - row.updatedAt <= this.abandonedAfterMs) return task;
+    task.status = {
+      state: TaskState.TASK_STATE_FAILED,
+      timestamp: new Date(now).toISOString(),
+      message: A2AMessage.fromJSON({
+        messageId: randomUUID(),
+        taskId: task.id,
+        contextId: task.contextId,
+        role: "ROLE_AGENT",
+        parts: [{ text: ABANDONED_MESSAGE }],
+      }),
+    };
+    this.logger.warn("an A2A task was left working by a console that stopped: read as failed", { taskId: task.id });
+    await this.rows.saveMany([this.rowOf(task, row.principal, TaskState.TASK_STATE_FAILED, now, null)], now);
+    return task;
   }
 
   /**
@@ -302,11 +375,14 @@ export class A2ATasks implements TaskStore {
     };
     const pageSize = params.pageSize ?? 50;
     const page = await this.rows.page(principal, filter, params.pageToken || undefined, pageSize, now);
-    const tasks = page.items.map((row) => {
-      const task = Task.fromJSON(row.task);
-      if (!params.includeArtifacts) task.artifacts = [];
-      return task;
-    });
+    const tasks = await Promise.all(
+      page.items.map(async (row) => {
+        // Rows of tasks running here were just written (flush above): none reads as abandoned.
+        const task = await this.unlessAbandoned(row);
+        if (!params.includeArtifacts) task.artifacts = [];
+        return task;
+      }),
+    );
     return { tasks, nextPageToken: page.nextCursor ?? "", pageSize, totalSize: await this.rows.countFor(principal, filter, now) };
   }
 
