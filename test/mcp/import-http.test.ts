@@ -4,7 +4,7 @@ import type { SourceImportAnswer } from "@/lib/api/contracts";
 import type { McpTestResult } from "@/lib/integrations/mcp/import-mcp";
 import type { SqliteServices } from "@/lib/services";
 import { countRows } from "../support/database";
-import { EverythingHttp, FIXTURE, stdioTarget } from "../support/mcp-servers";
+import { EverythingHttp, eventually, FIXTURE, stdioTarget } from "../support/mcp-servers";
 import { testServices } from "../support/services";
 import { valueOf } from "../support/outcomes";
 
@@ -89,6 +89,22 @@ describe("an MCP server over Streamable HTTP", () => {
     // The restarted server knows nothing of the old session: the console opens a new one.
     expect(valueOf(await services.executor.call("web_echo", { message: "back" }))).toBe("Echo: back");
     expect(await services.sources.get(sourceId)).toMatchObject({ status: "ok", statusMessage: null });
+  });
+
+  it("when the server goes away and comes back, reconnects by itself with no call made, and reads its tools again", async () => {
+    // A connection with its event stream open, as a console has once it started.
+    expect(valueOf(await services.executor.call("web_echo", { message: "up" }))).toBe("Echo: up");
+    const before = (await services.sources.get(sourceId))!.lastRefreshAt;
+    await everything.stop();
+    await eventually(async () => (await services.sources.get(sourceId))?.status === "error");
+    expect((await services.sources.get(sourceId))!.statusMessage).toContain("event stream ended");
+    await everything.start();
+    await eventually(() => services.mcp.status(sourceId)?.state === "connected", 15_000);
+    await eventually(async () => {
+      const source = await services.sources.get(sourceId);
+      return source?.status === "ok" && source.lastRefreshAt > before;
+    }, 15_000);
+    expect(services.registry.get("web_echo")).toBeDefined();
   });
 
   it("POST /api/sources/[id]/refresh reads the tools again, keeping operators' settings", async () => {

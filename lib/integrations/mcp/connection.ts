@@ -61,6 +61,8 @@ export class McpConnection {
   private supervising = false;
   private everConnected = false;
   private wake: (() => void) | undefined;
+  /** Read the server's tools again once connected (it was away). */
+  private readToolsOnConnect = false;
 
   constructor(private readonly options: McpConnectionOptions) {
     this.onStatus = options.onStatus;
@@ -151,7 +153,12 @@ export class McpConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.onToolsChanged?.());
     client.onclose = () => this.closedUnderneath(client);
     // Transport errors also reach the pending request, which reports them; this keeps them off stderr.
-    client.onerror = (error) => logger.debug("mcp transport error", { source: label, error: error.message });
+    client.onerror = (error) => {
+      logger.debug("mcp transport error", { source: label, error: error.message });
+      // The server's own event stream (its notifications) ended and the SDK does not reopen it
+      // (no retry loop, see openTransport): the server went away, or its session did.
+      if (target.transport === "http" && error.message.startsWith("Maximum reconnection attempts")) this.streamLost(client);
+    };
     try {
       this.startedAt = Date.now();
       await client.connect(opened.transport, { timeout: this.options.requestTimeoutMs ?? 30_000 });
@@ -176,6 +183,11 @@ export class McpConnection {
     this.everConnected = true;
     if (this.lastError !== undefined) this.onStatus?.(null);
     this.lastError = undefined;
+    if (this.readToolsOnConnect) {
+      // Back after its stream ended: the server may have other tools now.
+      this.readToolsOnConnect = false;
+      setImmediate(() => this.onToolsChanged?.());
+    }
     logger.info("mcp server connected", {
       source: label,
       transport: target.transport,
@@ -197,7 +209,20 @@ export class McpConnection {
     this.supervise();
   }
 
-  /** Start a stopped stdio server again, waiting longer after each start that fails, until one works. */
+  /**
+   * An HTTP server's event stream ended: drop the connection and make it again, waiting longer
+   * after each attempt that fails, so that its notifications reach the console again without
+   * waiting for a call; once connected, its tools are read again.
+   */
+  private streamLost(client: Client): void {
+    if (this.client !== client || this.closed) return;
+    this.drop(client, "The server's event stream ended");
+    this.readToolsOnConnect = true;
+    this.failures = 0;
+    this.supervise();
+  }
+
+  /** Start a stopped stdio server again (or reach an HTTP server whose stream ended), waiting longer after each attempt that fails, until one works. */
   private supervise(): void {
     if (this.supervising || this.closed || this.client) return;
     this.supervising = true;
