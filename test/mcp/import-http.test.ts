@@ -102,7 +102,7 @@ describe("an MCP server over Streamable HTTP", () => {
     await eventually(() => services.mcp.status(sourceId)?.state === "connected", 15_000);
     await eventually(async () => {
       const source = await services.sources.get(sourceId);
-      return source?.status === "ok" && source.lastRefreshAt > before;
+      return source?.status === "ok" && (source.lastRefreshAt ?? 0) > (before ?? 0);
     }, 15_000);
     expect(services.registry.get("web_echo")).toBeDefined();
   });
