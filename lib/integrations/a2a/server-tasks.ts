@@ -377,7 +377,7 @@ export class A2ATasks implements TaskStore {
     const page = await this.rows.page(principal, filter, params.pageToken || undefined, pageSize, now);
     const tasks = await Promise.all(
       page.items.map(async (row) => {
-        // Rows of tasks running here were just written (flush above): none reads as abandoned.
+        // Rows of tasks running here are at most a heartbeat old (or were just written, above): none reads as abandoned.
         const task = await this.unlessAbandoned(row);
         if (!params.includeArtifacts) task.artifacts = [];
         return task;
