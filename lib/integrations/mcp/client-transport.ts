@@ -40,8 +40,9 @@ export function openTransport(target: McpTarget, secrets: McpSecrets | undefined
       requestInit: { headers },
       fetch: (url, init) => outbound.fetch(url, init),
       redirectPolicy: "same-origin",
-      // The console reconnects on its own terms (next call, with a new session): no SSE retry loop.
-      reconnectionOptions: { maxReconnectionDelay: 1_000, initialReconnectionDelay: 500, reconnectionDelayGrowFactor: 1, maxRetries: 0 },
+      // The SDK tries twice to resume the server's event stream (a server may end it on purpose);
+      // after that the connection makes a new session itself (McpConnection), with no endless SDK loop.
+      reconnectionOptions: { maxReconnectionDelay: 1_000, initialReconnectionDelay: 500, reconnectionDelayGrowFactor: 2, maxRetries: 2 },
     });
     return { transport, pid: () => null };
   }

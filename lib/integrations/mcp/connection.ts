@@ -155,8 +155,8 @@ export class McpConnection {
     // Transport errors also reach the pending request, which reports them; this keeps them off stderr.
     client.onerror = (error) => {
       logger.debug("mcp transport error", { source: label, error: error.message });
-      // The server's own event stream (its notifications) ended and the SDK does not reopen it
-      // (no retry loop, see openTransport): the server went away, or its session did.
+      // The server's own event stream (its notifications) ended and the SDK could not resume it
+      // (its two tries, see openTransport): the server went away, or its session did.
       if (target.transport === "http" && error.message.startsWith("Maximum reconnection attempts")) this.streamLost(client);
     };
     try {
