@@ -207,27 +207,30 @@ export type Config = z.output<typeof EnvSchema>;
 /** Variables whose value never appears in a ConfigError: a bad key must not be printed. */
 const SECRETS = new Set(["DATABASE_URL", "ADMIN_TOKEN", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY"]);
 
+/** Variables also read under another name when unset: PUBLIC_URL as CONSOLE_PUBLIC_URL, with the prefix of the console's other variables. */
+const ALIASES: Partial<Record<string, string>> = { PUBLIC_URL: "CONSOLE_PUBLIC_URL" };
+
 /**
  * Parse the console's settings from an environment (process.env by default). A variable set but
  * empty counts as unset (configNotes says so).
- * Throws ConfigError naming the first variable whose value is unusable.
+ * Throws ConfigError naming the first variable whose value is unusable (by the name it was set under).
  */
-/** Other names a variable is read under when it is not set itself: PUBLIC_URL also as CONSOLE_PUBLIC_URL, with the prefix of the console's other variables. */
-const ALIASES: Record<string, string | undefined> = { PUBLIC_URL: "CONSOLE_PUBLIC_URL" };
-
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const set = (key: string) => (env[key] === "" ? undefined : env[key]);
+  /** The name `key`'s value is set under: its own, or its alias when only that is set. */
+  const setAs = (key: string) => {
+    const alias = ALIASES[key];
+    return set(key) === undefined && alias !== undefined && set(alias) !== undefined ? alias : key;
+  };
   const known = Object.fromEntries(
     Object.keys(EnvSchema.shape)
-      .map((key) => [key, set(key) ?? (ALIASES[key] === undefined ? undefined : set(ALIASES[key]))])
+      .map((key) => [key, set(setAs(key))])
       .filter(([, value]) => value !== undefined),
   );
   const parsed = EnvSchema.safeParse(known);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  const name = String(issue.path[0] ?? "environment");
-  // A value read under its other name is reported under the name it was set by.
-  const variable = set(name) === undefined && ALIASES[name] !== undefined ? ALIASES[name] : name;
+  const variable = setAs(String(issue.path[0] ?? "environment"));
   const raw = env[variable];
   const got = raw === undefined || SECRETS.has(variable) ? "" : ` (got ${JSON.stringify(raw)})`;
   throw new ConfigError(`${variable} ${issue.message}${got}`, variable);
