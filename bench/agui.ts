@@ -254,7 +254,6 @@ function recordingServer(agent: Agent, services: Services): http.Server {
       await services.runs.start({ runId, threadId, agent: agent.info.name, principal: LOCAL_PRINCIPAL.id });
       res.writeHead(200, SSE_HEADERS);
       const record = new RecordBatch();
-      const utf8 = new TextEncoder();
       let seq = 0;
       let messages: Message[] | undefined;
       let messagesJson: string | undefined;
@@ -271,7 +270,7 @@ function recordingServer(agent: Agent, services: Services): http.Server {
         const recorded = record.take()!;
         services.runs.appendRecord(runId, seq, recorded.count, recorded.json);
         seq += recorded.count;
-        if (!res.write(utf8.encode(frames))) await new Promise((resolve) => res.once("drain", resolve));
+        if (!res.write(Buffer.from(frames, "utf8"))) await new Promise((resolve) => res.once("drain", resolve));
       }
       await services.runs.finish(runId, { status: "finished", outcome: { type: "success" }, messages, messagesJson, state: {} });
       res.end();
@@ -328,12 +327,11 @@ async function sampleParts(services: Services, events: AGUIEvent[], parts: Parts
 
   started = performance.now();
   const record = new RecordBatch();
-  const utf8 = new TextEncoder();
   const batches: Array<{ count: number; json: string }> = [];
   for (let i = 0; i < events.length; i += 256) {
     let frames = "";
     for (const event of events.slice(i, i + 256)) frames += `data: ${record.add(event)}\n\n`;
-    if (!utf8.encode(frames).length) throw new Error("nothing encoded");
+    if (!Buffer.from(frames, "utf8").length) throw new Error("nothing encoded");
     batches.push(record.take()!);
   }
   parts.encodeMs.push(performance.now() - started);
