@@ -1,9 +1,9 @@
 "use client";
 
 import { useId, useState } from "react";
-import { resolveRef } from "@/lib/json/pointer";
+import { primaryType, resolveSchema, schemaVariants, type SchemaNode } from "@/lib/json/schema-shape";
 
-type Schema = Record<string, unknown>;
+type Schema = SchemaNode;
 
 /**
  * A form generated from a JSON Schema: nested objects, arrays, enums, defaults, `anyOf` / `oneOf`
@@ -16,10 +16,10 @@ export function SchemaForm({ schema, value, onChange }: { schema: Schema; value:
 
 /** A starting value for `schema`: its defaults, and required fields filled with empty values. */
 export function initialValue(root: Schema, schema: Schema = root): unknown {
-  const resolved = resolve(root, schema);
+  const resolved = resolveSchema(root, schema);
   if ("default" in resolved) return structuredClone(resolved.default);
   if ("const" in resolved) return resolved.const;
-  const variants = variantsOf(resolved);
+  const variants = schemaVariants(resolved);
   if (variants) return initialValue(root, variants[0]!);
   const type = primaryType(resolved);
   if (type === "object") {
@@ -27,7 +27,7 @@ export function initialValue(root: Schema, schema: Schema = root): unknown {
     const props = (resolved.properties ?? {}) as Record<string, Schema>;
     const required = new Set((resolved.required as string[] | undefined) ?? []);
     for (const [key, prop] of Object.entries(props)) {
-      const sub = resolve(root, prop);
+      const sub = resolveSchema(root, prop);
       if ("default" in sub || required.has(key)) out[key] = initialValue(root, sub);
     }
     return out;
@@ -56,10 +56,10 @@ function Field({
   label: string | null;
   required: boolean;
 }) {
-  const resolved = resolve(root, schema);
+  const resolved = resolveSchema(root, schema);
   const description = typeof resolved.description === "string" ? resolved.description : undefined;
   const title = label ?? (typeof resolved.title === "string" ? resolved.title : null);
-  const variants = variantsOf(resolved);
+  const variants = schemaVariants(resolved);
   if (variants)
     return (
       <VariantField
@@ -86,7 +86,7 @@ function Field({
         schema={prop}
         value={current[key]}
         path={`${path}-${key}`}
-        label={(resolve(root, prop).title as string | undefined) ?? key}
+        label={(resolveSchema(root, prop).title as string | undefined) ?? key}
         required={requiredSet.has(key)}
         onChange={(next) => {
           const copy = { ...current };
@@ -378,40 +378,8 @@ function JsonField({
   );
 }
 
-function resolve(root: Schema, schema: Schema, seen = 0): Schema {
-  const ref = schema.$ref;
-  if (typeof ref !== "string" || seen > 20) return schema;
-  const target = resolveRef(root, ref);
-  if (!isRecord(target)) return schema;
-  const { $ref: _ref, ...rest } = schema;
-  return resolve(root, { ...target, ...rest }, seen + 1);
-}
-
-function variantsOf(schema: Schema): Schema[] | undefined {
-  const list = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
-  if (!Array.isArray(list) || !list.length) return undefined;
-  const nonNull = list.filter((v) => v.type !== "null");
-  // `anyOf: [X, {type: "null"}]` is an optional X, not a choice.
-  if (nonNull.length === 1) return undefined;
-  return list;
-}
-
-function primaryType(schema: Schema): string | undefined {
-  const list = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
-  if (Array.isArray(list)) {
-    const nonNull = list.filter((v) => v.type !== "null");
-    if (nonNull.length === 1) return primaryType(nonNull[0]!);
-  }
-  if (typeof schema.type === "string") return schema.type;
-  if (Array.isArray(schema.type)) return (schema.type as string[]).find((t) => t !== "null");
-  if (schema.properties) return "object";
-  if (schema.items) return "array";
-  if (Array.isArray(schema.enum)) return "string";
-  return undefined;
-}
-
 function matches(root: Schema, schema: Schema, value: unknown): boolean {
-  const type = primaryType(resolve(root, schema));
+  const type = primaryType(resolveSchema(root, schema));
   if (value === undefined) return false;
   if (type === "object") return isRecord(value);
   if (type === "array") return Array.isArray(value);
@@ -421,7 +389,7 @@ function matches(root: Schema, schema: Schema, value: unknown): boolean {
 }
 
 function variantLabel(root: Schema, schema: Schema, index: number): string {
-  const resolved = resolve(root, schema);
+  const resolved = resolveSchema(root, schema);
   if (typeof resolved.title === "string") return resolved.title;
   const ref = typeof schema.$ref === "string" ? schema.$ref.split("/").at(-1) : undefined;
   return ref ?? `${index + 1}: ${primaryType(resolved) ?? "value"}`;

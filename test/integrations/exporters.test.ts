@@ -1016,7 +1016,21 @@ describe("A2A", () => {
       tool: "sampled",
       arguments: { city: "Lisbon", days: 1, unit: "celsius", hourly: false },
     });
-    expect(JSON.parse(toA2ASkill(unions).output.examples[0]!)).toEqual({ tool: "pick_shape", arguments: { shape: "<shape>" } });
+    // A choice gives its first variant, with that object's own required fields.
+    expect(JSON.parse(toA2ASkill(unions).output.examples[0]!)).toEqual({ tool: "pick_shape", arguments: { shape: { radius: 1 } } });
+    // Local $refs are followed, and a schema that refers to itself stops after a few levels.
+    const referring = await addTool("plant_tree", {
+      type: "object",
+      $defs: {
+        unit: { enum: ["m", "ft"] },
+        node: { type: "object", properties: { label: { type: "string" }, child: { $ref: "#/$defs/node" } }, required: ["label", "child"] },
+      },
+      properties: { height: { type: "number", minimum: 2 }, unit: { $ref: "#/$defs/unit" }, root: { $ref: "#/$defs/node" } },
+      required: ["height", "unit", "root"],
+    });
+    const example = JSON.parse(toA2ASkill(referring).output.examples[0]!) as { arguments: Record<string, unknown> };
+    expect(example.arguments).toMatchObject({ height: 2, unit: "m", root: { label: "<label>", child: { label: "<label>" } } });
+    expect(JSON.stringify(example).length).toBeLessThan(300);
     expect(toA2ASkill(unions).output.description).toBe(
       "Tricky pick_shape\n\nArguments (JSON): shape: any (required), mode: any, code: 1|2|3, note: string|null",
     );

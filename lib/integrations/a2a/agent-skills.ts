@@ -1,7 +1,11 @@
 import type { AgentSkill } from "@a2a-js/sdk";
 import type { JsonSchema, ToolSpec } from "../../tools/spec";
+import { isSchemaNode, primaryType, resolveSchema, schemaVariants } from "../../json/schema-shape";
 import { assertTarget } from "../assert-target";
 import type { ExportResult } from "../export-result";
+
+/** How deep an example follows objects, choices and `$ref`s before it settles for a placeholder. */
+const MAX_EXAMPLE_DEPTH = 5;
 
 /**
  * One tool as an A2A AgentSkill. A skill has no schema field, so the description ends with a
@@ -34,23 +38,27 @@ export function toA2ASkills(tools: ToolSpec[]): ExportResult<AgentSkill[]> {
 
 /**
  * A data part that calls the tool, as JSON: each required argument with the schema's own example,
- * default, constant or first allowed value, else a placeholder of its type ("<city>" for a string).
+ * default, constant or first allowed value, else a placeholder of its type ("<city>" for a string,
+ * an object's own required fields). Local `$ref`s are followed; a choice (`oneOf` / `anyOf`) gives
+ * its first variant.
  */
 function callExample(tool: ToolSpec): string {
-  const properties = propertiesOf(tool.inputSchema);
-  const required = Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : [];
-  const args = Object.fromEntries(required.map((name) => [name, sampleValue(name, properties[name])]));
-  return JSON.stringify({ tool: tool.name, arguments: args });
+  const args = sampleValue(tool.inputSchema, "arguments", tool.inputSchema);
+  return JSON.stringify({ tool: tool.name, arguments: isSchemaNode(args) ? args : {} });
 }
 
-function sampleValue(name: string, schema: JsonSchema | undefined): unknown {
-  if (!schema || typeof schema !== "object") return `<${name}>`;
+function sampleValue(root: JsonSchema, name: string, given: unknown, depth = 0): unknown {
+  if (!isSchemaNode(given)) return `<${name}>`;
+  const schema = resolveSchema(root, given);
   if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
   if ("default" in schema) return schema.default;
   if ("const" in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
-  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== "null") : schema.type;
-  switch (type) {
+  // A schema that refers back to itself could go on for ever: a few levels are example enough.
+  const deeper = depth < MAX_EXAMPLE_DEPTH;
+  const variants = schemaVariants(schema);
+  if (variants && deeper) return sampleValue(root, name, variants[0], depth + 1);
+  switch (primaryType(schema)) {
     case "integer":
     case "number":
       return typeof schema.minimum === "number" ? schema.minimum : 1;
@@ -58,8 +66,12 @@ function sampleValue(name: string, schema: JsonSchema | undefined): unknown {
       return true;
     case "array":
       return [];
-    case "object":
-      return {};
+    case "object": {
+      if (!deeper) return {};
+      const properties = propertiesOf(schema);
+      const required = Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === "string") : [];
+      return Object.fromEntries(required.map((key) => [key, sampleValue(root, key, properties[key], depth + 1)]));
+    }
     default:
       return `<${name}>`;
   }
