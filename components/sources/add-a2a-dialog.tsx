@@ -1,9 +1,10 @@
 "use client";
 
 import { ConnectSourceDialog } from "./connect-source-dialog";
+import { AllowPrivateField, Labelled } from "./labelled";
 import { a2aFormProblem, a2aRequestBody, EMPTY_A2A, type A2AForm, type A2ATestAnswer } from "./a2a-form";
 import { Warnings } from "./openapi-preview";
-import { hint, input, label, mono } from "./form-styles";
+import { input, mono } from "./form-styles";
 
 /**
  * The "Add A2A agent" dialog: the agent's base URL and its credential (sent to the agent's origin
@@ -31,49 +32,35 @@ export function AddA2ADialog({ admin = false }: { admin?: boolean }) {
         <>
           <fieldset className="space-y-3">
             <legend className="text-sm font-semibold">Agent</legend>
-            <div>
-              <label htmlFor={`${id}-url`} className={label}>
-                Agent URL
-              </label>
+            <Labelled
+              htmlFor={`${id}-url`}
+              label="Agent URL"
+              hint="Its base URL: the card is read from /.well-known/agent-card.json under it (A2A 1.0 or 0.3)."
+            >
               <input type="url" placeholder="https://agent.example.com" className={input} {...field("url")} />
-              <p className={hint}>Its base URL: the card is read from /.well-known/agent-card.json under it (A2A 1.0 or 0.3).</p>
-            </div>
-            <div>
-              <label htmlFor={`${id}-bearer`} className={label}>
-                Bearer token (optional, stored as a secret)
-              </label>
+            </Labelled>
+            <Labelled htmlFor={`${id}-bearer`} label="Bearer token (optional, stored as a secret)">
               <input type="password" autoComplete="off" className={input} {...field("bearer")} />
-            </div>
-            <div>
-              <label htmlFor={`${id}-secretHeaders`} className={label}>
-                Secret headers
-              </label>
+            </Labelled>
+            <Labelled
+              htmlFor={`${id}-secretHeaders`}
+              label="Secret headers"
+              hint="One “Name: value” per line. Credentials go only to the agent's own origin, never shown again."
+            >
               <textarea rows={2} placeholder="X-Api-Key: …" className={mono} {...field("secretHeaders")} />
-              <p className={hint}>One “Name: value” per line. Credentials go only to the agent&apos;s own origin, never shown again.</p>
-            </div>
+            </Labelled>
           </fieldset>
 
           <fieldset className="grid gap-3 sm:grid-cols-2">
             <legend className="mb-1 text-sm font-semibold">Options</legend>
-            <div>
-              <label htmlFor={`${id}-name`} className={label}>
-                Source name (optional)
-              </label>
+            <Labelled htmlFor={`${id}-name`} label="Source name (optional)">
               <input placeholder="the agent's own name" className={input} {...field("name")} />
-            </div>
-            <div>
-              <label htmlFor={`${id}-prefix`} className={label}>
-                Tool name prefix (optional)
-              </label>
+            </Labelled>
+            <Labelled htmlFor={`${id}-prefix`} label="Tool name prefix (optional)">
               <input placeholder="travel_" className={input} {...field("prefix")} />
-            </div>
+            </Labelled>
             {admin ? (
-              <div className="sm:col-span-2">
-                <label htmlFor={`${id}-allow`} className={label}>
-                  Also allow these private addresses (admin)
-                </label>
-                <input placeholder="10.0.0.0/8, agent.internal" className={input} {...field("allow")} />
-              </div>
+              <AllowPrivateField control={field("allow")} placeholder="10.0.0.0/8, agent.internal" className="sm:col-span-2" />
             ) : null}
           </fieldset>
         </>

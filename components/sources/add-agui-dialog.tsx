@@ -1,9 +1,10 @@
 "use client";
 
 import { ConnectSourceDialog } from "./connect-source-dialog";
+import { AllowPrivateField, Labelled } from "./labelled";
 import { aguiFormProblem, aguiRequestBody, EMPTY_AGUI, type AguiAddAnswer, type AguiForm, type AguiTestAnswer } from "./agui-form";
 import { Warnings } from "./openapi-preview";
-import { hint, input, label, mono } from "./form-styles";
+import { input, mono } from "./form-styles";
 
 /**
  * The "Add AG-UI agent" dialog: any AG-UI endpoint becomes the agent `remote:<name>` in chat. "Test"
@@ -44,51 +45,34 @@ export function AddAguiDialog({ admin = false }: { admin?: boolean }) {
         <>
           <fieldset className="space-y-3">
             <legend className="text-sm font-semibold">Endpoint</legend>
-            <div>
-              <label htmlFor={`${id}-name`} className={label}>
-                Name
-              </label>
+            <Labelled htmlFor={`${id}-name`} label="Name" hint="The agent is listed as remote:<name> in chat.">
               <input placeholder="peer" autoComplete="off" className={input} {...field("name")} />
-              <p className={hint}>The agent is listed as remote:&lt;name&gt; in chat.</p>
-            </div>
-            <div>
-              <label htmlFor={`${id}-url`} className={label}>
-                Endpoint URL
-              </label>
+            </Labelled>
+            <Labelled
+              htmlFor={`${id}-url`}
+              label="Endpoint URL"
+              hint="Where runs are POSTed (AG-UI over SSE), e.g. another console's /api/agui/<agent>."
+            >
               <input type="url" placeholder="https://agents.example.com/api/agui/demo" className={input} {...field("url")} />
-              <p className={hint}>Where runs are POSTed (AG-UI over SSE), e.g. another console&apos;s /api/agui/&lt;agent&gt;.</p>
-            </div>
-            <div>
-              <label htmlFor={`${id}-bearer`} className={label}>
-                Bearer token (optional, stored as a secret)
-              </label>
+            </Labelled>
+            <Labelled htmlFor={`${id}-bearer`} label="Bearer token (optional, stored as a secret)">
               <input type="password" autoComplete="off" className={input} {...field("bearer")} />
-            </div>
-            <div>
-              <label htmlFor={`${id}-secretHeaders`} className={label}>
-                Secret headers
-              </label>
+            </Labelled>
+            <Labelled
+              htmlFor={`${id}-secretHeaders`}
+              label="Secret headers"
+              hint="One “Name: value” per line, sent with every run, never shown again."
+            >
               <textarea rows={2} placeholder="X-Api-Key: …" className={mono} {...field("secretHeaders")} />
-              <p className={hint}>One “Name: value” per line, sent with every run, never shown again.</p>
-            </div>
+            </Labelled>
           </fieldset>
 
           <fieldset className="grid gap-3 sm:grid-cols-2">
             <legend className="mb-1 text-sm font-semibold">Options</legend>
-            <div className={admin ? "" : "sm:col-span-2"}>
-              <label htmlFor={`${id}-description`} className={label}>
-                Description (optional)
-              </label>
+            <Labelled htmlFor={`${id}-description`} label="Description (optional)" className={admin ? "" : "sm:col-span-2"}>
               <input placeholder="what the agent does" className={input} {...field("description")} />
-            </div>
-            {admin ? (
-              <div>
-                <label htmlFor={`${id}-allow`} className={label}>
-                  Also allow these private addresses (admin)
-                </label>
-                <input placeholder="10.0.0.0/8, agents.internal" className={input} {...field("allow")} />
-              </div>
-            ) : null}
+            </Labelled>
+            {admin ? <AllowPrivateField control={field("allow")} placeholder="10.0.0.0/8, agents.internal" /> : null}
           </fieldset>
         </>
       )}

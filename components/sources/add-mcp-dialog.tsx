@@ -2,9 +2,10 @@
 
 import type { McpTestResult } from "@/lib/api/contracts";
 import { ConnectSourceDialog } from "./connect-source-dialog";
+import { AllowPrivateField, Labelled } from "./labelled";
 import { EMPTY_MCP, mcpFormProblem, mcpRequestBody, type McpForm } from "./mcp-form";
 import { Warnings } from "./openapi-preview";
-import { hint, input, label, mono } from "./form-styles";
+import { hint, input, mono } from "./form-styles";
 
 /**
  * The "Add MCP server" dialog: a Streamable HTTP URL (with headers or a bearer token) or, for
@@ -57,74 +58,45 @@ export function AddMcpDialog({ admin = false }: { admin?: boolean }) {
 
             {form.transport === "http" ? (
               <>
-                <div>
-                  <label htmlFor={`${id}-url`} className={label}>
-                    Server URL
-                  </label>
+                <Labelled htmlFor={`${id}-url`} label="Server URL">
                   <input type="url" placeholder="https://mcp.example.com/mcp" className={input} {...field("url")} />
-                </div>
-                <div>
-                  <label htmlFor={`${id}-bearer`} className={label}>
-                    Bearer token (optional, stored as a secret)
-                  </label>
+                </Labelled>
+                <Labelled htmlFor={`${id}-bearer`} label="Bearer token (optional, stored as a secret)">
                   <input type="password" autoComplete="off" className={input} {...field("bearer")} />
-                </div>
+                </Labelled>
                 <div className="grid gap-3 sm:grid-cols-2">
-                  <div>
-                    <label htmlFor={`${id}-headers`} className={label}>
-                      Headers
-                    </label>
+                  <Labelled htmlFor={`${id}-headers`} label="Headers" hint="One “Name: value” per line; shown in the source list.">
                     <textarea rows={2} placeholder="X-Team: research" className={mono} {...field("headers")} />
-                    <p className={hint}>One “Name: value” per line; shown in the source list.</p>
-                  </div>
-                  <div>
-                    <label htmlFor={`${id}-secretHeaders`} className={label}>
-                      Secret headers
-                    </label>
+                  </Labelled>
+                  <Labelled htmlFor={`${id}-secretHeaders`} label="Secret headers" hint="Stored for the connection, never shown again.">
                     <textarea rows={2} placeholder="X-Api-Key: …" className={mono} {...field("secretHeaders")} />
-                    <p className={hint}>Stored for the connection, never shown again.</p>
-                  </div>
+                  </Labelled>
                 </div>
               </>
             ) : (
               <>
-                <div>
-                  <label htmlFor={`${id}-command`} className={label}>
-                    Command
-                  </label>
+                <Labelled
+                  htmlFor={`${id}-command`}
+                  label="Command"
+                  hint="Run without a shell, with only HOME, PATH, SHELL, TERM, USER, LOGNAME and the variables below."
+                >
                   <input placeholder="npx" className={mono} {...field("command")} />
-                  <p className={hint}>Run without a shell, with only HOME, PATH, SHELL, TERM, USER, LOGNAME and the variables below.</p>
-                </div>
+                </Labelled>
                 <div className="grid gap-3 sm:grid-cols-2">
-                  <div>
-                    <label htmlFor={`${id}-args`} className={label}>
-                      Arguments
-                    </label>
+                  <Labelled htmlFor={`${id}-args`} label="Arguments" hint="One per line.">
                     <textarea rows={3} placeholder={"-y\n@modelcontextprotocol/server-everything"} className={mono} {...field("args")} />
-                    <p className={hint}>One per line.</p>
-                  </div>
-                  <div>
-                    <label htmlFor={`${id}-cwd`} className={label}>
-                      Working directory (optional)
-                    </label>
+                  </Labelled>
+                  <Labelled htmlFor={`${id}-cwd`} label="Working directory (optional)">
                     <input placeholder="/srv/mcp" className={mono} {...field("cwd")} />
-                  </div>
+                  </Labelled>
                 </div>
                 <div className="grid gap-3 sm:grid-cols-2">
-                  <div>
-                    <label htmlFor={`${id}-env`} className={label}>
-                      Environment
-                    </label>
+                  <Labelled htmlFor={`${id}-env`} label="Environment" hint="One NAME=value per line; shown in the source list.">
                     <textarea rows={2} placeholder="LOG_LEVEL=info" className={mono} {...field("env")} />
-                    <p className={hint}>One NAME=value per line; shown in the source list.</p>
-                  </div>
-                  <div>
-                    <label htmlFor={`${id}-secretEnv`} className={label}>
-                      Secret environment
-                    </label>
+                  </Labelled>
+                  <Labelled htmlFor={`${id}-secretEnv`} label="Secret environment" hint="Stored for the process, never shown again.">
                     <textarea rows={2} placeholder="API_KEY=…" className={mono} {...field("secretEnv")} />
-                    <p className={hint}>Stored for the process, never shown again.</p>
-                  </div>
+                  </Labelled>
                 </div>
               </>
             )}
@@ -132,25 +104,14 @@ export function AddMcpDialog({ admin = false }: { admin?: boolean }) {
 
           <fieldset className="grid gap-3 sm:grid-cols-2">
             <legend className="mb-1 text-sm font-semibold">Options</legend>
-            <div>
-              <label htmlFor={`${id}-name`} className={label}>
-                Source name (optional)
-              </label>
+            <Labelled htmlFor={`${id}-name`} label="Source name (optional)">
               <input placeholder="the server's own name" className={input} {...field("name")} />
-            </div>
-            <div>
-              <label htmlFor={`${id}-prefix`} className={label}>
-                Tool name prefix (optional)
-              </label>
+            </Labelled>
+            <Labelled htmlFor={`${id}-prefix`} label="Tool name prefix (optional)">
               <input placeholder="github_" className={input} {...field("prefix")} />
-            </div>
+            </Labelled>
             {admin && form.transport === "http" ? (
-              <div className="sm:col-span-2">
-                <label htmlFor={`${id}-allow`} className={label}>
-                  Also allow these private addresses (admin)
-                </label>
-                <input placeholder="10.0.0.0/8, mcp.internal" className={input} {...field("allow")} />
-              </div>
+              <AllowPrivateField control={field("allow")} placeholder="10.0.0.0/8, mcp.internal" className="sm:col-span-2" />
             ) : null}
           </fieldset>
         </>
