@@ -116,6 +116,16 @@ type DocumentBody = z.output<typeof PreviewBody>;
 /** Connection bodies are small: a URL or a command line, headers and environment variables. */
 const MAX_MCP_BODY_BYTES = 256 * 1024;
 
+/** What an MCP server's or an A2A agent's tools are registered with: a name prefix, private addresses an admin allows, the calls' time limit. */
+const ConnectionOptions = z
+  .object({
+    prefix: z.string().trim().max(32).optional(),
+    allow: Allowance.optional(),
+    timeoutMs: TimeoutMs.optional(),
+  })
+  .strict()
+  .default({});
+
 const McpBody = z
   .object({
     name: z.string().trim().min(1).max(200).optional(),
@@ -124,14 +134,7 @@ const McpBody = z
     secrets: McpSecrets.optional(),
     /** A bearer token for an HTTP server: sent as `Authorization: Bearer …`, stored as a secret. */
     bearer: BearerToken.optional(),
-    options: z
-      .object({
-        prefix: z.string().trim().max(32).optional(),
-        allow: Allowance.optional(),
-        timeoutMs: TimeoutMs.optional(),
-      })
-      .strict()
-      .default({}),
+    options: ConnectionOptions,
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -168,14 +171,7 @@ const A2ABody = z
     secrets: McpSecrets.pick({ headers: true }).strict().optional(),
     /** A bearer token: sent as `Authorization: Bearer …` to the agent's origin, stored as a secret. */
     bearer: BearerToken.optional(),
-    options: z
-      .object({
-        prefix: z.string().trim().max(32).optional(),
-        allow: Allowance.optional(),
-        timeoutMs: TimeoutMs.optional(),
-      })
-      .strict()
-      .default({}),
+    options: ConnectionOptions,
   })
   .strict()
   .superRefine((body, ctx) => {
