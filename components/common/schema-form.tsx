@@ -14,21 +14,45 @@ export function SchemaForm({ schema, value, onChange }: { schema: Schema; value:
   return <Field root={schema} schema={schema} value={value} onChange={onChange} path={id} label={null} required />;
 }
 
+/**
+ * How deep a starting value fills required objects, and how many values it is made of at most: a
+ * schema whose required fields refer back to it would otherwise never end, or end very large.
+ */
+const START_DEPTH = 8;
+const START_VALUES = 500;
+/**
+ * Objects, lists and choices nested deeper than FIELD_DEPTH are given as JSON, and so are those past
+ * the FIELD_BUDGET a form has for them: a schema may contain itself, or refer to one definition from
+ * many places. Each one shown takes one of its budget and shares the rest among its fields, so no
+ * form shows more than FIELD_BUDGET of them however its schema fans out.
+ */
+const FIELD_DEPTH = 8;
+const FIELD_BUDGET = 400;
+
 /** A starting value for `schema`: its defaults, and required fields filled with empty values. */
 export function initialValue(root: Schema, schema: Schema = root): unknown {
+  return startValue(root, schema, { left: START_VALUES }, 0);
+}
+
+function startValue(root: Schema, schema: Schema, budget: { left: number }, depth: number): unknown {
+  budget.left--;
   const resolved = resolveSchema(root, schema);
   if ("default" in resolved) return structuredClone(resolved.default);
   if ("const" in resolved) return resolved.const;
+  const deeper = depth < START_DEPTH && budget.left > 0;
   const variants = schemaVariants(resolved);
-  if (variants) return initialValue(root, variants[0]!);
+  if (variants) return deeper ? startValue(root, variants[0]!, budget, depth + 1) : undefined;
   const type = primaryType(resolved);
   if (type === "object") {
-    const out: Record<string, unknown> = {};
+    // No prototype: a field named __proto__ is a field like any other.
+    const out: Record<string, unknown> = Object.create(null);
+    if (!deeper) return out;
     const props = (resolved.properties ?? {}) as Record<string, Schema>;
     const required = new Set((resolved.required as string[] | undefined) ?? []);
     for (const [key, prop] of Object.entries(props)) {
+      if (budget.left <= 0) break;
       const sub = resolveSchema(root, prop);
-      if ("default" in sub || required.has(key)) out[key] = initialValue(root, sub);
+      if ("default" in sub || required.has(key)) out[key] = startValue(root, sub, budget, depth + 1);
     }
     return out;
   }
@@ -47,6 +71,8 @@ function Field({
   path,
   label,
   required,
+  depth = 0,
+  budget = FIELD_BUDGET,
 }: {
   root: Schema;
   schema: Schema;
@@ -55,12 +81,23 @@ function Field({
   path: string;
   label: string | null;
   required: boolean;
+  /** How many objects, lists and choices this field is nested in. */
+  depth?: number;
+  /** How many objects, lists and choices this field may show, itself included (see FIELD_BUDGET). */
+  budget?: number;
 }) {
   const resolved = resolveSchema(root, schema);
-  const description = typeof resolved.description === "string" ? resolved.description : undefined;
+  const nested = depth < FIELD_DEPTH && budget >= 1;
   const title = label ?? (typeof resolved.title === "string" ? resolved.title : null);
   const variants = schemaVariants(resolved);
-  if (variants)
+  const type = primaryType(resolved);
+  const ownDescription = typeof resolved.description === "string" ? resolved.description : undefined;
+  // What the form does not nest any deeper is a JSON box, which says why.
+  const asJson = !nested && (variants || type === "object" || type === "array");
+  const description = asJson
+    ? [ownDescription, "Nested deeper than the form goes: give it as JSON."].filter(Boolean).join(" ")
+    : ownDescription;
+  if (variants && nested)
     return (
       <VariantField
         root={root}
@@ -71,15 +108,18 @@ function Field({
         label={title}
         required={required}
         description={description}
+        depth={depth}
+        budget={budget - 1}
       />
     );
-  const type = primaryType(resolved);
 
-  if (type === "object" && resolved.properties) {
+  if (type === "object" && resolved.properties && nested) {
     const props = resolved.properties as Record<string, Schema>;
     const requiredSet = new Set((resolved.required as string[] | undefined) ?? []);
     const current = isRecord(value) ? value : {};
-    const body = Object.entries(props).map(([key, prop]) => (
+    const entries = Object.entries(props);
+    const share = (budget - 1) / Math.max(1, entries.length);
+    const body = entries.map(([key, prop]) => (
       <Field
         key={key}
         root={root}
@@ -88,10 +128,13 @@ function Field({
         path={`${path}-${key}`}
         label={(resolveSchema(root, prop).title as string | undefined) ?? key}
         required={requiredSet.has(key)}
+        depth={depth + 1}
+        budget={share}
         onChange={(next) => {
           const copy = { ...current };
           if (next === undefined) delete copy[key];
-          else copy[key] = next;
+          // Defined, not assigned: a field named __proto__ is a field like any other.
+          else Object.defineProperty(copy, key, { value: next, enumerable: true, writable: true, configurable: true });
           onChange(copy);
         }}
       />
@@ -109,7 +152,7 @@ function Field({
     );
   }
 
-  if (type === "array") {
+  if (type === "array" && nested) {
     const items = (resolved.items ?? {}) as Schema;
     const list = Array.isArray(value) ? value : [];
     return (
@@ -129,6 +172,8 @@ function Field({
                 path={`${path}-${i}`}
                 label={`${title ?? "Item"} ${i + 1}`}
                 required
+                depth={depth + 1}
+                budget={(budget - 1) / list.length}
                 onChange={(next) => onChange(list.map((v, j) => (j === i ? next : v)))}
               />
             </div>
@@ -283,6 +328,8 @@ function VariantField({
   label,
   required,
   description,
+  depth,
+  budget,
 }: {
   root: Schema;
   variants: Schema[];
@@ -292,6 +339,9 @@ function VariantField({
   label: string | null;
   required: boolean;
   description?: string;
+  depth: number;
+  /** What its chosen variant may show (see FIELD_BUDGET). */
+  budget: number;
 }) {
   const matching = variants.findIndex((v) => matches(root, v, value));
   const [chosen, setChosen] = useState(matching === -1 ? 0 : matching);
@@ -328,6 +378,8 @@ function VariantField({
         path={`${path}-${chosen}`}
         label={null}
         required={required}
+        depth={depth + 1}
+        budget={budget}
       />
     </div>
   );

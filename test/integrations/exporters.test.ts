@@ -1031,6 +1031,18 @@ describe("A2A", () => {
     const example = JSON.parse(toA2ASkill(referring).output.examples[0]!) as { arguments: Record<string, unknown> };
     expect(example.arguments).toMatchObject({ height: 2, unit: "m", root: { label: "<label>", child: { label: "<label>" } } });
     expect(JSON.stringify(example).length).toBeLessThan(300);
+    // A schema whose many required fields each refer back to it (as an imported server's may) makes
+    // an example of a bounded size, not one of fields^depth values; __proto__ is a field like any other.
+    const names = ["__proto__", ...Array.from({ length: 39 }, (_, i) => `f${i}`)];
+    const fanning = await addTool("fan_out", {
+      type: "object",
+      properties: Object.fromEntries(names.map((name) => [name, { $ref: "#" }])),
+      required: names,
+    });
+    const fanned = toA2ASkill(fanning).output.examples[0]!;
+    expect(fanned.length).toBeLessThan(20_000);
+    const fannedArgs = (JSON.parse(fanned) as { arguments: Record<string, unknown> }).arguments;
+    expect(Object.keys(fannedArgs)).toContain("__proto__");
     expect(toA2ASkill(unions).output.description).toBe(
       "Tricky pick_shape\n\nArguments (JSON): shape: any (required), mode: any, code: 1|2|3, note: string|null",
     );

@@ -6,6 +6,11 @@ import type { ExportResult } from "../export-result";
 
 /** How deep an example follows objects, choices and `$ref`s before it settles for a placeholder. */
 const MAX_EXAMPLE_DEPTH = 5;
+/**
+ * How many values one example is made of at most: a schema whose required fields refer back to it
+ * (an imported server's, say) would otherwise make one of fields^depth values.
+ */
+const MAX_EXAMPLE_VALUES = 200;
 
 /**
  * One tool as an A2A AgentSkill. A skill has no schema field, so the description ends with a
@@ -43,12 +48,12 @@ export function toA2ASkills(tools: ToolSpec[]): ExportResult<AgentSkill[]> {
  * its first variant.
  */
 function callExample(tool: ToolSpec): string {
-  const args = sampleValue(tool.inputSchema, "arguments", tool.inputSchema);
+  const args = sampleValue(tool.inputSchema, "arguments", tool.inputSchema, { left: MAX_EXAMPLE_VALUES });
   return JSON.stringify({ tool: tool.name, arguments: isSchemaNode(args) ? args : {} });
 }
 
-function sampleValue(root: JsonSchema, name: string, given: unknown, depth = 0): unknown {
-  if (!isSchemaNode(given)) return `<${name}>`;
+function sampleValue(root: JsonSchema, name: string, given: unknown, budget: { left: number }, depth = 0): unknown {
+  if (!isSchemaNode(given) || budget.left-- <= 0) return `<${name}>`;
   const schema = resolveSchema(root, given);
   if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
   if ("default" in schema) return schema.default;
@@ -57,7 +62,7 @@ function sampleValue(root: JsonSchema, name: string, given: unknown, depth = 0):
   // A schema that refers back to itself could go on for ever: a few levels are example enough.
   const deeper = depth < MAX_EXAMPLE_DEPTH;
   const variants = schemaVariants(schema);
-  if (variants && deeper) return sampleValue(root, name, variants[0], depth + 1);
+  if (variants && deeper) return sampleValue(root, name, variants[0], budget, depth + 1);
   switch (primaryType(schema)) {
     case "integer":
     case "number":
@@ -70,7 +75,14 @@ function sampleValue(root: JsonSchema, name: string, given: unknown, depth = 0):
       if (!deeper) return {};
       const properties = propertiesOf(schema);
       const required = Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === "string") : [];
-      return Object.fromEntries(required.map((key) => [key, sampleValue(root, key, properties[key], depth + 1)]));
+      // No prototype: a field named __proto__ is a field like any other.
+      const value: Record<string, unknown> = Object.create(null);
+      // Once the example has all the values it may have, the fields left are left out.
+      for (const key of required) {
+        if (budget.left <= 0) break;
+        value[key] = sampleValue(root, key, properties[key], budget, depth + 1);
+      }
+      return value;
     }
     default:
       return `<${name}>`;
