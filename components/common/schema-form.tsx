@@ -21,13 +21,27 @@ export function SchemaForm({ schema, value, onChange }: { schema: Schema; value:
 const START_DEPTH = 8;
 const START_VALUES = 500;
 /**
- * Objects, lists and choices nested deeper than FIELD_DEPTH are given as JSON, and so are those past
- * the FIELD_BUDGET a form has for them: a schema may contain itself, or refer to one definition from
- * many places. Each one shown takes one of its budget and shares the rest among its fields, so no
- * form shows more than FIELD_BUDGET of them however its schema fans out.
+ * Where a field sits, so that the form ends however its schema nests: a schema may contain itself
+ * (a team's parent is a team), or use one definition from many places. A field is given as JSON
+ * instead of fields when its `$ref` is one a field above it followed (the same definition again),
+ * when it is nested deeper than FIELD_DEPTH, or when the form's budget of FIELD_BUDGET objects,
+ * lists and choices is spent: each one shown takes one and shares the rest among its fields.
  */
+interface Nesting {
+  depth: number;
+  budget: number;
+  /** The `$ref`s the fields above this one followed. */
+  refs: readonly string[];
+}
 const FIELD_DEPTH = 8;
 const FIELD_BUDGET = 400;
+// The form's schema is the root that "#" refers to.
+const TOP: Nesting = { depth: 0, budget: FIELD_BUDGET, refs: ["#"] };
+
+/** The nesting of a field inside one at `nest` that refers to `ref`, given `budget`. */
+function inside(nest: Nesting, ref: string | undefined, budget: number): Nesting {
+  return { depth: nest.depth + 1, budget, refs: ref === undefined ? nest.refs : [...nest.refs, ref] };
+}
 
 /** A starting value for `schema`: its defaults, and required fields filled with empty values. */
 export function initialValue(root: Schema, schema: Schema = root): unknown {
@@ -71,8 +85,7 @@ function Field({
   path,
   label,
   required,
-  depth = 0,
-  budget = FIELD_BUDGET,
+  nest = TOP,
 }: {
   root: Schema;
   schema: Schema;
@@ -81,22 +94,20 @@ function Field({
   path: string;
   label: string | null;
   required: boolean;
-  /** How many objects, lists and choices this field is nested in. */
-  depth?: number;
-  /** How many objects, lists and choices this field may show, itself included (see FIELD_BUDGET). */
-  budget?: number;
+  nest?: Nesting;
 }) {
   const resolved = resolveSchema(root, schema);
-  const nested = depth < FIELD_DEPTH && budget >= 1;
+  const ref = typeof schema.$ref === "string" ? schema.$ref : undefined;
+  const again = ref !== undefined && nest.refs.includes(ref);
+  const nested = !again && nest.depth < FIELD_DEPTH && nest.budget >= 1;
   const title = label ?? (typeof resolved.title === "string" ? resolved.title : null);
   const variants = schemaVariants(resolved);
   const type = primaryType(resolved);
   const ownDescription = typeof resolved.description === "string" ? resolved.description : undefined;
   // What the form does not nest any deeper is a JSON box, which says why.
   const asJson = !nested && (variants || type === "object" || type === "array");
-  const description = asJson
-    ? [ownDescription, "Nested deeper than the form goes: give it as JSON."].filter(Boolean).join(" ")
-    : ownDescription;
+  const why = again ? "The same kind as a field above it: give it as JSON." : "Nested deeper than the form goes: give it as JSON.";
+  const description = asJson ? [ownDescription, why].filter(Boolean).join(" ") : ownDescription;
   if (variants && nested)
     return (
       <VariantField
@@ -108,8 +119,7 @@ function Field({
         label={title}
         required={required}
         description={description}
-        depth={depth}
-        budget={budget - 1}
+        nest={inside(nest, ref, nest.budget - 1)}
       />
     );
 
@@ -118,7 +128,7 @@ function Field({
     const requiredSet = new Set((resolved.required as string[] | undefined) ?? []);
     const current = isRecord(value) ? value : {};
     const entries = Object.entries(props);
-    const share = (budget - 1) / Math.max(1, entries.length);
+    const share = inside(nest, ref, (nest.budget - 1) / Math.max(1, entries.length));
     const body = entries.map(([key, prop]) => (
       <Field
         key={key}
@@ -128,8 +138,7 @@ function Field({
         path={`${path}-${key}`}
         label={(resolveSchema(root, prop).title as string | undefined) ?? key}
         required={requiredSet.has(key)}
-        depth={depth + 1}
-        budget={share}
+        nest={share}
         onChange={(next) => {
           const copy = { ...current };
           if (next === undefined) delete copy[key];
@@ -172,8 +181,7 @@ function Field({
                 path={`${path}-${i}`}
                 label={`${title ?? "Item"} ${i + 1}`}
                 required
-                depth={depth + 1}
-                budget={(budget - 1) / list.length}
+                nest={inside(nest, ref, (nest.budget - 1) / list.length)}
                 onChange={(next) => onChange(list.map((v, j) => (j === i ? next : v)))}
               />
             </div>
@@ -328,8 +336,7 @@ function VariantField({
   label,
   required,
   description,
-  depth,
-  budget,
+  nest,
 }: {
   root: Schema;
   variants: Schema[];
@@ -339,9 +346,8 @@ function VariantField({
   label: string | null;
   required: boolean;
   description?: string;
-  depth: number;
-  /** What its chosen variant may show (see FIELD_BUDGET). */
-  budget: number;
+  /** Where its chosen variant sits (see Nesting). */
+  nest: Nesting;
 }) {
   const matching = variants.findIndex((v) => matches(root, v, value));
   const [chosen, setChosen] = useState(matching === -1 ? 0 : matching);
@@ -378,8 +384,7 @@ function VariantField({
         path={`${path}-${chosen}`}
         label={null}
         required={required}
-        depth={depth + 1}
-        budget={budget}
+        nest={nest}
       />
     </div>
   );
