@@ -440,6 +440,19 @@ describe("A2A server: tasks in SQLite, scoped by principal", async () => {
       expect(JSON.stringify(status.message)).toContain("The console stopped while this task ran");
       // Written so: every reader, and the list, sees the same end.
       expect(countRows(second.services.database, "a2a_tasks", "id = ? and state = ?", running.id, TaskState.TASK_STATE_FAILED)).toBe(1);
+      const listed = await (
+        await second.connect()
+      ).listTasks({
+        tenant: "",
+        contextId: "",
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: 100,
+        pageToken: "",
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: false,
+      });
+      expect(listed.tasks.find((t) => t.id === running.id)!.status!.state).toBe(TaskState.TASK_STATE_FAILED);
     } finally {
       await second.close();
       second.services.close();

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { EventType, type AGUIEvent, type Message } from "@ag-ui/core";
-import { Message as A2AMessage, TaskState, type Artifact, type Part, type Task } from "@a2a-js/sdk";
+import { TaskState, type Artifact, type Part, type Task } from "@a2a-js/sdk";
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from "@a2a-js/sdk/server";
 import type { ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentCatalog } from "../../agents/catalog";
@@ -15,6 +15,7 @@ import { isJsonObject, jsonDigest } from "../../json/canonical";
 import type { Logger } from "../../log";
 import { contentBlocksOf } from "../content-value";
 import { approvalLink } from "../mcp/server-results";
+import { agentMessage, dataPart, textPart } from "./agent-message";
 import { ownerOf, type A2ATasks } from "./server-tasks";
 
 /** Where the executor finds the console's base URL (for approval links) in the call's context state. */
@@ -349,10 +350,7 @@ class Turn {
 
   status(state: TaskState, text?: string, data?: unknown): void {
     const parts = [...(text ? [textPart(text)] : []), ...(data !== undefined ? [dataPart(data)] : [])];
-    const message = parts.length
-      ? A2AMessage.fromJSON({ messageId: randomUUID(), taskId: this.taskId, contextId: this.contextId, role: "ROLE_AGENT", parts: [] })
-      : undefined;
-    if (message) message.parts = parts;
+    const message = parts.length ? agentMessage(this.taskId, this.contextId, parts) : undefined;
     this.bus.publish(
       AgentEvent.statusUpdate({
         taskId: this.taskId,
@@ -380,14 +378,6 @@ class Turn {
       }),
     );
   }
-}
-
-function textPart(text: string): Part {
-  return { content: { $case: "text", value: text }, mediaType: "text/plain", filename: "", metadata: undefined };
-}
-
-function dataPart(value: unknown): Part {
-  return { content: { $case: "data", value }, mediaType: "application/json", filename: "", metadata: undefined };
 }
 
 /** A tool's value as parts: one data part, or one part per block of a value made of MCP content blocks. */

@@ -1,5 +1,4 @@
-import { randomUUID } from "node:crypto";
-import { Message as A2AMessage, Task, TaskState, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
+import { Task, TaskState, type ListTasksRequest, type ListTasksResponse } from "@a2a-js/sdk";
 import type { ServerCallContext, TaskStore } from "@a2a-js/sdk/server";
 import type { ApprovalStore } from "../../approvals/store";
 import {
@@ -13,6 +12,7 @@ import {
 import type { Db } from "../../db/connection";
 import { isDomainError } from "../../errors";
 import { copyPlain } from "../../json/copy";
+import { agentMessage, textPart } from "./agent-message";
 import type { Logger } from "../../log";
 
 export interface A2ATaskOptions {
@@ -240,7 +240,7 @@ export class A2ATasks implements TaskStore {
     if (live) return live.principal === principal ? copyPlain(live.task) : undefined;
     if (this.newTasks.get(taskId) === principal) return undefined;
     const row = await this.rows.get(principal, taskId, this.now());
-    return row ? this.unlessAbandoned(row) : undefined;
+    return row ? (await this.tasksOf([row]))[0] : undefined;
   }
 
   /** Keep writing the tasks running here while there are any, so that no reader takes them for abandoned. */
@@ -263,28 +263,29 @@ export class A2ATasks implements TaskStore {
   }
 
   /**
-   * The row's task, or, when it is submitted or working and has not been written for longer than
-   * a running task's heartbeat allows, the task failed: no console runs it any more. The failure
-   * is written, so every reader sees the same end.
+   * The rows' tasks, except that one submitted or working and not written for longer than a
+   * running task's heartbeat allows is failed: no console runs it any more. The failures are
+   * written (in one write), so every reader sees the same end.
    */
-  private async unlessAbandoned(row: A2ATaskRow): Promise<Task> {
-    const task = Task.fromJSON(row.task);
+  private async tasksOf(rows: A2ATaskRow[]): Promise<Task[]> {
     const now = this.now();
-    if (!PASSING_STATES.has(row.state) || now - row.updatedAt <= this.abandonedAfterMs) return task;
-    task.status = {
-      state: TaskState.TASK_STATE_FAILED,
-      timestamp: new Date(now).toISOString(),
-      message: A2AMessage.fromJSON({
-        messageId: randomUUID(),
-        taskId: task.id,
-        contextId: task.contextId,
-        role: "ROLE_AGENT",
-        parts: [{ text: ABANDONED_MESSAGE }],
-      }),
-    };
-    this.logger.warn("an A2A task was left working by a console that stopped: read as failed", { taskId: task.id });
-    await this.rows.saveMany([this.rowOf(task, row.principal, TaskState.TASK_STATE_FAILED, now, null)], now);
-    return task;
+    const failed: A2ATaskWrite[] = [];
+    const tasks = rows.map((row) => {
+      const task = Task.fromJSON(row.task);
+      if (!PASSING_STATES.has(row.state) || now - row.updatedAt <= this.abandonedAfterMs) return task;
+      task.status = {
+        state: TaskState.TASK_STATE_FAILED,
+        timestamp: new Date(now).toISOString(),
+        message: agentMessage(task.id, task.contextId, [textPart(ABANDONED_MESSAGE)]),
+      };
+      failed.push(this.rowOf(task, row.principal, TaskState.TASK_STATE_FAILED, now, null));
+      return task;
+    });
+    if (failed.length) {
+      this.logger.warn("A2A tasks were left working by a console that stopped: read as failed", { taskIds: failed.map((w) => w.id) });
+      await this.rows.saveMany(failed, now);
+    }
+    return tasks;
   }
 
   /**
@@ -375,14 +376,9 @@ export class A2ATasks implements TaskStore {
     };
     const pageSize = params.pageSize ?? 50;
     const page = await this.rows.page(principal, filter, params.pageToken || undefined, pageSize, now);
-    const tasks = await Promise.all(
-      page.items.map(async (row) => {
-        // Rows of tasks running here are at most a heartbeat old (or were just written, above): none reads as abandoned.
-        const task = await this.unlessAbandoned(row);
-        if (!params.includeArtifacts) task.artifacts = [];
-        return task;
-      }),
-    );
+    // Rows of tasks running here are at most a heartbeat old (or were just written, above): none reads as abandoned.
+    const tasks = await this.tasksOf(page.items);
+    if (!params.includeArtifacts) for (const task of tasks) task.artifacts = [];
     return { tasks, nextPageToken: page.nextCursor ?? "", pageSize, totalSize: await this.rows.countFor(principal, filter, now) };
   }
 
