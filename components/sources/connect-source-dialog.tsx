@@ -23,11 +23,18 @@ export interface DoneView {
   warnings: string[];
 }
 
+/** The props that bind an input or textarea to one field of a dialog's form. */
+export interface FieldControl {
+  id: string;
+  value: string;
+  onChange: (e: { target: { value: string } }) => void;
+}
+
 /** What a dialog's own fields get: the form, a way to change it, input props by field name, ids and roles. */
 export interface FieldsProps<F> {
   form: F;
   update: (patch: Partial<F>) => void;
-  field: (name: keyof F & string) => { id: string; value: string; onChange: (e: { target: { value: string } }) => void };
+  field: (name: keyof F & string) => FieldControl;
   id: string;
   admin: boolean;
 }

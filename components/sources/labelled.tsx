@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import type { FieldControl } from "./connect-source-dialog";
 import { hint as hintClass, input, label as labelClass } from "./form-styles";
 
 /** One control of a source dialog with its label (naming the control by `htmlFor`) and, when given, a hint under it. */
@@ -30,15 +31,7 @@ export function Labelled({
  * An admin's list of private addresses this source may reach besides what OUTBOUND_ALLOW lists
  * (the outbound guard's allowance for it), as every dialog that adds a remote source asks for it.
  */
-export function AllowPrivateField({
-  control,
-  placeholder,
-  className,
-}: {
-  control: { id: string; value: string; onChange: (e: { target: { value: string } }) => void };
-  placeholder: string;
-  className?: string;
-}) {
+export function AllowPrivateField({ control, placeholder, className }: { control: FieldControl; placeholder: string; className?: string }) {
   return (
     <Labelled htmlFor={control.id} label="Also allow these private addresses (admin)" className={className}>
       <input placeholder={placeholder} className={input} {...control} />
