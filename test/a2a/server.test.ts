@@ -39,6 +39,17 @@ function send(parts: unknown[], task?: { taskId: string; contextId: string }, re
     metadata: undefined,
   };
 }
+/** ListTasks for every task of the caller, on one page. */
+const EVERY_TASK = {
+  tenant: "",
+  contextId: "",
+  status: TaskState.TASK_STATE_UNSPECIFIED,
+  pageSize: 100,
+  pageToken: "",
+  historyLength: undefined,
+  statusTimestampAfter: undefined,
+  includeArtifacts: false,
+};
 const call = (tool: string, args: Record<string, unknown>) => send([{ data: { tool, arguments: args } }]);
 const onTask = (task: Task, parts: unknown[] = [{ text: "go on" }]) => send(parts, { taskId: task.id, contextId: task.contextId });
 
@@ -251,16 +262,7 @@ describe("A2A server: calls with the 1.3 client", async () => {
     );
     const cancelled = await client.cancelTask({ tenant: "", id: running.id, metadata: undefined });
     expect(cancelled.status!.state).toBe(TaskState.TASK_STATE_CANCELED);
-    const listed = await client.listTasks({
-      tenant: "",
-      contextId: "",
-      status: TaskState.TASK_STATE_UNSPECIFIED,
-      pageSize: 100,
-      pageToken: "",
-      historyLength: undefined,
-      statusTimestampAfter: undefined,
-      includeArtifacts: false,
-    });
+    const listed = await client.listTasks(EVERY_TASK);
     expect(listed.tasks.map((t) => t.id)).toContain(running.id);
     expect(listed.tasks.find((t) => t.id === running.id)!.status!.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
@@ -440,18 +442,7 @@ describe("A2A server: tasks in SQLite, scoped by principal", async () => {
       expect(JSON.stringify(status.message)).toContain("The console stopped while this task ran");
       // Written so: every reader, and the list, sees the same end.
       expect(countRows(second.services.database, "a2a_tasks", "id = ? and state = ?", running.id, TaskState.TASK_STATE_FAILED)).toBe(1);
-      const listed = await (
-        await second.connect()
-      ).listTasks({
-        tenant: "",
-        contextId: "",
-        status: TaskState.TASK_STATE_UNSPECIFIED,
-        pageSize: 100,
-        pageToken: "",
-        historyLength: undefined,
-        statusTimestampAfter: undefined,
-        includeArtifacts: false,
-      });
+      const listed = await (await second.connect()).listTasks(EVERY_TASK);
       expect(listed.tasks.find((t) => t.id === running.id)!.status!.state).toBe(TaskState.TASK_STATE_FAILED);
     } finally {
       await second.close();
