@@ -6,6 +6,7 @@ import { jsonDigest } from "../lib/json/canonical";
 import { ToolRegistry } from "../lib/tools";
 import { benchDir, type BenchResult, type Figure, median, sampleMicros } from "./support/measure";
 import { CallResults } from "../lib/db/call-results";
+import type { Db } from "../lib/db/connection";
 
 const CALLS = 10_000;
 
@@ -49,6 +50,10 @@ export default async function executorBench(): Promise<BenchResult> {
       ),
     );
 
+    // Records written behind, as the console writes them: CPU per record when each commit holds 1,
+    // 16 (what one turn of 16 clients' calls puts) or 256 records (what commitEveryMs gathers).
+    const perCommit = [1, 16, 256].map((batch) => ({ batch, micros: writtenBehindMicros(handle.db, batch) }));
+
     const store = new ApprovalStore(handle.db);
     const tool = "noop";
     const argsDigest = jsonDigest(args);
@@ -70,10 +75,38 @@ export default async function executorBench(): Promise<BenchResult> {
       { label: "replay answered from the record (median)", value: replayed, unit: "µs" },
       { label: "  record lookup + insert alone (median)", value: recordAlone, unit: "µs" },
       { label: "  raw SQLite insert of a record row (median)", value: sqliteAlone, unit: "µs" },
+      ...perCommit.map(({ batch, micros }) => ({
+        label: `  written behind, ${batch} record${batch === 1 ? "" : "s"} a commit: CPU per record`,
+        value: micros,
+        unit: "µs",
+      })),
       { label: "approval request + decide + consume (median)", value: approvalLife / 1000, unit: "ms", target: { max: 1 } },
     ];
     return { title: `executor (${CALLS.toLocaleString("en")} calls each, SQLite file in WAL mode, synchronous=NORMAL)`, figures };
   } finally {
     handle.close();
   }
+}
+
+/** CPU microseconds per record put and written behind, `batch` records to a commit (the median of 5 rounds of 4,096). */
+function writtenBehindMicros(db: Db, batch: number): number {
+  const records = new CallResults(db, { writeBehind: true });
+  const result = { ok: true as const, value: { n: 1 } };
+  const rounds: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    const started = process.cpuUsage();
+    for (let i = 0; i < 4096; i++) {
+      void records.put(
+        { principal: "bench", scope: "bench", callId: `w${batch}-${round}-${i}`, tool: "noop", argsDigest: "d" },
+        result,
+        0,
+        {},
+      );
+      if ((i + 1) % batch === 0) records.flush();
+    }
+    records.flush();
+    const used = process.cpuUsage(started);
+    rounds.push((used.user + used.system) / 4096);
+  }
+  return median(rounds);
 }

@@ -84,9 +84,12 @@ function instanceName(): string {
 export function sqliteStorage(database: DatabaseHandle, logger: Logger): Storage & { database: DatabaseHandle; callResults: CallResults } {
   const db = database.db;
   // Call records are written a moment behind, in batches: one commit per call was the largest
-  // part of a tool call's own cost (npm run bench mcp).
+  // part of a tool call's own cost (npm run bench mcp). A commit costs about 40 µs of CPU besides
+  // its records' 4-5 µs each, so a busy console commits at most every CALL_RECORD_COMMIT_MS (npm run
+  // bench executor: 16 records a commit, one turn of 16 clients' calls, cost 10 µs a record; 256, 5).
   const callResults = new CallResults(db, {
     writeBehind: true,
+    commitEveryMs: CALL_RECORD_COMMIT_MS,
     onError: (error, records) => logger.error("could not record tool calls", { records, error }),
   });
   const runs = new SqliteRunStore(db, (error, runIds) => logger.error("could not record run events", { runIds, error }));
@@ -143,6 +146,13 @@ export interface PostgresStorageOptions {
 }
 
 /** How often every instance looks for runs whose instance stopped (the sweep runs on one at a time). */
+/**
+ * How often, at most, a busy console commits the call records written behind. A record waits at
+ * most this long (a call after a quiet spell is written in the next turn), and a process that dies
+ * in that time loses them, as it would lose a call that finished just before.
+ */
+const CALL_RECORD_COMMIT_MS = 10;
+
 const ABANDONED_SWEEP_MS = 2_000;
 
 /**

@@ -53,6 +53,12 @@ export interface CallResultsOptions {
    * such a call would run it again), as it would lose a call that finished just before the write.
    */
   writeBehind?: boolean;
+  /**
+   * Written behind, a commit comes at most this often: records of a call after a quiet spell are
+   * written in the next turn of the event loop, those of a busy console gather until this long after
+   * the last commit. 0 (the default) commits every turn that put records.
+   */
+  commitEveryMs?: number;
   /** Hears a batch that could not be written (the database refused it); the records are dropped. */
   onError?: (error: unknown, records: number) => void;
 }
@@ -72,7 +78,10 @@ export class CallResults implements CallResultStore {
 
   /** Records waiting for the next write, by call key; their result as stored (JSON text) is index 6. */
   private readonly pending = new Map<string, InsertRow>();
-  private flushScheduled = false;
+  /** Cancels the write scheduled for the records waiting, if one is. */
+  private cancelScheduled: (() => void) | undefined;
+  /** When the last batch was written (performance.now()). */
+  private lastCommit = -Infinity;
   private readonly insertMany: (rows: InsertRow[]) => void;
 
   constructor(
@@ -124,19 +133,29 @@ export class CallResults implements CallResultStore {
     // The first record of a call stays, as "on conflict do nothing" keeps it in the table.
     if (this.pending.has(text)) return false;
     this.pending.set(text, row);
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flush());
-    }
+    this.cancelScheduled ??= this.scheduleFlush();
     return true;
+  }
+
+  /** A write of the records waiting in the next turn, or once commitEveryMs has passed since the last write. */
+  private scheduleFlush(): () => void {
+    const wait = this.lastCommit + (this.options.commitEveryMs ?? 0) - performance.now();
+    if (wait <= 0) {
+      const immediate = setImmediate(() => this.flush());
+      return () => clearImmediate(immediate);
+    }
+    const timer = setTimeout(() => this.flush(), wait);
+    return () => clearTimeout(timer);
   }
 
   /** Write the records still waiting (write-behind); at once, in one transaction. */
   flush(): void {
-    this.flushScheduled = false;
+    this.cancelScheduled?.();
+    this.cancelScheduled = undefined;
     if (!this.pending.size) return;
     const rows = [...this.pending.values()];
     this.pending.clear();
+    this.lastCommit = performance.now();
     try {
       this.insertMany(rows);
     } catch (error) {

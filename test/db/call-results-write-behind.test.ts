@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { CallResults } from "@/lib/db/call-results";
 import { countRows, freshDatabase } from "../support/database";
 
@@ -33,6 +33,35 @@ describe("call records written behind", () => {
     records.flush();
     expect(await new CallResults(handle.db).get(key("c"))).toEqual({ ok: true, value: "first" });
     handle.close();
+  });
+
+  it("commits at most every commitEveryMs while calls keep coming, and a call after a quiet spell in the next turn", async () => {
+    const handle = freshDatabase();
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setImmediate", "clearImmediate", "performance"] });
+    try {
+      const records = new CallResults(handle.db, { writeBehind: true, commitEveryMs: 50 });
+      await records.put(key("c1"), { ok: true, value: 1 }, 1);
+      vi.advanceTimersToNextTimer();
+      expect(countRows(handle, "call_results")).toBe(1);
+      // Within 50 ms of that commit: the next records wait for the 50 ms to pass, then go together.
+      vi.advanceTimersByTime(20);
+      await records.put(key("c2"), { ok: true, value: 2 }, 1);
+      await records.put(key("c3"), { ok: true, value: 3 }, 1);
+      vi.advanceTimersByTime(29);
+      expect(countRows(handle, "call_results")).toBe(1);
+      expect(await records.get(key("c2"))).toEqual({ ok: true, value: 2 });
+      vi.advanceTimersByTime(1);
+      expect(countRows(handle, "call_results")).toBe(3);
+      // A flush (before a listing, at close) writes at once and leaves nothing scheduled.
+      vi.advanceTimersByTime(10);
+      await records.put(key("c4"), { ok: true, value: 4 }, 1);
+      records.flush();
+      expect(countRows(handle, "call_results")).toBe(4);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+      handle.close();
+    }
   });
 
   it("writes what waits before listing a tool's calls, and reports a batch the database refuses", async () => {
