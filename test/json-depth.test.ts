@@ -77,6 +77,17 @@ describe("depth of a parsed value, without recursion", () => {
     expect(valueDepthExceeds(deepObject(100_000), 64)).toBe(true);
   });
 
+  it("counts a value one level deep (objects, arrays, inherited fields) as one level", () => {
+    for (const flat of [{}, [], { q: "x", n: 1, none: null }, [1, "a", null], Object.create({ inherited: "x" }) as object]) {
+      expect(valueDepthExceeds(flat, 1)).toBe(false);
+      expect(valueDepthExceeds(flat, 0)).toBe(true);
+    }
+    expect(valueDepthExceeds({ q: "x", inner: {} }, 1)).toBe(true);
+    expect(valueDepthExceeds([1, []], 1)).toBe(true);
+    // An inherited object is not walked (the walk reads own fields): the value stays one level deep.
+    expect(valueDepthExceeds(Object.create({ inherited: { deep: {} } }) as object, 1)).toBe(false);
+  });
+
   it("ends on a cycle or a shared subtree instead of walking it forever", () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;

@@ -147,6 +147,9 @@ function quotedScalarEnd(text: string, open: number, end: number): number {
  */
 export function valueDepthExceeds(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== "object") return false;
+  // Most values a tool is called with are one level deep (`{}`, strings and numbers): answered
+  // without the walk's map and stack, which every tool call would otherwise make.
+  if (limit >= 1 && holdsNoObject(value)) return false;
   const deepestSeen = new Map<object, number>();
   const stack: Array<[object, number]> = [[value, 1]];
   while (stack.length) {
@@ -159,4 +162,17 @@ export function valueDepthExceeds(value: unknown, limit: number): boolean {
     for (const child of children) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
   }
   return false;
+}
+
+/** True when nothing inside `node` is an array or object (inherited enumerable fields included: they can only make this false). */
+function holdsNoObject(node: object): boolean {
+  if (Array.isArray(node)) {
+    for (const child of node as unknown[]) if (child !== null && typeof child === "object") return false;
+    return true;
+  }
+  for (const key in node) {
+    const child = (node as Record<string, unknown>)[key];
+    if (child !== null && typeof child === "object") return false;
+  }
+  return true;
 }
