@@ -11,6 +11,7 @@
 // skipped when there is no build. An empty handler on the adapter gives the SDK's own time per call.
 import path from "node:path";
 import { consoleApi } from "@/lib/api";
+import { CALL_RECORD_COMMIT_MS } from "@/lib/storage";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { MCP_PATH, NOOP_ANSWER } from "./support/mcp-handlers";
 import { noopServices, type BenchServices } from "./support/noop-services";
@@ -29,8 +30,6 @@ const REGISTRY_TOOLS = 10_000;
 /** Registry changes after each of which the first tools/list page is timed. */
 const LIST_CHANGES = 10;
 const TARGETS = { throughputRatio: 0.8, listMs: 50, nextRatio: 0.9 };
-/** Call records written in one commit when timing the record alone: about what one turn of the loop holds at CLIENTS calls in flight. */
-const RECORDS_PER_COMMIT = CLIENTS;
 const HANDLERS = path.join(__dirname, "support", "mcp-handlers.ts");
 
 /** A JSON-RPC request to the MCP endpoint (the transport wants both answer types accepted). */
@@ -83,14 +82,16 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     // What the console must do that the bare server does not: record each call in call_results (a
     // SQLite insert the executor's memo and the tool's history rely on). Timed alone on the same
     // database, commits and checkpoints included, as a share of the console's CPU per call.
-    const putMicros = recordWriteMicros(services);
+    // As many records a commit as the console's calls put in one CALL_RECORD_COMMIT_MS at its rate.
+    const perCommit = Math.max(1, Math.round((oursMedian * CALL_RECORD_COMMIT_MS) / 1000));
+    const putMicros = recordWriteMicros(services, perCommit);
     const perCallMicros = median(oursCpu);
     add(
       "  of which: the call_results write",
       putMicros,
       "µs",
       undefined,
-      `${((100 * putMicros) / perCallMicros).toFixed(0)}% of ${perCallMicros.toFixed(0)} µs per call`,
+      `${perCommit} a commit, timed here: ${((100 * putMicros) / perCallMicros).toFixed(0)}% of ${perCallMicros.toFixed(0)} µs per call`,
     );
     add("  ratio with that write taken out (CPU per call)", median(theirsCpu) / (perCallMicros - putMicros), "x");
     add(
@@ -168,14 +169,14 @@ export default async function benchMcp(): Promise<BenchResult[]> {
   return [{ title: "mcp: the handler on bare node:http", figures }, next];
 }
 
-/** Microseconds per call_results insert, as the executor writes it after a call (median of 5 batches). */
-function recordWriteMicros(services: BenchServices): number {
+/** Microseconds per call_results insert, as the executor writes it after a call, `perCommit` to a commit (median of 5 batches). */
+function recordWriteMicros(services: BenchServices, perCommit: number): number {
   const batches: number[] = [];
   const result = { ok: true as const, value: {} };
   for (let batch = 0; batch < 5; batch++) {
     const started = performance.now();
-    // Records are written behind, those of one turn of the loop in one transaction: written here
-    // RECORDS_PER_COMMIT at a time, as the clients' calls end together (WAL checkpoints included).
+    // Records are written behind, a commit at most every CALL_RECORD_COMMIT_MS: written here
+    // perCommit at a time (WAL checkpoints included).
     for (let i = 0; i < 1000; i++) {
       void services.callHistory.put(
         { principal: "local", scope: "mcp", callId: `bench-${batch}-${i}-${Math.random()}`, tool: NOOP.name, argsDigest: "d" },
@@ -183,7 +184,7 @@ function recordWriteMicros(services: BenchServices): number {
         0.1,
         {},
       );
-      if ((i + 1) % RECORDS_PER_COMMIT === 0) services.callHistory.flush();
+      if ((i + 1) % perCommit === 0) services.callHistory.flush();
     }
     services.callHistory.flush();
     batches.push((performance.now() - started) / 1000);

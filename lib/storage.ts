@@ -151,7 +151,7 @@ export interface PostgresStorageOptions {
  * most this long (a call after a quiet spell is written in the next turn), and a process that dies
  * in that time loses them, as it would lose a call that finished just before.
  */
-const CALL_RECORD_COMMIT_MS = 10;
+export const CALL_RECORD_COMMIT_MS = 10;
 
 const ABANDONED_SWEEP_MS = 2_000;
 
