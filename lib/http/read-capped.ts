@@ -50,22 +50,18 @@ export async function readCappedText(
     pieces.push(piece);
     onText?.(piece);
   };
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) return tooLarge(reader);
+  const read = await eachChunk(reader, maxBytes, async (chunk) => {
     // Chunks already buffered are read without a turn of the event loop between them: take one
     // when this turn's budget is spent, so a large body is decoded a share at a time.
     await turnAvailable();
     try {
-      take(decoder.decode(value, { stream: true }));
+      take(decoder.decode(chunk, { stream: true }));
+      return true;
     } catch {
-      await reader.cancel().catch(() => {});
-      return { ok: false, reason: "invalid_utf8" };
+      return false;
     }
-  }
+  });
+  if (read !== "ended") return { ok: false, reason: read === "too_large" ? "too_large" : "invalid_utf8" };
   try {
     take(decoder.decode());
   } catch {
@@ -83,13 +79,12 @@ async function readOnePiece(
 ): Promise<CappedText> {
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) return tooLarge(reader);
-    chunks.push(value);
-  }
+  const read = await eachChunk(reader, maxBytes, (chunk) => {
+    chunks.push(chunk);
+    total += chunk.byteLength;
+    return true;
+  });
+  if (read !== "ended") return { ok: false, reason: "too_large" };
   let text: string;
   try {
     text = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
@@ -100,8 +95,24 @@ async function readOnePiece(
   return { ok: true, text };
 }
 
-/** The answer for a body that went over the cap, once the rest of it is cancelled (nothing more is buffered). */
-async function tooLarge(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<CappedText> {
-  await reader.cancel().catch(() => {});
-  return { ok: false, reason: "too_large" };
+/**
+ * Read the body to its end, handing each chunk to `take`. Past `maxBytes` in all, or when `take`
+ * answers false, the rest is cancelled (nothing more is buffered) and reading ends there.
+ */
+async function eachChunk(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  maxBytes: number,
+  take: (chunk: Uint8Array) => boolean | Promise<boolean>,
+): Promise<"ended" | "too_large" | "refused"> {
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return "ended";
+    total += value.byteLength;
+    const refusal = total > maxBytes ? "too_large" : (await take(value)) ? undefined : "refused";
+    if (refusal) {
+      await reader.cancel().catch(() => {});
+      return refusal;
+    }
+  }
 }
