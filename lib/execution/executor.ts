@@ -53,7 +53,11 @@ export interface CallEvent {
 export interface CallOptions {
   /** The caller's id for this call; with the same scope, a repeat is answered from the record. */
   callId?: string;
-  /** The caller made `callId` up just now, so no record can hold it: the record is not read. */
+  /**
+   * The caller made `callId` up just now, so no record can hold it and no repeat of it is running:
+   * the record is not read, and the call is not listed for repeats to join. A call without a
+   * `callId` is fresh too.
+   */
   fresh?: boolean;
   /** Overrides the current run context (or, outside any run, a fresh one). */
   ctx?: Partial<RunContext>;
@@ -114,16 +118,18 @@ export class Executor {
     if (issues.length) return this.finish(name, callId, ctx, failure(new ToolArgsInvalid(name, issues)), started, false);
 
     const key: CallKey = { principal: ctx.principal, scope: ctx.scope, callId, tool: name, argsDigest: jsonDigest(input) };
+    // A call id made here, or one its caller made just now, has no record to read and no repeat to
+    // join (most calls: an agent's, an MCP client's without a key).
+    if (options.callId === undefined || options.fresh) return this.execute(tool, input, key, ctx, started);
     // A repeat of a call this executor is still working on joins it. The entry is made before the
     // record is read: the read waits (on PostgreSQL, for the network), and a repeat arriving in the
     // meantime must not run the tool beside the first.
     const flightKey = `${key.principal}\u0000${key.scope}\u0000${key.callId}\u0000${key.tool}\u0000${key.argsDigest}`;
     const running = this.inflight.get(flightKey);
     if (running) return running;
-    const lookup = Boolean(options.callId && !options.fresh && this.record);
-    const promise = (lookup ? this.replayOrExecute(tool, input, key, ctx, started) : this.execute(tool, input, key, ctx, started)).finally(
-      () => this.inflight.delete(flightKey),
-    );
+    const promise = (
+      this.record ? this.replayOrExecute(tool, input, key, ctx, started) : this.execute(tool, input, key, ctx, started)
+    ).finally(() => this.inflight.delete(flightKey));
     this.inflight.set(flightKey, promise);
     return promise;
   }
