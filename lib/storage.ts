@@ -86,7 +86,7 @@ export function sqliteStorage(database: DatabaseHandle, logger: Logger): Storage
   // Call records are written a moment behind, in batches: one commit per call was the largest
   // part of a tool call's own cost (npm run bench mcp). A commit costs about 40 µs of CPU besides
   // its records' 4-5 µs each, so a busy console commits at most every CALL_RECORD_COMMIT_MS (npm run
-  // bench executor: 16 records a commit, one turn of 16 clients' calls, cost 10 µs a record; 256, 5).
+  // bench executor: 16 records a commit, one turn of 16 clients' calls, cost 8.4 µs a record; 256, 3.6).
   const callResults = new CallResults(db, {
     writeBehind: true,
     commitEveryMs: CALL_RECORD_COMMIT_MS,
@@ -145,7 +145,6 @@ export interface PostgresStorageOptions {
   abandonedGraceMs?: number;
 }
 
-/** How often every instance looks for runs whose instance stopped (the sweep runs on one at a time). */
 /**
  * How often, at most, a busy console commits the call records written behind. A record waits at
  * most this long (a call after a quiet spell is written in the next turn), and a process that dies
@@ -153,6 +152,7 @@ export interface PostgresStorageOptions {
  */
 export const CALL_RECORD_COMMIT_MS = 10;
 
+/** How often every instance looks for runs whose instance stopped (the sweep runs on one at a time). */
 const ABANDONED_SWEEP_MS = 2_000;
 
 /**
