@@ -78,16 +78,14 @@ async function readOnePiece(
   onText: ((piece: string) => void) | undefined,
 ): Promise<CappedText> {
   const chunks: Uint8Array[] = [];
-  let total = 0;
   const read = await eachChunk(reader, maxBytes, (chunk) => {
     chunks.push(chunk);
-    total += chunk.byteLength;
     return true;
   });
   if (read !== "ended") return { ok: false, reason: "too_large" };
   let text: string;
   try {
-    text = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
+    text = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   } catch {
     return { ok: false, reason: "invalid_utf8" };
   }
