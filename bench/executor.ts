@@ -6,7 +6,7 @@ import { jsonDigest } from "../lib/json/canonical";
 import { ToolRegistry } from "../lib/tools";
 import { benchDir, type BenchResult, type Figure, median, sampleMicros } from "./support/measure";
 import { CallResults } from "../lib/db/call-results";
-import type { Db } from "../lib/db/connection";
+import { recordWriteMicros } from "./support/record-writes";
 
 const CALLS = 10_000;
 
@@ -52,7 +52,8 @@ export default async function executorBench(): Promise<BenchResult> {
 
     // Records written behind, as the console writes them: CPU per record when each commit holds 1,
     // 16 (what one turn of 16 clients' calls puts) or 256 records (what commitEveryMs gathers).
-    const perCommit = [1, 16, 256].map((batch) => ({ batch, micros: writtenBehindMicros(handle.db, batch) }));
+    const behind = new CallResults(handle.db, { writeBehind: true });
+    const perCommit = [1, 16, 256].map((batch) => ({ batch, micros: recordWriteMicros(behind, batch, `w${batch}`) }));
 
     const store = new ApprovalStore(handle.db);
     const tool = "noop";
@@ -86,27 +87,4 @@ export default async function executorBench(): Promise<BenchResult> {
   } finally {
     handle.close();
   }
-}
-
-/** CPU microseconds per record put and written behind, `batch` records to a commit (the median of 5 rounds of 4,096). */
-function writtenBehindMicros(db: Db, batch: number): number {
-  const records = new CallResults(db, { writeBehind: true });
-  const result = { ok: true as const, value: { n: 1 } };
-  const rounds: number[] = [];
-  for (let round = 0; round < 5; round++) {
-    const started = process.cpuUsage();
-    for (let i = 0; i < 4096; i++) {
-      void records.put(
-        { principal: "bench", scope: "bench", callId: `w${batch}-${round}-${i}`, tool: "noop", argsDigest: "d" },
-        result,
-        0,
-        {},
-      );
-      if ((i + 1) % batch === 0) records.flush();
-    }
-    records.flush();
-    const used = process.cpuUsage(started);
-    rounds.push((used.user + used.system) / 4096);
-  }
-  return median(rounds);
 }

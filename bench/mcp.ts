@@ -14,8 +14,8 @@ import { consoleApi } from "@/lib/api";
 import { CALL_RECORD_COMMIT_MS } from "@/lib/storage";
 import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-adapter";
 import { MCP_PATH, NOOP_ANSWER } from "./support/mcp-handlers";
-import { noopServices, type BenchServices } from "./support/noop-services";
-import { NOOP } from "./support/noop-tool";
+import { noopServices } from "./support/noop-services";
+import { recordWriteMicros } from "./support/record-writes";
 import { cpuPerCallNote, freshServerRound, rotated, Load, nextRouteAgainstBaselines, sdkOwnWork, type LoadRequest } from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
@@ -84,7 +84,7 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     // database, commits and checkpoints included, as a share of the console's CPU per call.
     // As many records a commit as the console's calls put in one CALL_RECORD_COMMIT_MS at its rate.
     const perCommit = Math.max(1, Math.round((oursMedian * CALL_RECORD_COMMIT_MS) / 1000));
-    const putMicros = recordWriteMicros(services, perCommit);
+    const putMicros = recordWriteMicros(services.callHistory, perCommit, "mcp");
     const perCallMicros = median(oursCpu);
     add(
       "  of which: the call_results write",
@@ -167,27 +167,4 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     rounds: NEXT_ROUNDS,
   });
   return [{ title: "mcp: the handler on bare node:http", figures }, next];
-}
-
-/** Microseconds per call_results insert, as the executor writes it after a call, `perCommit` to a commit (median of 5 batches). */
-function recordWriteMicros(services: BenchServices, perCommit: number): number {
-  const batches: number[] = [];
-  const result = { ok: true as const, value: {} };
-  for (let batch = 0; batch < 5; batch++) {
-    const started = performance.now();
-    // Records are written behind, a commit at most every CALL_RECORD_COMMIT_MS: written here
-    // perCommit at a time (WAL checkpoints included).
-    for (let i = 0; i < 1000; i++) {
-      void services.callHistory.put(
-        { principal: "local", scope: "mcp", callId: `bench-${batch}-${i}-${Math.random()}`, tool: NOOP.name, argsDigest: "d" },
-        result,
-        0.1,
-        {},
-      );
-      if ((i + 1) % perCommit === 0) services.callHistory.flush();
-    }
-    services.callHistory.flush();
-    batches.push((performance.now() - started) / 1000);
-  }
-  return median(batches) * 1000;
 }
