@@ -29,15 +29,21 @@ export function bareMcpHandler(): BareHandler {
   return bareMcpServing(async () => {});
 }
 
+/** The low-level Server of the bare MCP servers: one tool, whose calls wait for `call` and answer {}. */
+export function bareMcpServer(call: () => Promise<unknown>): Server {
+  const server = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} }, jsonSchemaValidator: NO_FORM });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [NOOP] }));
+  server.setRequestHandler(CallToolRequestSchema, async () => {
+    await call();
+    return { content: [{ type: "text", text: "{}" }], structuredContent: {} };
+  });
+  return server;
+}
+
 /** bareMcpHandler's server, which waits for `call` before it answers a tools/call. */
 export function bareMcpServing(call: () => Promise<unknown>): BareHandler {
   return async (request) => {
-    const server = new Server({ name: "bare", version: "1" }, { capabilities: { tools: {} }, jsonSchemaValidator: NO_FORM });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [NOOP] }));
-    server.setRequestHandler(CallToolRequestSchema, async () => {
-      await call();
-      return { content: [{ type: "text", text: "{}" }], structuredContent: {} };
-    });
+    const server = bareMcpServer(call);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     await server.connect(transport);
     return transport.handleRequest(request);

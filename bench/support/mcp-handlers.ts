@@ -1,10 +1,13 @@
-// The MCP bench's three servers (bench/mcp.ts), each made in a process of its own by
-// ./served-handler.ts: the console's handler, a bare SDK server with the same tool, that server
-// calling the console's executor, and an empty handler answering the bytes the transport sends for the no-op.
+// The MCP bench's servers (bench/mcp.ts), each made in a process of its own by ./served-handler.ts:
+// the console's handler; the bare SDK server with the same tool, as the SDK serves it on Node and
+// through the console's adapter; that server calling the console's executor; and an empty handler
+// answering the bytes the transport sends for the no-op.
+import http from "node:http";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { consoleApi } from "../../lib/api";
 import type { WebHandler } from "../../lib/http/node-adapter";
 import { SSE_HEADERS } from "../../lib/http/sse";
-import { bareMcpHandler, bareMcpServing } from "./bare-sdk";
+import { bareMcpHandler, bareMcpServer, bareMcpServing } from "./bare-sdk";
 import { noopServices } from "./noop-services";
 import type { HandlerFactory } from "./served-handler";
 
@@ -19,8 +22,38 @@ export const consoleMcp: HandlerFactory = async () => {
   return { path: MCP_PATH, handler: consoleApi(services).mcp.post as WebHandler, close };
 };
 
-/** The SDK's own stateless pattern (./bare-sdk.ts). */
+/** The SDK's own stateless pattern (./bare-sdk.ts) on the console's node adapter. */
 export const bareMcp: HandlerFactory = async () => ({ path: MCP_PATH, handler: bareMcpHandler() });
+
+/**
+ * MCP as the SDK serves it on Node (its stateless example, `simpleStatelessStreamableHttp`, less
+ * express): node:http, and per request the bare server and the SDK's Node transport, which hands
+ * the request to the web-standard one. Nothing of the console; POST `path` only.
+ */
+function bareMcpNodeServer(path: string): http.Server {
+  return http.createServer((req, res) => {
+    if (req.method !== "POST" || req.url !== path) {
+      res.writeHead(404).end();
+      return;
+    }
+    const server = bareMcpServer(async () => {});
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on("close", () => {
+      void transport.close();
+      void server.close();
+    });
+    server
+      .connect(transport)
+      .then(() => transport.handleRequest(req, res))
+      .catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+  });
+}
+
+/** The bare SDK server as the SDK serves it on Node: no code of the console's, its adapter included. */
+export const sdkNodeMcp: HandlerFactory = async () => ({ server: bareMcpNodeServer(MCP_PATH) });
 
 /**
  * The bare SDK server whose tools/call runs the no-op through the console's executor (its checks,
