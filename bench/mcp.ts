@@ -18,7 +18,17 @@ import { createNodeServer, listenLocal, type WebHandler } from "@/lib/http/node-
 import { MCP_PATH, NOOP_ANSWER } from "./support/mcp-handlers";
 import { noopServices } from "./support/noop-services";
 import { recordWriteMicros } from "./support/record-writes";
-import { cpuPerCallNote, freshServerRound, rotated, Load, nextRouteAgainstBaselines, sdkOwnWork, type LoadRequest } from "./support/load";
+import {
+  cpuPerCallNote,
+  freshServerRound,
+  rotated,
+  roundRatios,
+  roundRatiosNote,
+  Load,
+  nextRouteAgainstBaselines,
+  sdkOwnWork,
+  type LoadRequest,
+} from "./support/load";
 import { median, type BenchResult, type Figure } from "./support/measure";
 
 const CLIENTS = 16;
@@ -75,14 +85,17 @@ export default async function benchMcp(): Promise<BenchResult[]> {
     const sdkNodeCpu: number[] = [];
     const theirsCpu: number[] = [];
     const executorCpu: number[] = [];
-    const [oursMedian, sdkNodeMedian, theirsMedian, executorMedian] = (
-      await rotated(ROUNDS, [
-        round("consoleMcp", oursCpu, noopAnswer),
-        round("sdkNodeMcp", sdkNodeCpu, bareAnswer),
-        round("bareMcp", theirsCpu, bareAnswer),
-        round("executorMcp", executorCpu, bareAnswer),
-      ])
-    ).map(median) as [number, number, number, number];
+    const rates = await rotated(ROUNDS, [
+      round("consoleMcp", oursCpu, noopAnswer),
+      round("sdkNodeMcp", sdkNodeCpu, bareAnswer),
+      round("bareMcp", theirsCpu, bareAnswer),
+      round("executorMcp", executorCpu, bareAnswer),
+    ]);
+    const [ours, sdkNode, theirs] = rates as [number[], number[], number[]];
+    // The ratios are medians of each round's ratio: a slow phase moves both sides of a round.
+    const againstSdkNode = roundRatios(ours, sdkNode);
+    const againstTheirs = roundRatios(ours, theirs);
+    const [oursMedian, sdkNodeMedian, theirsMedian, executorMedian] = rates.map((r) => median([...r])) as [number, number, number, number];
     add(`tools/call no-op, ${CLIENTS} clients, console handler`, oursMedian, "calls/s", undefined, cpuPerCallNote(oursCpu));
     add(
       `tools/call no-op, ${CLIENTS} clients, bare SDK server (node:http, the SDK's Node transport)`,
@@ -91,7 +104,13 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       undefined,
       cpuPerCallNote(sdkNodeCpu),
     );
-    add("ratio console / bare", oursMedian / sdkNodeMedian, "x", { min: TARGETS.throughputRatio });
+    add(
+      "ratio console / bare",
+      againstSdkNode.median,
+      "x",
+      { min: TARGETS.throughputRatio },
+      roundRatiosNote(againstSdkNode, ours, sdkNode),
+    );
     add(
       "  the bare SDK server on the console's adapter (its web-standard transport)",
       theirsMedian,
@@ -99,7 +118,13 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       undefined,
       cpuPerCallNote(theirsCpu),
     );
-    add("    ratio console / that server (the console's own work per call)", oursMedian / theirsMedian, "x");
+    add(
+      "    ratio console / that server (the console's own work per call)",
+      againstTheirs.median,
+      "x",
+      undefined,
+      roundRatiosNote(againstTheirs, ours, theirs),
+    );
     // What the console must do that the bare server does not: record each call in call_results (a
     // SQLite insert the executor's memo and the tool's history rely on). Timed alone on the same
     // database, commits and checkpoints included, as a share of the console's CPU per call.

@@ -91,6 +91,22 @@ export async function rotated(rounds: number, sides: ReadonlyArray<() => Promise
   return values;
 }
 
+/**
+ * The ratios a[i] / b[i] of two sides' values from `rotated` (in round order), and their median:
+ * each round's two servers ran within a minute of each other, so a slow phase of the machine
+ * reaches both sides of a round's ratio, where it moves one side's median and not the other's.
+ */
+export function roundRatios(a: readonly number[], b: readonly number[]): { median: number; each: number[] } {
+  const each = a.map((value, i) => value / b[i]!);
+  return { median: median([...each]), each };
+}
+
+/** A figure's note for roundRatios: each round's ratio, and the ratio of the two sides' medians. */
+export function roundRatiosNote(ratios: { each: number[] }, a: readonly number[], b: readonly number[]): string {
+  const ofMedians = median([...a]) / median([...b]);
+  return `median of the rounds' ratios ${ratios.each.map((r) => r.toFixed(2)).join(", ")}; ratio of the medians ${ofMedians.toFixed(3)}`;
+}
+
 export interface NextHalf {
   title: string;
   /** The protocol's name in labels ("MCP") and what a request does ("tools/call"). */
