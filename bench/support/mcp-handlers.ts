@@ -27,8 +27,9 @@ export const bareMcp: HandlerFactory = async () => ({ path: MCP_PATH, handler: b
 
 /**
  * MCP as the SDK serves it on Node (its stateless example, `simpleStatelessStreamableHttp`, less
- * express): node:http, and per request the bare server and the SDK's Node transport, which hands
- * the request to the web-standard one. Nothing of the console; POST `path` only.
+ * express): node:http, and per request the bare server (with the refusing form validator, so that it
+ * builds no Ajv) and the SDK's Node transport, which hands the request to the web-standard one.
+ * Nothing of the console; POST `path` only.
  */
 function bareMcpNodeServer(path: string): http.Server {
   return http.createServer((req, res) => {
@@ -52,7 +53,7 @@ function bareMcpNodeServer(path: string): http.Server {
   });
 }
 
-/** The bare SDK server as the SDK serves it on Node: no code of the console's, its adapter included. */
+/** The bare SDK server as the SDK serves it on Node: no code of the console's, not even its adapter. */
 export const sdkNodeMcp: HandlerFactory = async () => ({ server: bareMcpNodeServer(MCP_PATH) });
 
 /**
