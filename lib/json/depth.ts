@@ -149,7 +149,7 @@ export function valueDepthExceeds(value: unknown, limit: number): boolean {
   if (value === null || typeof value !== "object") return false;
   // Most values a tool is called with are one level deep (`{}`, strings and numbers): answered
   // without the walk's map and stack, which every tool call would otherwise make.
-  if (limit >= 1 && holdsNoObject(value)) return false;
+  if (limit >= 1 && !childrenOf(value).some(isContainer)) return false;
   const deepestSeen = new Map<object, number>();
   const stack: Array<[object, number]> = [[value, 1]];
   while (stack.length) {
@@ -158,21 +158,17 @@ export function valueDepthExceeds(value: unknown, limit: number): boolean {
     const seen = deepestSeen.get(node);
     if (seen !== undefined && seen >= depth) continue;
     deepestSeen.set(node, depth);
-    const children: unknown[] = Array.isArray(node) ? node : Object.values(node);
-    for (const child of children) if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    for (const child of childrenOf(node)) if (isContainer(child)) stack.push([child, depth + 1]);
   }
   return false;
 }
 
-/** True when nothing inside `node` is an array or object (inherited enumerable fields included: they can only make this false). */
-function holdsNoObject(node: object): boolean {
-  if (Array.isArray(node)) {
-    for (const child of node as unknown[]) if (child !== null && typeof child === "object") return false;
-    return true;
-  }
-  for (const key in node) {
-    const child = (node as Record<string, unknown>)[key];
-    if (child !== null && typeof child === "object") return false;
-  }
-  return true;
+/** The values an array or object holds (its own fields'). */
+function childrenOf(node: object): unknown[] {
+  return Array.isArray(node) ? node : Object.values(node);
+}
+
+/** An array or object: a value that adds a level. */
+function isContainer(value: unknown): value is object {
+  return value !== null && typeof value === "object";
 }
