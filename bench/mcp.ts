@@ -104,13 +104,7 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       undefined,
       cpuPerCallNote(sdkNodeCpu),
     );
-    add(
-      "ratio console / bare",
-      againstSdkNode.median,
-      "x",
-      { min: TARGETS.throughputRatio },
-      roundRatiosNote(againstSdkNode, ours, sdkNode),
-    );
+    add("ratio console / bare", againstSdkNode.median, "x", { min: TARGETS.throughputRatio }, roundRatiosNote(againstSdkNode));
     add(
       "  the bare SDK server on the console's adapter (its web-standard transport)",
       theirsMedian,
@@ -123,7 +117,7 @@ export default async function benchMcp(): Promise<BenchResult[]> {
       againstTheirs.median,
       "x",
       undefined,
-      roundRatiosNote(againstTheirs, ours, theirs),
+      roundRatiosNote(againstTheirs),
     );
     // What the console must do that the bare server does not: record each call in call_results (a
     // SQLite insert the executor's memo and the tool's history rely on). Timed alone on the same

@@ -95,16 +95,16 @@ export async function rotated(rounds: number, sides: ReadonlyArray<() => Promise
  * The ratios a[i] / b[i] of two sides' values from `rotated` (in round order), and their median:
  * each round's two servers ran within a minute of each other, so a slow phase of the machine
  * reaches both sides of a round's ratio, where it moves one side's median and not the other's.
+ * `ofMedians` is the ratio of the two sides' medians, printed beside it.
  */
-export function roundRatios(a: readonly number[], b: readonly number[]): { median: number; each: number[] } {
+export function roundRatios(a: readonly number[], b: readonly number[]): { median: number; each: number[]; ofMedians: number } {
   const each = a.map((value, i) => value / b[i]!);
-  return { median: median([...each]), each };
+  return { median: median([...each]), each, ofMedians: median([...a]) / median([...b]) };
 }
 
 /** A figure's note for roundRatios: each round's ratio, and the ratio of the two sides' medians. */
-export function roundRatiosNote(ratios: { each: number[] }, a: readonly number[], b: readonly number[]): string {
-  const ofMedians = median([...a]) / median([...b]);
-  return `median of the rounds' ratios ${ratios.each.map((r) => r.toFixed(2)).join(", ")}; ratio of the medians ${ofMedians.toFixed(3)}`;
+export function roundRatiosNote(ratios: { each: number[]; ofMedians: number }): string {
+  return `median of the rounds' ratios ${ratios.each.map((r) => r.toFixed(2)).join(", ")}; ratio of the medians ${ratios.ofMedians.toFixed(3)}`;
 }
 
 export interface NextHalf {
