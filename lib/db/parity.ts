@@ -21,12 +21,13 @@ type PgTables = TablesOf<typeof pg>;
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 
 /**
- * The one column the dialects store differently on purpose: SQLite keeps a long batch of run events
- * deflated as a blob (`string | Buffer`); PostgreSQL keeps it as text only (`string`), because
- * node-postgres cannot write a Buffer into text. The PostgreSQL type is the narrower one, so a reader
- * written for SQLite's rows reads PostgreSQL's as they are. Every other column must match exactly.
+ * The columns the dialects store differently on purpose: SQLite keeps a long batch of run events,
+ * and a long source document, deflated as a blob (`string | Buffer`); PostgreSQL keeps them as text
+ * only (`string`), because node-postgres cannot write a Buffer into text. The PostgreSQL type is the
+ * narrower one, so a reader written for SQLite's rows reads PostgreSQL's as they are. Every other
+ * column must match exactly.
  */
-type Exempt = { runEvents: "events" };
+type Exempt = { runEvents: "events"; sourceDocuments: "document" };
 type ExemptOf<K> = K extends keyof Exempt ? Exempt[K] : never;
 
 type Row<T, Kind extends "$inferSelect" | "$inferInsert"> = T extends Record<Kind, infer R> ? R : never;
@@ -39,14 +40,25 @@ type Mismatched = {
     | (Same<RowOf<typeof lite, K, "$inferInsert">, RowOf<typeof pg, K, "$inferInsert">> extends true ? never : `${K & string}: insert row`);
 }[LiteTables & PgTables];
 
+/** An exempt column's type in one dialect's rows. */
+type ExemptColumn<M, K extends keyof Exempt, Kind extends "$inferSelect" | "$inferInsert"> = K extends keyof M
+  ? Row<M[K], Kind> extends infer R
+    ? Exempt[K] extends keyof R
+      ? R[Exempt[K]]
+      : never
+    : never
+  : never;
+
 /** The exempt columns still line up: PostgreSQL's type is SQLite's without Buffer. */
-type ExemptMismatched =
-  | (Same<(typeof pg.runEvents)["$inferSelect"]["events"], Exclude<(typeof lite.runEvents)["$inferSelect"]["events"], Buffer>> extends true
-      ? never
-      : "runEvents.events: select type is not SQLite's without Buffer")
-  | (Same<(typeof pg.runEvents)["$inferInsert"]["events"], Exclude<(typeof lite.runEvents)["$inferInsert"]["events"], Buffer>> extends true
-      ? never
-      : "runEvents.events: insert type is not SQLite's without Buffer");
+type ExemptMismatched = {
+  [K in keyof Exempt]:
+    | (Same<ExemptColumn<typeof pg, K, "$inferSelect">, Exclude<ExemptColumn<typeof lite, K, "$inferSelect">, Buffer>> extends true
+        ? never
+        : `${K}.${Exempt[K]}: select type is not SQLite's without Buffer`)
+    | (Same<ExemptColumn<typeof pg, K, "$inferInsert">, Exclude<ExemptColumn<typeof lite, K, "$inferInsert">, Buffer>> extends true
+        ? never
+        : `${K}.${Exempt[K]}: insert type is not SQLite's without Buffer`);
+}[keyof Exempt];
 
 type Problems =
   | Mismatched

@@ -34,7 +34,8 @@ export const sourceDocuments = sqliteTable("source_documents", {
   sourceId: text("source_id")
     .primaryKey()
     .references(() => sources.id, { onDelete: "cascade" }),
-  document: text("document").notNull(),
+  // Long documents are stored deflated, as a BLOB (./stored-text.ts).
+  document: text("document").$type<string | Buffer>().notNull(),
   ...timestamps,
 });
 

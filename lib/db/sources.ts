@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { Db } from "./connection";
 import { sourceDocuments, sources, tools } from "./schema";
+import { packText, unpackText, type StoredText } from "./stored-text";
 
 export type SourceKind = (typeof sources.$inferSelect)["kind"];
 export type SourceStatus = (typeof sources.$inferSelect)["status"];
@@ -137,25 +138,44 @@ export class SourceRows implements SourceRowStore {
   }
 
   async insert(row: SourceRow, document: string | null): Promise<void> {
-    this.db.transaction((tx) => {
-      tx.insert(sources).values(row).run();
-      if (document !== null)
-        tx.insert(sourceDocuments)
-          .values(documentRow(row.id, document, row.createdAt, row.updatedAt))
-          .run();
-    });
+    return this.inOrder(document, (stored) =>
+      this.db.transaction((tx) => {
+        tx.insert(sources).values(row).run();
+        if (stored != null)
+          tx.insert(sourceDocuments)
+            .values(documentRow(row.id, stored, row.createdAt, row.updatedAt))
+            .run();
+      }),
+    );
   }
 
   async update(id: string, { document, ...patch }: SourcePatch & { updatedAt: number }): Promise<void> {
-    this.db.transaction((tx) => {
-      if (!tx.update(sources).set(patch).where(eq(sources.id, id)).run().changes || document === undefined) return;
-      if (document === null) tx.delete(sourceDocuments).where(eq(sourceDocuments.sourceId, id)).run();
-      else
-        tx.insert(sourceDocuments)
-          .values(documentRow(id, document, patch.updatedAt))
-          .onConflictDoUpdate({ target: sourceDocuments.sourceId, set: { document, updatedAt: patch.updatedAt } })
-          .run();
-    });
+    return this.inOrder(document, (stored) =>
+      this.db.transaction((tx) => {
+        if (!tx.update(sources).set(patch).where(eq(sources.id, id)).run().changes || stored === undefined) return;
+        if (stored === null) tx.delete(sourceDocuments).where(eq(sourceDocuments.sourceId, id)).run();
+        else
+          tx.insert(sourceDocuments)
+            .values(documentRow(id, stored, patch.updatedAt))
+            .onConflictDoUpdate({ target: sourceDocuments.sourceId, set: { document: stored, updatedAt: patch.updatedAt } })
+            .run();
+      }),
+    );
+  }
+
+  /** The last write queued by inOrder; never rejects. */
+  private lastWrite: Promise<void> = Promise.resolve();
+
+  /**
+   * Run `write` with the document in its stored form (packText, which may take a few milliseconds
+   * off the event loop) once every write called before it has run: compressions end in any order,
+   * the rows are written in the order the calls were made.
+   */
+  private inOrder(document: string | null | undefined, write: (stored: StoredText | null | undefined) => void): Promise<void> {
+    const stored = typeof document === "string" ? packText(document) : document;
+    const written = this.lastWrite.then(() => stored).then(write);
+    this.lastWrite = written.catch(() => {});
+    return written;
   }
 
   async markRefreshing(id: string, kind: SourceKind, at: number): Promise<SourceRow | undefined> {
@@ -172,12 +192,13 @@ export class SourceRows implements SourceRowStore {
   }
 
   async document(id: string): Promise<string | null | undefined> {
-    return this.db
+    const stored = this.db
       .select({ document: sourceDocuments.document })
       .from(sources)
       .leftJoin(sourceDocuments, eq(sourceDocuments.sourceId, sources.id))
       .where(eq(sources.id, id))
       .get()?.document;
+    return stored == null ? stored : unpackText(stored);
   }
 
   async credentials(id: string): Promise<{ authRef: Record<string, unknown> | null; secret: string | null } | undefined> {
@@ -291,7 +312,7 @@ function newRow(input: NewSource, status: "ok" | "importing"): SourceRow {
 }
 
 /** A source_documents row: a source's document, written at `createdAt` (and last changed at `updatedAt`). */
-export function documentRow(sourceId: string, document: string, createdAt: number, updatedAt = createdAt) {
+export function documentRow<D extends StoredText>(sourceId: string, document: D, createdAt: number, updatedAt = createdAt) {
   return { sourceId, document, createdAt, updatedAt };
 }
 
