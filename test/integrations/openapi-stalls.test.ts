@@ -116,6 +116,11 @@ describe("a 5,000-operation OpenAPI import keeps the event loop turning", () => 
       "p_getResource1",
       "p_updateResource1",
     ]);
+    // An import's outline does not list the operations again (its tools hold them); a preview's does.
+    expect(small.plan.operations).toEqual([]);
+    const preview = await prepareInWorker({ text: JSON.stringify(generatedDocument(4)), location: "pasted" }, { prefix: "p_" }, false);
+    expect(preview.tools).toEqual([]);
+    expect(preview.plan.operations.map((operation) => operation.toolName)).toEqual(small.tools.map((tool) => tool.spec.name));
   }, 60_000);
 
   it("a source whose import was cut short (the process stopped) is removed with its tools when SQLite is opened", async () => {

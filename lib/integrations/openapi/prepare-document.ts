@@ -19,6 +19,7 @@ export interface PreparedOutline {
   url?: string;
   /** The parsed document as JSON text, as the source row keeps it. */
   documentText: string;
+  /** The plan; its `operations` are listed only when the tools were not asked for (the tools hold them). */
   plan: Omit<OpenApiPlan, "operations"> & { operations: OperationOutline[] };
 }
 
@@ -53,8 +54,12 @@ export async function prepareDocument(source: DocumentSource, options: PrepareOp
   const operations: OperationOutline[] = [];
   let pending: PreparedTool[] = [];
   for (const { spec, ...outline } of plan.operations) {
-    operations.push(outline);
-    if (!hooks.onTools) continue;
+    // A preview lists the operations; an import has them in its tools, and thousands of outlines
+    // more to copy to the importing thread in one message held its event loop for milliseconds.
+    if (!hooks.onTools) {
+      operations.push(outline);
+      continue;
+    }
     // The importer sets the source id once the source row exists; it takes no part in the checks or the digest.
     const checked = normalise(spec);
     pending.push({ spec: checked, digest: definitionDigest(checked) });
