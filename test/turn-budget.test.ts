@@ -2,7 +2,7 @@
 // (lib/streams/turn-budget.ts): spent once TURN_BUDGET_MS have passed since the turn's first ask,
 // whoever did the work; fresh again in the next turn, ahead of the immediates that yielded.
 import { describe, expect, it } from "vitest";
-import { freshTurn, TURN_BUDGET_MS, turnAvailable, turnSpent } from "@/lib/streams/turn-budget";
+import { freshTurn, mapInTurns, TURN_BUDGET_MS, turnAvailable, turnSpent } from "@/lib/streams/turn-budget";
 
 /** Hold the thread for `ms`, as work would. */
 function busy(ms: number): void {
@@ -74,5 +74,29 @@ describe("the turn budget", () => {
     // at least 2 ms of wall time, however the thread is scheduled, so no turn holds more.
     expect(Math.max(...slicesPerTurn)).toBeLessThanOrEqual(Math.ceil(TURN_BUDGET_MS / 2) + 1);
     expect(slicesPerTurn.reduce((a, b) => a + b, 0)).toBe(200);
+  });
+
+  it("mapInTurns maps every item in order, yielding to later turns as the budget is spent", async () => {
+    await nextTurn();
+    let turns = 0;
+    let mapping = true;
+    const tick = () => {
+      turns++;
+      if (mapping) setImmediate(tick);
+    };
+    setImmediate(tick);
+    // 64 items of a millisecond each: the budget is checked every 64 items, so a second slice of
+    // 64 starts only in a later turn.
+    const mapped = await mapInTurns(
+      Array.from({ length: 130 }, (_, i) => i),
+      (i) => {
+        if (i < 64) busy(TURN_BUDGET_MS / 32);
+        return i * 2;
+      },
+    );
+    mapping = false;
+    expect(mapped).toEqual(Array.from({ length: 130 }, (_, i) => i * 2));
+    expect(turns).toBeGreaterThan(0);
+    expect(await mapInTurns([], (x) => x)).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { DomainError } from "../errors";
 import type { Protect } from "../http/authorize";
 import { readJsonBody, routeParam } from "../http/request-input";
-import { json } from "../http/respond";
+import { json, jsonWithList } from "../http/respond";
 import type { Principal } from "../auth";
 import {
   importOpenApi,
@@ -22,7 +22,6 @@ import { addAguiSource, forgetAguiSource, refreshAguiSource, testAguiEndpoint, t
 import type { Services } from "../services";
 import { SourceNotFound } from "../sources/errors";
 import { removeSource } from "../sources/remove-source";
-import { freshTurn } from "../streams/turn-budget";
 import type { SourceImportAnswer } from "./contracts";
 import { toolSummary } from "./tool-summary";
 
@@ -281,11 +280,7 @@ export function sourcesApi(
       name: body.name,
     });
     logger.info("openapi source imported over REST", { source: result.source.id, by: caller.id });
-    // The answer lists every tool (thousands, at times): writing it starts a turn of the event loop of its own.
-    await freshTurn();
-    return json(importAnswer(result), {
-      status: 201,
-    });
+    return importAnswer(result, { status: 201 });
   });
 
   /**
@@ -361,7 +356,7 @@ export function sourcesApi(
         const { input, guard } = toInput(await readJsonBody(request, schema, MAX_MCP_BODY_BYTES), caller);
         const result = await add({ ...deps, outbound: guard }, input);
         logger.info(`${kind} source imported over REST`, { source: result.source.id, by: caller.id });
-        return json(importAnswer(result), { status: 201 });
+        return importAnswer(result, { status: 201 });
       }),
     };
   }
@@ -404,11 +399,11 @@ export function sourcesApi(
     if (!source) throw new SourceNotFound(id);
     if (source.kind === "mcp") {
       const result = await refreshMcpSource({ ...deps, outbound: outbound.forSource(source.options) }, id);
-      return json(importAnswer(result));
+      return importAnswer(result);
     }
     if (source.kind === "a2a") {
       const result = await refreshA2ASource({ ...deps, outbound: outbound.forSource(source.options) }, id);
-      return json(importAnswer(result));
+      return importAnswer(result);
     }
     if (source.kind === "agui") {
       const { source: refreshed, test } = await refreshAguiSource(aguiDeps, id);
@@ -417,7 +412,7 @@ export function sourcesApi(
     if (source.kind !== "openapi") throw new DomainError("not_refreshable", `A ${source.kind} source cannot be refreshed here`);
     // The allowance an admin gave at import holds for its refreshes too.
     const result = await refreshOpenApiSource({ ...deps, outbound: outbound.forSource(source.options) }, id);
-    return json(importAnswer(result));
+    return importAnswer(result);
   });
 
   const remove = protect("tools", async (_request, caller, context) => {
@@ -466,6 +461,14 @@ function toAuth(auth: { kind: OpenApiAuth["kind"]; name?: string }, secret: stri
 }
 
 /** What an import or refresh answers: the source, its tools as summaries, and the warnings. */
-function importAnswer(result: { source: SourceImportAnswer["source"]; tools: RegisteredTool[]; warnings: string[] }): SourceImportAnswer {
-  return { source: result.source, tools: result.tools.map(toolSummary), warnings: result.warnings };
+/**
+ * The answer to an import or a refresh (a SourceImportAnswer): the source, every tool (thousands, at
+ * times, written a slice at a time within the event loop's turn budget) and the warnings.
+ */
+function importAnswer(
+  result: { source: SourceImportAnswer["source"]; tools: RegisteredTool[]; warnings: string[] },
+  init?: ResponseInit,
+): Response {
+  const head: Omit<SourceImportAnswer, "tools"> = { source: result.source, warnings: result.warnings };
+  return jsonWithList(head, "tools", result.tools, toolSummary, init);
 }

@@ -1,4 +1,5 @@
 import type { Issue } from "../errors";
+import { freshTurn, turnAvailable, turnSpent } from "../streams/turn-budget";
 
 /** The body every 4xx and 5xx answer of the console's own API carries. */
 export interface ErrorBody {
@@ -7,10 +8,49 @@ export interface ErrorBody {
 
 /** A JSON response with `no-store` caching. */
 export function json(body: unknown, init: ResponseInit = {}): Response {
-  const headers = new Headers(init.headers);
+  return new Response(JSON.stringify(body), { ...init, headers: jsonHeaders(init.headers) });
+}
+
+function jsonHeaders(given: HeadersInit | undefined): Headers {
+  const headers = new Headers(given);
   headers.set("content-type", "application/json; charset=utf-8");
   if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
-  return new Response(JSON.stringify(body), { ...init, headers });
+  return headers;
+}
+
+/**
+ * A JSON response of `head` with a list under `key` (which `head` must not hold) that may run to
+ * thousands of entries: the list is written a slice at a time, each within the event loop's turn
+ * budget (lib/streams/turn-budget.ts), so the answer never holds the loop for the whole of it.
+ * `each` gives the list's entry for an item, in the same slices. `no-store` caching, as json's.
+ */
+export function jsonWithList<T>(
+  head: Record<string, unknown>,
+  key: string,
+  items: readonly T[],
+  each: (item: T) => unknown,
+  init: ResponseInit = {},
+): Response {
+  const rest = JSON.stringify(head);
+  const open = `{${JSON.stringify(key)}:[`;
+  const close = rest === "{}" ? "]}" : `],${rest.slice(1)}`;
+  const encoder = new TextEncoder();
+  let next = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      // The first slice in a turn of its own: the work that made the answer may have used this one.
+      await (next === 0 ? freshTurn() : turnAvailable());
+      let text = next === 0 ? open : "";
+      while (next < items.length) {
+        text += (next ? "," : "") + JSON.stringify(each(items[next++]!));
+        if (turnSpent()) break;
+      }
+      if (next >= items.length) text += close;
+      controller.enqueue(encoder.encode(text));
+      if (next >= items.length) controller.close();
+    },
+  });
+  return new Response(body, { ...init, headers: jsonHeaders(init.headers) });
 }
 
 /** Longest message an error answer carries: messages quote what was asked for, which may be huge. */

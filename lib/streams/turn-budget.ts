@@ -42,3 +42,17 @@ export async function freshTurn(): Promise<void> {
   await new Promise<void>((resolve) => setImmediate(resolve));
   await turnAvailable();
 }
+
+/**
+ * `items` mapped by `each`, yielding to the next turn of the event loop whenever the turn's budget
+ * is spent: mapping thousands (an import's tools) never holds the loop for the whole of it.
+ */
+export async function mapInTurns<T, R>(items: readonly T[], each: (item: T) => R): Promise<R[]> {
+  const mapped: R[] = [];
+  for (let i = 0; i < items.length; i++) {
+    // The clock is read every 64 items: a call costs microseconds, the clock tens of nanoseconds.
+    if ((i & 63) === 0) await turnAvailable();
+    mapped.push(each(items[i]!));
+  }
+  return mapped;
+}

@@ -2,6 +2,7 @@ import type { Db } from "../db";
 import { ToolNameTaken, ToolRows, type ToolRow, type ToolRowStore } from "../db/tools";
 import { canonicalJson, jsonDigest } from "../json/canonical";
 import { parseUntrusted } from "../json/untrusted";
+import { mapInTurns } from "../streams/turn-budget";
 import { DuplicateTool, ToolDefinitionError, ToolUsageError } from "./errors";
 import type { ToolHandler } from "./handler";
 import { assertUsableSchema } from "./schema";
@@ -117,9 +118,12 @@ export class ToolRegistry {
   async importSource(sourceId: string, inputs: CheckedToolInput[]): Promise<RegisteredTool[]> {
     this.assertNewNames(inputs.map(({ spec }) => spec));
     const now = Date.now();
-    const rows = inputs.map(({ spec, digest }) => toRow({ ...spec, sourceId }, now, digest));
+    // Thousands of rows and tools are made a turn's budget at a time, before the write: once the
+    // rows are stored, the tools reach this copy and the listeners within the same turn.
+    const rows = await mapInTurns(inputs, ({ spec, digest }) => toRow({ ...spec, sourceId }, now, digest));
+    const tools = await mapInTurns(rows, fromRow);
     await this.rows.insertImported(sourceId, rows).catch(duplicateOf);
-    return this.admit(rows, inputs);
+    return this.admitTools(tools, inputs);
   }
 
   /** Throws DuplicateTool for a name given twice or registered already. */
@@ -134,7 +138,11 @@ export class ToolRegistry {
 
   /** Put committed new rows in the copy with their handlers (by position in `inputs`), and tell listeners. */
   private admit(rows: ToolRow[], inputs: ReadonlyArray<{ handler?: ToolHandler }>): RegisteredTool[] {
-    const added = rows.map(fromRow);
+    return this.admitTools(rows.map(fromRow), inputs);
+  }
+
+  /** Put committed new tools in the copy with their handlers (by position in `inputs`), and tell listeners. */
+  private admitTools(added: RegisteredTool[], inputs: ReadonlyArray<{ handler?: ToolHandler }>): RegisteredTool[] {
     this.cacheTools(added);
     added.forEach((tool, i) => {
       const handler = inputs[i]!.handler;
