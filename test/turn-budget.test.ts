@@ -3,6 +3,7 @@
 // whoever did the work; fresh again in the next turn, ahead of the immediates that yielded.
 import { describe, expect, it } from "vitest";
 import { freshTurn, mapInTurns, TURN_BUDGET_MS, turnAvailable, turnSpent } from "@/lib/streams/turn-budget";
+import { countTurns } from "./support/turn-counter";
 
 /** Hold the thread for `ms`, as work would. */
 function busy(ms: number): void {
@@ -78,15 +79,9 @@ describe("the turn budget", () => {
 
   it("mapInTurns maps every item in order, yielding to later turns as the budget is spent", async () => {
     await nextTurn();
-    let turns = 0;
-    let mapping = true;
-    const tick = () => {
-      turns++;
-      if (mapping) setImmediate(tick);
-    };
-    setImmediate(tick);
-    // 64 items of a millisecond each: the budget is checked every 64 items, so a second slice of
-    // 64 starts only in a later turn.
+    const counter = countTurns();
+    // The first 64 items take twice the budget: it is checked every 64 items, so the next 64
+    // start only in a later turn.
     const mapped = await mapInTurns(
       Array.from({ length: 130 }, (_, i) => i),
       (i) => {
@@ -94,9 +89,9 @@ describe("the turn budget", () => {
         return i * 2;
       },
     );
-    mapping = false;
+    counter.stop();
     expect(mapped).toEqual(Array.from({ length: 130 }, (_, i) => i * 2));
-    expect(turns).toBeGreaterThan(0);
+    expect(counter.turns).toBeGreaterThan(0);
     expect(await mapInTurns([], (x) => x)).toEqual([]);
   });
 });

@@ -2,16 +2,11 @@
 // the body is the JSON of the whole object.
 import { describe, expect, it } from "vitest";
 import { jsonWithList } from "@/lib/http/respond";
+import { countTurns } from "../support/turn-counter";
 
 /** Read a response's body chunk by chunk, noting how many turns of the event loop (a chain of immediates) had run at each chunk. */
 async function read(response: Response): Promise<{ text: string; turnsAtChunks: number[] }> {
-  let turns = 0;
-  let reading = true;
-  const tick = () => {
-    turns++;
-    if (reading) setImmediate(tick);
-  };
-  setImmediate(tick);
+  const counter = countTurns();
   const decoder = new TextDecoder();
   let text = "";
   const turnsAtChunks: number[] = [];
@@ -19,10 +14,10 @@ async function read(response: Response): Promise<{ text: string; turnsAtChunks: 
     const reader = response.body!.getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       text += decoder.decode(chunk.value, { stream: true });
-      turnsAtChunks.push(turns);
+      turnsAtChunks.push(counter.turns);
     }
   } finally {
-    reading = false;
+    counter.stop();
   }
   return { text, turnsAtChunks };
 }
