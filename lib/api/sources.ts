@@ -460,7 +460,6 @@ function toAuth(auth: { kind: OpenApiAuth["kind"]; name?: string }, secret: stri
   return auth.kind === "bearer" ? { kind: "bearer", token: secret } : { kind: auth.kind, name: auth.name!, value: secret };
 }
 
-/** What an import or refresh answers: the source, its tools as summaries, and the warnings. */
 /**
  * The answer to an import or a refresh (a SourceImportAnswer): the source, every tool (thousands, at
  * times, written a slice at a time within the event loop's turn budget) and the warnings.

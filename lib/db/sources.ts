@@ -94,6 +94,9 @@ export function dropUnfinishedImports(db: Db): number {
 
 /** The sources rows on SQLite. Each method's work runs, committed, before its promise is returned. */
 export class SourceRows implements SourceRowStore {
+  /** The last write queued by inOrder; never rejects. */
+  private lastWrite: Promise<void> = Promise.resolve();
+
   constructor(private readonly db: Db) {}
 
   /** Every source with its tool count, read at once (a synchronous start-up on SQLite). */
@@ -162,9 +165,6 @@ export class SourceRows implements SourceRowStore {
       }),
     );
   }
-
-  /** The last write queued by inOrder; never rejects. */
-  private lastWrite: Promise<void> = Promise.resolve();
 
   /**
    * Run `write` with the document in its stored form (packText, which may take a few milliseconds

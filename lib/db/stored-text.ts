@@ -13,8 +13,8 @@ export type StoredText = string | Buffer;
 /**
  * The form in which `text` is stored. A long one (an imported document: megabytes at times) is
  * deflated on libuv's thread pool: writing megabytes in one SQLite statement held the event loop
- * for 8-53 ms (a 2.3 MB document; its 46 KB deflated took 0.4-1.5 ms), and deflating it on this
- * thread would hold it as long.
+ * for 8-53 ms (a 2.3 MB document; its 46 KB deflated took 0.4-1.5 ms), and deflating megabytes
+ * here would hold it instead.
  */
 export async function packText(text: string): Promise<StoredText> {
   if (text.length < PACK_FROM_CHARS) return text;
