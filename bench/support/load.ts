@@ -68,15 +68,6 @@ export class Load {
 }
 
 /**
- * The medians of two measurements taken in `rounds` rounds that alternate which goes first, so
- * neither always runs on the other's garbage (rotated, with two sides).
- */
-export async function interleaved(rounds: number, first: () => Promise<number>, second: () => Promise<number>): Promise<[number, number]> {
-  const [a, b] = await rotated(rounds, [first, second]);
-  return [median(a!), median(b!)];
-}
-
-/**
  * Each of `sides` measured once per round for `rounds` rounds, which one goes first rotating, so
  * that none always runs on another's garbage and a slow phase of the machine reaches all of them;
  * resolves with each side's values in round order.
