@@ -1,4 +1,3 @@
-import { inflateRawSync } from "node:zlib";
 import type { AGUIEvent, Message } from "@ag-ui/core";
 import { and, asc, desc, eq, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import { RunIdTaken } from "../runs/errors";
@@ -7,6 +6,7 @@ import type { Db } from "./connection";
 import { afterDescending, pageSize, toPage, type Page } from "./paging";
 import { RunEventWriter } from "./run-event-writer";
 import { runEvents, runs, threads } from "./schema";
+import { unpackTextNow } from "./stored-text";
 
 export type Thread = typeof threads.$inferSelect;
 export type Run = typeof runs.$inferSelect;
@@ -314,8 +314,7 @@ export class SqliteRunStore implements RunStore {
       .all();
     const out: AGUIEvent[] = [];
     for (const row of rows) {
-      const stored = row.events as string | Buffer;
-      expandRecord(typeof stored === "string" ? stored : inflateRawSync(stored).toString("utf8")).forEach((event, i) => {
+      expandRecord(unpackTextNow(row.events)).forEach((event, i) => {
         if (row.seq + i > afterSeq) out.push(event);
       });
     }

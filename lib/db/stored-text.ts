@@ -1,5 +1,5 @@
 import { promisify } from "node:util";
-import { deflateRaw, inflateRaw } from "node:zlib";
+import { deflateRaw, inflateRaw, inflateRawSync } from "node:zlib";
 
 const deflateRawAsync = promisify(deflateRaw);
 const inflateRawAsync = promisify(inflateRaw);
@@ -7,7 +7,7 @@ const inflateRawAsync = promisify(inflateRaw);
 /** Texts shorter than this are stored as they are, readable in any SQLite shell. */
 export const PACK_FROM_CHARS = 64 * 1024;
 
-/** A long text as a SQLite text column keeps it: the text itself, or its UTF-8 deflated (a BLOB). */
+/** A long text as a SQLite text column keeps it: the text itself, or its UTF-8 raw-deflated (a BLOB). */
 export type StoredText = string | Buffer;
 
 /**
@@ -24,4 +24,12 @@ export async function packText(text: string): Promise<StoredText> {
 /** The text `stored` holds (see packText), inflated off the event loop when it was deflated. */
 export async function unpackText(stored: StoredText): Promise<string> {
   return typeof stored === "string" ? stored : (await inflateRawAsync(stored)).toString("utf8");
+}
+
+/**
+ * The text `stored` holds, inflated on this thread: for rows a synchronous read returns at once
+ * (a run's event records, which RunEventWriter deflates in this same form from 16 KB).
+ */
+export function unpackTextNow(stored: StoredText): string {
+  return typeof stored === "string" ? stored : inflateRawSync(stored).toString("utf8");
 }
