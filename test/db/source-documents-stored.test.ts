@@ -4,7 +4,7 @@
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db";
-import { SourceStore } from "@/lib/db/sources";
+import { SourceRows, SourceStore } from "@/lib/db/sources";
 import { PACK_FROM_CHARS } from "@/lib/db/stored-text";
 import { tempDir } from "../support/services";
 
@@ -74,10 +74,17 @@ describe("stored source documents", () => {
     expect(await sources.get(source.id)).toMatchObject({ status: "error", statusMessage: "down" });
   });
 
-  it("goes on writing after a write the database refused", async () => {
+  it("changes nothing for a missing source, and goes on writing after a write the database refused", async () => {
     const refused = sources.update("src_none", { document: documentOf(2 * PACK_FROM_CHARS) });
     await expect(refused).resolves.toBeUndefined();
-    const source = await sources.create({ kind: "openapi", name: "Pets", location: "pasted", document: "{}" });
-    expect(await sources.document(source.id)).toBe("{}");
+    // The store's own rows, whose writes wait in one queue: a row inserted twice breaks the
+    // primary key, its promise rejects, and the writes queued after it still run.
+    const rows = new SourceRows(opened.db);
+    const store = new SourceStore(rows);
+    const first = await store.create({ kind: "openapi", name: "Pets", location: "pasted" });
+    const twice = rows.insert((await rows.byId(first.id))!, documentOf(2 * PACK_FROM_CHARS));
+    const source = await store.create({ kind: "openapi", name: "Pets", location: "pasted", document: "{}" });
+    await expect(twice).rejects.toThrow();
+    expect(await store.document(source.id)).toBe("{}");
   });
 });
