@@ -435,7 +435,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
     for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
       for (let i = 0; i < routes.length; i++) await routes[(round + i) % routes.length]!();
     }
-    // CPU per run of each route's process (10 ms ticks, over all rounds).
+    // CPU per run of each route's process (over all rounds; see processCpuSeconds).
     const [endpointCpu, bareCpu, recordingCpu] = [endpointChild, bareChild, recordingChild].map(
       (child, i) => ((child.cpuSeconds() - cpuBefore[i]!) * 1000) / THROUGHPUT_ROUNDS,
     );

@@ -12,7 +12,7 @@ import type { WebHandler } from "../../lib/http/node-adapter";
 
 export interface ServedHandler {
   base: string;
-  /** CPU seconds the server's process has used so far (user + system, in clock ticks of 10 ms). */
+  /** CPU seconds the server's process has used so far (user + system, all threads; see processCpuSeconds). */
   cpuSeconds(): number;
   stop(): Promise<void>;
 }
@@ -30,7 +30,10 @@ export async function serveInChild(modulePath: string, factory: string, env: Rec
       `void serveFactory(factories, process.argv[2]);\n`,
     __dirname,
   );
-  const child = spawn(process.execPath, [bundle, factory], { stdio: ["pipe", "pipe", "inherit"], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [...childFlags(), bundle, factory], {
+    stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise((resolve, reject) => {
     let buffer = "";
@@ -57,3 +60,12 @@ export async function serveInChild(modulePath: string, factory: string, env: Rec
  * or a node:http server of its own (a bare route), and what to close after.
  */
 export type HandlerFactory = () => Promise<({ path: string; handler: WebHandler } | { server: http.Server }) & { close?: () => void }>;
+
+/**
+ * Node flags for the served processes from BENCH_CHILD_FLAGS (space-separated), to profile one of
+ * them: `BENCH_CHILD_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench -- agui` leaves a
+ * profile per server. NODE_OPTIONS cannot carry --cpu-prof.
+ */
+function childFlags(): string[] {
+  return (process.env.BENCH_CHILD_FLAGS ?? "").split(" ").filter(Boolean);
+}
