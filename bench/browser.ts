@@ -2,6 +2,8 @@
 // - a thread of 1,000 messages and 500 tool calls renders in under 1.5 s (issue 4);
 // - with 10,000 approvals in the database, the first page of GET /api/approvals answers in under
 //   50 ms (in-process handler, median) and the inbox renders in under 1 s (issue 5);
+// - with 40 such threads, GET /api/threads lists them in under 50 ms (in-process, median): it is
+//   synchronous on SQLite, so it holds the event loop that long (issue 18);
 // - the chat keeps 60 frames per second while a 20,000-delta answer streams in: no long task (over
 //   50 ms) from Enter to the finished answer on screen (issue 18).
 // Needs a build (`npm run build`, or any `npm start`/`npm test` made one) and /usr/bin/chromium.
@@ -24,6 +26,8 @@ const CHROMIUM = CHROMIUM_LAUNCH.executablePath;
 const STREAMED_WORDS = 20_000;
 const STREAMED_ANSWERS = 3;
 const STREAM_DELAY_MS = 1;
+/** Threads in the database, each as long as the one rendered: the chat lists 40 recent ones. */
+const LISTED_THREADS = 40;
 
 export default async function benchBrowser(): Promise<BenchResult | BenchResult[]> {
   if (!fs.existsSync(path.join(root, ".next", "BUILD_ID")) || !fs.existsSync(CHROMIUM)) {
@@ -32,8 +36,21 @@ export default async function benchBrowser(): Promise<BenchResult | BenchResult[
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "agui-console-bench-browser-"));
   const dbFile = path.join(dir, "bench.db");
   const services = createServices(loadConfig({ CONSOLE_DB: dbFile, CONSOLE_STATE_DIR: dir, LOG_LEVEL: "silent" }));
-  const threadId = await seedThread(services, 1000, 500);
+  // The thread rendered, and 39 more like it in the chat's list of recent threads.
+  const threadId = await seedThread(services, 1000, 500, 0);
+  for (let i = 1; i < LISTED_THREADS; i++) await seedThread(services, 1000, 500, i);
+  const conversationKb = JSON.stringify((await services.runs.getThread(threadId))!.messages).length / 1024;
   await seedApprovals(services, 10_000);
+  const threadsApi = consoleApi(services).threads;
+  const threadListMs: number[] = [];
+  for (let i = 0; i < 25; i++) {
+    const started = performance.now();
+    const response = await threadsApi.listThreads(
+      new Request(`http://127.0.0.1/api/threads?limit=${LISTED_THREADS}`, { headers: { host: "127.0.0.1" } }),
+    );
+    if ((await response.json()).threads.length !== LISTED_THREADS) throw new Error("GET /api/threads listed too few threads");
+    threadListMs.push(performance.now() - started);
+  }
   const api = consoleApi(services).approvals;
   const listMs: number[] = [];
   for (let i = 0; i < 25; i++) {
@@ -90,6 +107,13 @@ export default async function benchBrowser(): Promise<BenchResult | BenchResult[
             note: "in-process, median of 25",
           },
           {
+            label: `GET /api/threads, ${LISTED_THREADS} threads of ${Math.round(conversationKb)} KB conversations`,
+            value: median(threadListMs),
+            unit: "ms",
+            target: { max: 50 },
+            note: "in-process, median of 25",
+          },
+          {
             label: "approvals inbox rendered, 10,000 in DB",
             value: median(inboxMs),
             unit: "ms",
@@ -107,9 +131,14 @@ export default async function benchBrowser(): Promise<BenchResult | BenchResult[
   }
 }
 
-/** A stored thread: `turns` user/assistant exchanges holding `toolCalls` tool calls with results. */
-async function seedThread(services: ReturnType<typeof createServices>, messageCount: number, toolCalls: number): Promise<string> {
-  const threadId = `bench-thread-${Date.now()}`;
+/** A stored thread (the `n`th): `turns` user/assistant exchanges holding `toolCalls` tool calls with results. */
+async function seedThread(
+  services: ReturnType<typeof createServices>,
+  messageCount: number,
+  toolCalls: number,
+  n: number,
+): Promise<string> {
+  const threadId = `bench-thread-${Date.now()}-${n}`;
   const messages: Message[] = [];
   let calls = 0;
   for (let i = 0; messages.filter((m) => m.role !== "tool").length < messageCount; i++) {
@@ -142,7 +171,7 @@ async function seedThread(services: ReturnType<typeof createServices>, messageCo
       });
     }
   }
-  const runId = `bench-run-${Date.now()}`;
+  const runId = `bench-run-${Date.now()}-${n}`;
   await services.runs.start({ runId, threadId, agent: "demo", principal: "local", title: "bench thread" });
   await services.runs.finish(runId, { status: "finished", messages, state: {} });
   return threadId;

@@ -121,6 +121,19 @@ it("records the start and the end of a run, and refuses a reused run id without 
   expect(await services.runs.getRun("r-life-2")).toMatchObject({ status: "error", error: "boom", outcome: null });
 });
 
+it("lists threads without their conversation and state, which only the thread itself reads", async () => {
+  const long = Array.from({ length: 50 }, (_, i) => ({ id: `m${i}`, role: "user" as const, content: "words ".repeat(500) }));
+  await services.runs.start({ runId: "r-listed", threadId: "t-listed", agent: "demo", principal: "lister", title: "Long one" });
+  await services.runs.finish("r-listed", { status: "finished", messages: long, state: { big: "x".repeat(10_000) } });
+  const [summary] = await services.runs.listThreads({ principal: "lister" });
+  expect(Object.keys(summary!).sort()).toEqual(["agent", "createdAt", "id", "principal", "title", "updatedAt"]);
+  expect(summary).toMatchObject({ id: "t-listed", title: "Long one", agent: "demo" });
+  expect((await services.runs.getThread("t-listed"))!.messages).toEqual(long);
+  // The list does not even read them: a column no JSON parser accepts does not stop it.
+  services.database.sqlite.prepare("update threads set messages = '[not json', state = '{' where id = ?").run("t-listed");
+  expect((await services.runs.listThreads({ principal: "lister" })).map((t) => t.id)).toEqual(["t-listed"]);
+});
+
 it("writes the events still waiting when the process exits (as Next.js does on SIGINT and SIGTERM)", { timeout: 30_000 }, async () => {
   const file = path.join(tempDir(), "console.db");
   execFileSync(process.execPath, ["--import", "tsx", "test/support/exit-with-waiting-events.ts"], {

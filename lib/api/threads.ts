@@ -68,7 +68,7 @@ export function threadsApi(services: ThreadDeps, protect: Protect) {
   const listThreads = protect("agui", async (request, caller) => {
     const { limit } = readQuery(request, ThreadsQuery);
     const threads = await runs.listThreads({ principal: caller.operator ? undefined : caller.id, limit });
-    return json({ threads: threads.map(({ messages: _m, state: _s, ...summary }) => summary) });
+    return json({ threads });
   });
 
   const getThread = protect("agui", async (_request, caller, context) => {

@@ -231,6 +231,8 @@ describe.each([
 
     expect((await store.listThreads()).map((t) => t.id)).toEqual(["t-even", "t-odd"]);
     expect((await store.listThreads({ principal: "alice", limit: 1 })).map((t) => t.id)).toEqual(["t-even"]);
+    // Without the conversation and state (getThread has them), as on SQLite.
+    expect(Object.keys((await store.listThreads())[0]!).sort()).toEqual(["agent", "createdAt", "id", "principal", "title", "updatedAt"]);
   });
 });
 

@@ -15,6 +15,8 @@ import {
   type RunStart,
   type RunStore,
   type Thread,
+  threadSummary,
+  type ThreadSummary,
 } from "../runs";
 import { runEvents, runs, threads } from "../schema.pg";
 import type { PgDb } from "./open";
@@ -251,11 +253,11 @@ export class PgRunStore implements RunStore {
     return row;
   }
 
-  async listThreads(filter: { principal?: string; limit?: number } = {}): Promise<Thread[]> {
+  async listThreads(filter: { principal?: string; limit?: number } = {}): Promise<ThreadSummary[]> {
     const where = filter.principal ? eq(threads.principal, filter.principal) : undefined;
     // SQLite breaks a tie on updated_at by insertion order; here the id breaks it, the same way on every read.
     return this.db
-      .select()
+      .select(threadSummary(threads))
       .from(threads)
       .where(where)
       .orderBy(desc(threads.updatedAt), desc(threads.id))
