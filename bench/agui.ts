@@ -12,6 +12,8 @@
 //    bare / that route is the best share the endpoint could reach with nothing else to do. The
 //    endpoint, the bare route and that route each run in a process of their own (see
 //    ./support/served-handler.ts), which prints its CPU per run; the clients and the floor run here;
+//    The same three routes then serve a run of 10 deltas, turn about: what each costs a request,
+//    apart from what it costs an event;
 // 2. median time to the first byte of RUN_STARTED on loopback over 50 runs (target < 30 ms);
 // 3. 100 concurrent runs: no error, resident memory growth < 200 MB.
 // Then the same endpoint through the production build's Next.js server (scripts/server.mjs, as
@@ -43,6 +45,13 @@ import { throwAwayServices } from "./support/noop-services";
 import { serveInChild, type HandlerFactory, type ServedHandler } from "./support/served-handler";
 
 const DELTAS = 20_000;
+/**
+ * Deltas of the short run timed on the same three routes: what each route costs a request whatever
+ * its length (auth, parsing, the run's row and end, the response's machinery), apart from what it
+ * costs an event.
+ */
+const SHORT_DELTAS = 10;
+const SHORT_ROUNDS = 200;
 /**
  * Runs of each route before the timed rounds. V8 compiles the endpoint's code over its first few
  * dozen runs: its process spent 23.8 ms of CPU a run over the 21 runs after 5 warm-up runs, 14.8
@@ -112,10 +121,10 @@ async function post(base: string, request: { path: string; json: string }, keepT
  * endpoint adds can be compared with a bare route. It hands events over 256 at a time with a turn
  * of the event loop between, the pacing the demo agent has at AGENT_STREAM_DELAY_MS=0.
  */
-function replayAgent(deltas: number): Agent {
+function replayAgent(deltas: number, name = "replay"): Agent {
   return {
     info: {
-      name: "replay",
+      name,
       description: "bench",
       model: "none",
       capabilities: { tools: false, clientTools: false, approvals: false, sharedState: false, reasoning: false },
@@ -156,10 +165,14 @@ function replayAgent(deltas: number): Agent {
   };
 }
 
-/** Throw-away services with the replay agent added and no pacing of the agents' streams. */
+/**
+ * Throw-away services with the replay agents added ("replay", and "replay-short" streaming
+ * SHORT_DELTAS) and no pacing of the agents' streams.
+ */
 function replayServices(): { services: Services; close: () => void } {
   const opened = throwAwayServices({ AGENT_STREAM_DELAY_MS: "0" });
   opened.services.agents.add(replayAgent(DELTAS));
+  opened.services.agents.add(replayAgent(SHORT_DELTAS, "replay-short"));
   return opened;
 }
 
@@ -178,8 +191,8 @@ export const endpointRoute = replayRoute((services) => ({
   path: "/api/agui/[agent]",
   handler: consoleApi(services).agui.run as WebHandler,
 }));
-export const bareRoute = replayRoute((services) => ({ server: bareServer(services.agents.get("replay")!, services) }));
-export const recordingRoute = replayRoute((services) => ({ server: recordingServer(services.agents.get("replay")!, services) }));
+export const bareRoute = replayRoute((services) => ({ server: bareServer(services) }));
+export const recordingRoute = replayRoute((services) => ({ server: recordingServer(services) }));
 
 /** The chunks the endpoint's response body is made of (one per batch of ready frames), read in-process. */
 async function captureChunks(services: Services, agent = "replay"): Promise<string[]> {
@@ -203,6 +216,11 @@ async function captureChunks(services: Services, agent = "replay"): Promise<stri
   return chunks;
 }
 
+/** The replay agent a bare route's request names (`/api/agui/replay-short`), "replay" otherwise. */
+function replayFor(services: Services, url: string | undefined): Agent {
+  return services.agents.get(url?.endsWith("/replay-short") ? "replay-short" : "replay")!;
+}
+
 /** The agent's events for a bare route's request (its body a RunAgentInput), run as the local principal. */
 function agentEvents(agent: Agent, services: Services, input: RunAgentInput): EventQueue<AGUIEvent> {
   return agent.run(input, {
@@ -217,8 +235,9 @@ function agentEvents(agent: Agent, services: Services, input: RunAgentInput): Ev
  * The bare route: the replay agent's events, each batch written as SSE frames straight to the
  * node:http response. No auth, no input parsing, no bookkeeping, no record, no web stream.
  */
-function bareServer(agent: Agent, services: Services): http.Server {
+function bareServer(services: Services): http.Server {
   return http.createServer((req, res) => {
+    const agent = replayFor(services, req.url);
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", async () => {
@@ -244,8 +263,9 @@ function bareServer(agent: Agent, services: Services): http.Server {
  * socket). No auth, no input checks, no bridge, no web stream. Its time against the bare route's
  * is the best share the endpoint could reach with nothing else to do.
  */
-function recordingServer(agent: Agent, services: Services): http.Server {
+function recordingServer(services: Services): http.Server {
   return http.createServer((req, res) => {
+    const agent = replayFor(services, req.url);
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", async () => {
@@ -397,13 +417,13 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const reference = await post(endpointBase, body(`/stream ${DELTAS}`, "replay"), true);
     const count = frameCount(reference.text!);
     if (count !== frameCount(chunks.join(""))) throw new Error("the captured stream and the served one differ in length");
-    const bareCount = frameCount((await post(bareBase, body("warm-up"), true)).text!);
+    const bareCount = frameCount((await post(bareBase, body("warm-up", "replay"), true)).text!);
     if (bareCount !== count) throw new Error(`the bare route wrote ${bareCount} frames, the endpoint ${count}`);
     // Warm up both sides (the JIT, the sockets) before anything is timed.
     for (let i = 0; i < WARM_UP_ROUNDS; i++) {
       await post(endpointBase, body(`/stream ${DELTAS}`, "replay"));
-      await post(bareBase, body("warm-up"));
-      await post(recordingBase, body("warm-up"));
+      await post(bareBase, body("warm-up", "replay"));
+      await post(recordingBase, body("warm-up", "replay"));
       await post(floorBase, body("warm-up"));
     }
     const endpointMs: number[] = [];
@@ -424,11 +444,11 @@ export async function benchAgui(): Promise<BenchResult[]> {
         endpointTtfb.push(read.ttfbMs);
       },
       async () => {
-        const read = await post(bareBase, body("bare"));
+        const read = await post(bareBase, body("bare", "replay"));
         bareMs.push(read.ms);
         bareTtfb.push(read.ttfbMs);
       },
-      async () => void recordingMs.push((await post(recordingBase, body("recording"))).ms),
+      async () => void recordingMs.push((await post(recordingBase, body("recording", "replay"))).ms),
       async () => void floorMs.push((await post(floorBase, body("floor"))).ms),
     ];
     const cpuBefore = [endpointChild, bareChild, recordingChild].map((child) => child.cpuSeconds());
@@ -438,6 +458,21 @@ export async function benchAgui(): Promise<BenchResult[]> {
     // CPU per run of each route's process (over all rounds; see processCpuSeconds).
     const [endpointCpu, bareCpu, recordingCpu] = [endpointChild, bareChild, recordingChild].map(
       (child, i) => ((child.cpuSeconds() - cpuBefore[i]!) * 1000) / THROUGHPUT_ROUNDS,
+    );
+    // The same three routes on a short run, turn about: what each costs a request.
+    const shortBases = [endpointBase, bareBase, recordingBase];
+    const shortMs: number[][] = shortBases.map(() => []);
+    const shortRun = async (i: number) => (await post(shortBases[i]!, body(`/stream ${SHORT_DELTAS}`, "replay-short"))).ms;
+    for (let round = 0; round < 20; round++) for (let i = 0; i < shortBases.length; i++) await shortRun(i);
+    const shortCpuBefore = [endpointChild, bareChild, recordingChild].map((child) => child.cpuSeconds());
+    for (let round = 0; round < SHORT_ROUNDS; round++) {
+      for (let k = 0; k < shortBases.length; k++) {
+        const i = (round + k) % shortBases.length;
+        shortMs[i]!.push(await shortRun(i));
+      }
+    }
+    const [endpointShortCpu, bareShortCpu, recordingShortCpu] = [endpointChild, bareChild, recordingChild].map(
+      (child, i) => ((child.cpuSeconds() - shortCpuBefore[i]!) * 1000) / SHORT_ROUNDS,
     );
     for (let round = 0; round < DEMO_ROUNDS; round++) {
       demoMs.push((await post(base, body(`/stream ${DELTAS}`))).ms);
@@ -474,6 +509,26 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const floorMedian = median(floorMs);
     add("floor: a route writing pre-encoded bytes, run time", floorMedian, "ms");
     add("  ratio endpoint / floor (no target)", endpointMedian / floorMedian, "x");
+    // Per request: a short run on each route. The endpoint's CPU above the recording route's here
+    // against the same difference on the long run says whether its other work is paid per request
+    // or per event.
+    const shortNote = (cpu: number) => `its process's CPU: ${cpu.toFixed(2)} ms a run; median of ${SHORT_ROUNDS}`;
+    add(`a ${SHORT_DELTAS}-delta run: endpoint`, median(shortMs[0]!), "ms", undefined, shortNote(endpointShortCpu!));
+    add(`a ${SHORT_DELTAS}-delta run: bare route`, median(shortMs[1]!), "ms", undefined, shortNote(bareShortCpu!));
+    add(
+      `a ${SHORT_DELTAS}-delta run: bare route plus the record and bytes`,
+      median(shortMs[2]!),
+      "ms",
+      undefined,
+      shortNote(recordingShortCpu!),
+    );
+    add(
+      "  the endpoint's CPU above that route's, a request",
+      endpointShortCpu! - recordingShortCpu!,
+      "ms",
+      undefined,
+      `on the ${DELTAS.toLocaleString("en")}-delta run: ${(endpointCpu! - recordingCpu!).toFixed(2)} ms`,
+    );
     const demoMedian = median(demoMs);
     add("demo agent /stream run over HTTP (model work included)", demoMedian, "ms");
     add("demo agent events per second", (events.length * 1000) / demoMedian, "events/s");
