@@ -134,6 +134,20 @@ it("lists threads without their conversation and state, which only the thread it
   expect((await services.runs.listThreads({ principal: "lister" })).map((t) => t.id)).toEqual(["t-listed"]);
 });
 
+it("lists runs without the state they were given, which only the run itself reads", async () => {
+  const given = { document: "text ".repeat(20_000) };
+  await services.runs.start({ runId: "r-given", threadId: "t-given", agent: "demo", principal: "giver", inputState: given });
+  await services.runs.finish("r-given", { status: "finished" });
+  const { items } = await services.runs.listRuns({ principal: "giver" });
+  expect(items.map((r) => r.id)).toEqual(["r-given"]);
+  expect(items[0]).not.toHaveProperty("inputState");
+  expect(items[0]).toMatchObject({ status: "finished", threadId: "t-given", agent: "demo" });
+  expect((await services.runs.getRun("r-given"))!.inputState).toEqual(given);
+  // The list does not even read it: a column no JSON parser accepts does not stop it.
+  services.database.sqlite.prepare("update runs set input_state = '{' where id = ?").run("r-given");
+  expect((await services.runs.listRuns({ principal: "giver" })).items.map((r) => r.id)).toEqual(["r-given"]);
+});
+
 it("writes the events still waiting when the process exits (as Next.js does on SIGINT and SIGTERM)", { timeout: 30_000 }, async () => {
   const file = path.join(tempDir(), "console.db");
   execFileSync(process.execPath, ["--import", "tsx", "test/support/exit-with-waiting-events.ts"], {

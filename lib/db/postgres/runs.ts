@@ -15,6 +15,8 @@ import {
   type RunStart,
   type RunStore,
   type Thread,
+  runSummary,
+  type RunSummary,
   threadSummary,
   type ThreadSummary,
 } from "../runs";
@@ -269,7 +271,7 @@ export class PgRunStore implements RunStore {
     return row;
   }
 
-  async listRuns(filter: RunFilter = {}): Promise<Page<Run>> {
+  async listRuns(filter: RunFilter = {}): Promise<Page<RunSummary>> {
     const limit = pageSize(filter.limit, 50, 500);
     const where: Array<SQL | undefined> = [];
     if (filter.agent) where.push(eq(runs.agent, filter.agent));
@@ -278,7 +280,7 @@ export class PgRunStore implements RunStore {
     if (filter.status) where.push(eq(runs.status, filter.status));
     where.push(afterDescending(filter.cursor, runs.startedAt, runs.id));
     const rows = await this.db
-      .select()
+      .select(runSummary(runs))
       .from(runs)
       .where(and(...where))
       .orderBy(desc(runs.startedAt), desc(runs.id))
