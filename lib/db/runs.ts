@@ -100,16 +100,17 @@ export function encodeEnd(end: RunEnd): EncodedEnd {
   };
 }
 
-/** The columns of a ThreadSummary, in either dialect's table. */
-export function threadSummary<T extends Record<keyof ThreadSummary, unknown>>(table: T): Pick<T, keyof ThreadSummary> {
-  const { id, agent, title, principal, createdAt, updatedAt } = table;
-  return { id, agent, title, principal, createdAt, updatedAt };
-}
-
-/** The columns of a RunSummary, in either dialect's table. */
-export function runSummary<T extends Table & { inputState: unknown }>(table: T): Omit<T["_"]["columns"], "inputState"> {
-  const { inputState: _given, ...columns } = getTableColumns(table) as T["_"]["columns"];
-  return columns;
+/**
+ * A table's columns for a select, without `left`: what a list leaves out of its rows (see
+ * ThreadSummary and RunSummary). Either dialect's table.
+ */
+export function columnsWithout<T extends Table, K extends keyof T["_"]["columns"] & string>(
+  table: T,
+  ...left: K[]
+): Omit<T["_"]["columns"], K> {
+  const columns: Record<string, unknown> = { ...getTableColumns(table) };
+  for (const name of left) delete columns[name];
+  return columns as Omit<T["_"]["columns"], K>;
 }
 
 /** The error a run is recorded with when its full end could not be stored. */
@@ -294,7 +295,7 @@ export class SqliteRunStore implements RunStore {
   async listThreads(filter: { principal?: string; limit?: number } = {}): Promise<ThreadSummary[]> {
     const where = filter.principal ? eq(threads.principal, filter.principal) : undefined;
     return this.db
-      .select(threadSummary(threads))
+      .select(columnsWithout(threads, "messages", "state"))
       .from(threads)
       .where(where)
       .orderBy(desc(threads.updatedAt))
@@ -316,7 +317,7 @@ export class SqliteRunStore implements RunStore {
     if (filter.status) where.push(eq(runs.status, filter.status));
     where.push(afterDescending(filter.cursor, runs.startedAt, runs.id));
     const rows = this.db
-      .select(runSummary(runs))
+      .select(columnsWithout(runs, "inputState"))
       .from(runs)
       .where(and(...where))
       .orderBy(desc(runs.startedAt), desc(runs.id))

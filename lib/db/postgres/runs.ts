@@ -15,9 +15,8 @@ import {
   type RunStart,
   type RunStore,
   type Thread,
-  runSummary,
+  columnsWithout,
   type RunSummary,
-  threadSummary,
   type ThreadSummary,
 } from "../runs";
 import { runEvents, runs, threads } from "../schema.pg";
@@ -259,7 +258,7 @@ export class PgRunStore implements RunStore {
     const where = filter.principal ? eq(threads.principal, filter.principal) : undefined;
     // SQLite breaks a tie on updated_at by insertion order; here the id breaks it, the same way on every read.
     return this.db
-      .select(threadSummary(threads))
+      .select(columnsWithout(threads, "messages", "state"))
       .from(threads)
       .where(where)
       .orderBy(desc(threads.updatedAt), desc(threads.id))
@@ -280,7 +279,7 @@ export class PgRunStore implements RunStore {
     if (filter.status) where.push(eq(runs.status, filter.status));
     where.push(afterDescending(filter.cursor, runs.startedAt, runs.id));
     const rows = await this.db
-      .select(runSummary(runs))
+      .select(columnsWithout(runs, "inputState"))
       .from(runs)
       .where(and(...where))
       .orderBy(desc(runs.startedAt), desc(runs.id))
