@@ -11,13 +11,15 @@ import { unpackTextNow } from "./stored-text";
 export type Thread = typeof threads.$inferSelect;
 /**
  * A thread as lists show it: without its conversation and state, which a long thread holds by the
- * hundred kilobytes (a list of 40 such threads read and parsed them all, 73 ms with the loop held).
+ * hundred kilobytes (listing 40 threads of 244 KB conversations read and parsed them all: 108 ms
+ * with the loop held, `npm run bench -- browser`).
  */
 export type ThreadSummary = Omit<Thread, "messages" | "state">;
 export type Run = typeof runs.$inferSelect;
 /**
  * A run as lists show it: without the state it was given, which a client sharing state sends in
- * full with every run (50 runs given 179 KB each took 84 ms to list, the loop held; getRun has it).
+ * full with every run (40 runs given 179 KB each took 52.5 ms to list, the loop held, in the same
+ * bench; getRun has it).
  */
 export type RunSummary = Omit<Run, "inputState">;
 export type RunStatus = Run["status"];

@@ -106,7 +106,7 @@ export class ToolRegistry {
     const now = Date.now();
     const rows = prepared.map((spec) => toRow(spec, now));
     await this.rows.insertMany(rows).catch(duplicateOf);
-    return this.admit(rows, inputs);
+    return this.admit(rows.map(fromRow), inputs);
   }
 
   /**
@@ -123,7 +123,7 @@ export class ToolRegistry {
     const rows = await mapInTurns(inputs, ({ spec, digest }) => toRow({ ...spec, sourceId }, now, digest));
     const tools = await mapInTurns(rows, fromRow);
     await this.rows.insertImported(sourceId, rows).catch(duplicateOf);
-    return this.admitTools(tools, inputs);
+    return this.admit(tools, inputs);
   }
 
   /** Throws DuplicateTool for a name given twice or registered already. */
@@ -136,13 +136,8 @@ export class ToolRegistry {
     }
   }
 
-  /** Put committed new rows in the copy with their handlers (by position in `inputs`), and tell listeners. */
-  private admit(rows: ToolRow[], inputs: ReadonlyArray<{ handler?: ToolHandler }>): RegisteredTool[] {
-    return this.admitTools(rows.map(fromRow), inputs);
-  }
-
   /** Put committed new tools in the copy with their handlers (by position in `inputs`), and tell listeners. */
-  private admitTools(added: RegisteredTool[], inputs: ReadonlyArray<{ handler?: ToolHandler }>): RegisteredTool[] {
+  private admit(added: RegisteredTool[], inputs: ReadonlyArray<{ handler?: ToolHandler }>): RegisteredTool[] {
     this.cacheTools(added);
     added.forEach((tool, i) => {
       const handler = inputs[i]!.handler;
