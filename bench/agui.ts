@@ -52,6 +52,7 @@ const DELTAS = 20_000;
  */
 const SHORT_DELTAS = 10;
 const SHORT_ROUNDS = 200;
+const SHORT_WARM_UP_ROUNDS = 20;
 /**
  * Runs of each route before the timed rounds. V8 compiles the endpoint's code over its first few
  * dozen runs: its process spent 23.8 ms of CPU a run over the 21 runs after 5 warm-up runs, 14.8
@@ -451,29 +452,28 @@ export async function benchAgui(): Promise<BenchResult[]> {
       async () => void recordingMs.push((await post(recordingBase, body("recording", "replay"))).ms),
       async () => void floorMs.push((await post(floorBase, body("floor"))).ms),
     ];
-    const cpuBefore = [endpointChild, bareChild, recordingChild].map((child) => child.cpuSeconds());
+    // CPU per run of each route's process over `runs` runs (see processCpuSeconds), from `before`'s readings.
+    const served = [endpointChild, bareChild, recordingChild];
+    const cpuNow = () => served.map((child) => child.cpuSeconds());
+    const cpuPerRun = (before: number[], runs: number) => served.map((child, i) => ((child.cpuSeconds() - before[i]!) * 1000) / runs);
+    const cpuBefore = cpuNow();
     for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
       for (let i = 0; i < routes.length; i++) await routes[(round + i) % routes.length]!();
     }
-    // CPU per run of each route's process (over all rounds; see processCpuSeconds).
-    const [endpointCpu, bareCpu, recordingCpu] = [endpointChild, bareChild, recordingChild].map(
-      (child, i) => ((child.cpuSeconds() - cpuBefore[i]!) * 1000) / THROUGHPUT_ROUNDS,
-    );
+    const [endpointCpu, bareCpu, recordingCpu] = cpuPerRun(cpuBefore, THROUGHPUT_ROUNDS);
     // The same three routes on a short run, turn about: what each costs a request.
     const shortBases = [endpointBase, bareBase, recordingBase];
     const shortMs: number[][] = shortBases.map(() => []);
     const shortRun = async (i: number) => (await post(shortBases[i]!, body(`/stream ${SHORT_DELTAS}`, "replay-short"))).ms;
-    for (let round = 0; round < 20; round++) for (let i = 0; i < shortBases.length; i++) await shortRun(i);
-    const shortCpuBefore = [endpointChild, bareChild, recordingChild].map((child) => child.cpuSeconds());
+    for (let round = 0; round < SHORT_WARM_UP_ROUNDS; round++) for (let i = 0; i < shortBases.length; i++) await shortRun(i);
+    const shortCpuBefore = cpuNow();
     for (let round = 0; round < SHORT_ROUNDS; round++) {
       for (let k = 0; k < shortBases.length; k++) {
         const i = (round + k) % shortBases.length;
         shortMs[i]!.push(await shortRun(i));
       }
     }
-    const [endpointShortCpu, bareShortCpu, recordingShortCpu] = [endpointChild, bareChild, recordingChild].map(
-      (child, i) => ((child.cpuSeconds() - shortCpuBefore[i]!) * 1000) / SHORT_ROUNDS,
-    );
+    const [endpointShortCpu, bareShortCpu, recordingShortCpu] = cpuPerRun(shortCpuBefore, SHORT_ROUNDS);
     for (let round = 0; round < DEMO_ROUNDS; round++) {
       demoMs.push((await post(base, body(`/stream ${DELTAS}`))).ms);
       await sampleParts(services, events, parts);

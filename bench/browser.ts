@@ -27,6 +27,8 @@ const CHROMIUM = CHROMIUM_LAUNCH.executablePath;
 const STREAMED_WORDS = 20_000;
 const STREAMED_ANSWERS = 3;
 const STREAM_DELAY_MS = 1;
+/** Calls of each list timed in-process. */
+const IN_PROCESS_CALLS = 25;
 /** Threads in the database, each as long as the one rendered: the chat lists 40 recent ones. */
 const LISTED_THREADS = 40;
 /** The state each seeded run is given, as a client sharing a document with its agent sends it. */
@@ -43,37 +45,29 @@ export default async function benchBrowser(): Promise<BenchResult | BenchResult[
   const dbFile = path.join(dir, "bench.db");
   const services = createServices(loadConfig({ CONSOLE_DB: dbFile, CONSOLE_STATE_DIR: dir, LOG_LEVEL: "silent" }));
   // The thread rendered, and 39 more like it in the chat's list of recent threads.
-  const threadId = await seedThread(services, 1000, 500, 0);
-  for (let i = 1; i < LISTED_THREADS; i++) await seedThread(services, 1000, 500, i);
-  const conversationKb = JSON.stringify((await services.runs.getThread(threadId))!.messages).length / 1024;
+  const conversation = benchConversation(1000, 500);
+  const conversationKb = JSON.stringify(conversation).length / 1024;
+  const threadId = await seedThread(services, conversation, 0);
+  for (let i = 1; i < LISTED_THREADS; i++) await seedThread(services, conversation, i);
   await seedApprovals(services, 10_000);
   const threadsApi = consoleApi(services).threads;
-  const threadListMs: number[] = [];
-  for (let i = 0; i < 25; i++) {
-    const started = performance.now();
+  const threadListMs = await inProcessMs(async () => {
     const response = await threadsApi.listThreads(
       new Request(`http://127.0.0.1/api/threads?limit=${LISTED_THREADS}`, { headers: { host: "127.0.0.1" } }),
     );
     if ((await response.json()).threads.length !== LISTED_THREADS) throw new Error("GET /api/threads listed too few threads");
-    threadListMs.push(performance.now() - started);
-  }
-  const runListMs: number[] = [];
-  for (let i = 0; i < 25; i++) {
-    const started = performance.now();
-    // As the runs page (app/(console)/runs/page.tsx) lists them.
+  });
+  // As the runs page (app/(console)/runs/page.tsx) lists them.
+  const runListMs = await inProcessMs(async () => {
     if ((await services.runs.listRuns({ limit: 50 })).items.length !== LISTED_THREADS) throw new Error("listRuns listed too few runs");
-    runListMs.push(performance.now() - started);
-  }
+  });
   const api = consoleApi(services).approvals;
-  const listMs: number[] = [];
-  for (let i = 0; i < 25; i++) {
-    const started = performance.now();
+  const listMs = await inProcessMs(async () => {
     const response = await api.list(
       new Request("http://127.0.0.1/api/approvals?status=pending&limit=50", { headers: { host: "127.0.0.1" } }),
     );
     await response.json();
-    listMs.push(performance.now() - started);
-  }
+  });
   services.close();
 
   const console_ = await startBuiltConsole({ database: dbFile, env: { AGENT_STREAM_DELAY_MS: String(STREAM_DELAY_MS) } });
@@ -117,21 +111,21 @@ export default async function benchBrowser(): Promise<BenchResult | BenchResult[
             value: median(listMs),
             unit: "ms",
             target: { max: 50 },
-            note: "in-process, median of 25",
+            note: `in-process, median of ${IN_PROCESS_CALLS}`,
           },
           {
             label: `GET /api/threads, ${LISTED_THREADS} threads of ${Math.round(conversationKb)} KB conversations`,
             value: median(threadListMs),
             unit: "ms",
             target: { max: 50 },
-            note: "in-process, median of 25",
+            note: `in-process, median of ${IN_PROCESS_CALLS}`,
           },
           {
             label: `runs page's list (50 a page), ${LISTED_THREADS} runs given ${Math.round(JSON.stringify(SHARED_STATE).length / 1024)} KB of state`,
             value: median(runListMs),
             unit: "ms",
             target: { max: 50 },
-            note: "in-process, median of 25",
+            note: `in-process, median of ${IN_PROCESS_CALLS}`,
           },
           {
             label: "approvals inbox rendered, 10,000 in DB",
@@ -151,17 +145,22 @@ export default async function benchBrowser(): Promise<BenchResult | BenchResult[
   }
 }
 
-/** A stored thread (the `n`th): `turns` user/assistant exchanges holding `toolCalls` tool calls with results. */
-async function seedThread(
-  services: ReturnType<typeof createServices>,
-  messageCount: number,
-  toolCalls: number,
-  n: number,
-): Promise<string> {
-  const threadId = `bench-thread-${Date.now()}-${n}`;
+/** The times of IN_PROCESS_CALLS calls of `call`, one after another, in ms. */
+async function inProcessMs(call: () => Promise<void>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < IN_PROCESS_CALLS; i++) {
+    const started = performance.now();
+    await call();
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+/** A conversation of `messageCount` user and assistant messages, holding `toolCalls` tool calls with results. */
+function benchConversation(messageCount: number, toolCalls: number): Message[] {
   const messages: Message[] = [];
   let calls = 0;
-  for (let i = 0; messages.filter((m) => m.role !== "tool").length < messageCount; i++) {
+  for (let i = 0; messages.length - calls < messageCount; i++) {
     messages.push({ id: `u${i}`, role: "user", content: `Question ${i}: weather in city ${i} and a **refund**?` });
     const withCall = calls < toolCalls;
     const callId = `call_${i}`;
@@ -191,6 +190,12 @@ async function seedThread(
       });
     }
   }
+  return messages;
+}
+
+/** The `n`th stored thread: one finished run, given SHARED_STATE, that left `messages`. */
+async function seedThread(services: ReturnType<typeof createServices>, messages: Message[], n: number): Promise<string> {
+  const threadId = `bench-thread-${Date.now()}-${n}`;
   const runId = `bench-run-${Date.now()}-${n}`;
   await services.runs.start({ runId, threadId, agent: "demo", principal: "local", title: "bench thread", inputState: SHARED_STATE });
   await services.runs.finish(runId, { status: "finished", messages, state: {} });
