@@ -12,9 +12,11 @@ function child(script: string) {
 // The benches read a server's CPU between runs, while it waits: these read a child's while it waits.
 describe("bench process CPU", () => {
   it("reads a process's CPU finer than the 10 ms ticks of /proc/PID/stat", async () => {
-    // Spins 3 ms for each line it is sent, then answers and waits.
+    // Spins for 3 ms of its own CPU for each line it is sent (not of wall time: another process
+    // may take the core meanwhile), then answers and waits.
     const spinner = child(
-      `process.stdin.on("data", () => { const t = performance.now() + 3; while (performance.now() < t); process.stdout.write("spun\\n"); });`,
+      `const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+       process.stdin.on("data", () => { const t = cpu() + 3; while (cpu() < t); process.stdout.write("spun\\n"); });`,
     );
     try {
       const steps: number[] = [];
@@ -35,10 +37,12 @@ describe("bench process CPU", () => {
   });
 
   it("counts the CPU of every thread of a process, not only its main thread's", async () => {
-    // Its main thread waits while a worker thread spins for 400 ms; both then stay.
+    // Its main thread waits while a worker thread spins until the process has used 400 ms of CPU
+    // (start-up included, about a tenth of that); both then stay. The main thread alone has only
+    // its start-up to show.
     const spinner = child(
       `const { Worker } = require("node:worker_threads");
-       new Worker("const t = Date.now() + 400; while (Date.now() < t); require('node:worker_threads').parentPort.postMessage(1); setInterval(() => {}, 1000);", { eval: true })
+       new Worker("const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; }; while (cpu() < 400); require('node:worker_threads').parentPort.postMessage(1); setInterval(() => {}, 1000);", { eval: true })
          .once("message", () => process.stdout.write("spun\\n"));`,
     );
     try {
