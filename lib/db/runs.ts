@@ -115,6 +115,10 @@ export function columnsWithout<T extends Table, K extends keyof T["_"]["columns"
   return columns as Omit<T["_"]["columns"], K>;
 }
 
+/** The columns the lists select (ThreadSummary, RunSummary). */
+const THREAD_SUMMARY = columnsWithout(threads, "messages", "state");
+const RUN_SUMMARY = columnsWithout(runs, "inputState");
+
 /** The error a run is recorded with when its full end could not be stored. */
 export const endNotStored = (status: RunEnd["status"]): string =>
   `The run ended (${status}) but its end could not be stored in full; the server log has the details.`;
@@ -297,7 +301,7 @@ export class SqliteRunStore implements RunStore {
   async listThreads(filter: { principal?: string; limit?: number } = {}): Promise<ThreadSummary[]> {
     const where = filter.principal ? eq(threads.principal, filter.principal) : undefined;
     return this.db
-      .select(columnsWithout(threads, "messages", "state"))
+      .select(THREAD_SUMMARY)
       .from(threads)
       .where(where)
       .orderBy(desc(threads.updatedAt))
@@ -319,7 +323,7 @@ export class SqliteRunStore implements RunStore {
     if (filter.status) where.push(eq(runs.status, filter.status));
     where.push(afterDescending(filter.cursor, runs.startedAt, runs.id));
     const rows = this.db
-      .select(columnsWithout(runs, "inputState"))
+      .select(RUN_SUMMARY)
       .from(runs)
       .where(and(...where))
       .orderBy(desc(runs.startedAt), desc(runs.id))

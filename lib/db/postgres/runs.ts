@@ -22,6 +22,10 @@ import {
 import { runEvents, runs, threads } from "../schema.pg";
 import type { PgDb } from "./open";
 
+/** The columns the lists select (ThreadSummary, RunSummary). */
+const THREAD_SUMMARY = columnsWithout(threads, "messages", "state");
+const RUN_SUMMARY = columnsWithout(runs, "inputState");
+
 /** A transaction handle of the PostgreSQL database: every statement of a write goes through it. */
 type Tx = Parameters<Parameters<PgDb["transaction"]>[0]>[0];
 
@@ -258,7 +262,7 @@ export class PgRunStore implements RunStore {
     const where = filter.principal ? eq(threads.principal, filter.principal) : undefined;
     // SQLite breaks a tie on updated_at by insertion order; here the id breaks it, the same way on every read.
     return this.db
-      .select(columnsWithout(threads, "messages", "state"))
+      .select(THREAD_SUMMARY)
       .from(threads)
       .where(where)
       .orderBy(desc(threads.updatedAt), desc(threads.id))
@@ -279,7 +283,7 @@ export class PgRunStore implements RunStore {
     if (filter.status) where.push(eq(runs.status, filter.status));
     where.push(afterDescending(filter.cursor, runs.startedAt, runs.id));
     const rows = await this.db
-      .select(columnsWithout(runs, "inputState"))
+      .select(RUN_SUMMARY)
       .from(runs)
       .where(and(...where))
       .orderBy(desc(runs.startedAt), desc(runs.id))
