@@ -37,6 +37,7 @@ import { EventJsonEncoder } from "../lib/runs/event-json";
 import { RecordBatch } from "../lib/runs/record-batch";
 import type { Services } from "../lib/services";
 import { EventQueue } from "../lib/streams/event-queue";
+import { utf8Bytes } from "../lib/streams/utf8";
 import { EMPTY_ROUTE } from "./support/bench-routes";
 import { hasBuild, startBuiltConsole } from "./support/built-console";
 import { startInstance } from "./support/console-instance";
@@ -291,7 +292,7 @@ function recordingServer(services: Services): http.Server {
         const recorded = record.take()!;
         services.runs.appendRecord(runId, seq, recorded.count, recorded.json);
         seq += recorded.count;
-        if (!res.write(Buffer.from(frames, "utf8"))) await new Promise((resolve) => res.once("drain", resolve));
+        if (!res.write(utf8Bytes(frames))) await new Promise((resolve) => res.once("drain", resolve));
       }
       await services.runs.finish(runId, { status: "finished", outcome: { type: "success" }, messages, messagesJson, state: {} });
       res.end();
@@ -352,7 +353,7 @@ async function sampleParts(services: Services, events: AGUIEvent[], parts: Parts
   for (let i = 0; i < events.length; i += 256) {
     let frames = "";
     for (const event of events.slice(i, i + 256)) frames += `data: ${record.add(event)}\n\n`;
-    if (!Buffer.from(frames, "utf8").length) throw new Error("nothing encoded");
+    if (!utf8Bytes(frames).length) throw new Error("nothing encoded");
     batches.push(record.take()!);
   }
   parts.encodeMs.push(performance.now() - started);

@@ -1,5 +1,6 @@
 import { deflateRawSync } from "node:zlib";
 import type Database from "better-sqlite3";
+import { utf8Bytes } from "../streams/utf8";
 
 /** How long appended events may wait in memory before they are written; a crash loses at most this. */
 const WRITE_DELAY_MS = 100;
@@ -64,11 +65,11 @@ export class RunEventWriter {
     waiting.count += count;
     waiting.chars += record.length;
     const entries = record.slice(1, -1);
-    if (waiting.bytes) waiting.bytes.push(COMMA, Buffer.from(entries));
+    if (waiting.bytes) waiting.bytes.push(COMMA, utf8Bytes(entries));
     else {
       waiting.parts.push(entries);
       if (waiting.chars > COMPRESS_FROM) {
-        waiting.bytes = [Buffer.from(waiting.parts.join(","))];
+        waiting.bytes = [utf8Bytes(waiting.parts.join(","))];
         waiting.parts = [];
       }
     }

@@ -1,3 +1,5 @@
+import { utf8Bytes } from "../streams/utf8";
+
 /**
  * Headers of every event stream. `no-transform` keeps Next.js (and proxies) from compressing the
  * stream, which buffered it and measured about 40 times slower; `x-accel-buffering: no` does the
@@ -42,9 +44,7 @@ export function sseBody(source: AsyncIterable<string>, options: SseOptions = {})
       };
       const write = (chunk: string): void => {
         if (finished) return;
-        // Buffer.from rather than TextEncoder: the same UTF-8 bytes (a Buffer is a Uint8Array),
-        // encoded 2.5 times as fast here (a run's 1.5 MB of frames: 0.74 against 1.89 ms).
-        controller.enqueue(Buffer.from(chunk, "utf8"));
+        controller.enqueue(utf8Bytes(chunk));
         clearTimeout(timer);
         timer = setTimeout(keepAlive, keepAliveMs);
       };
