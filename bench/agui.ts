@@ -9,8 +9,9 @@
 //    route writing bytes encoded beforehand (no encoding at all). A third route is the bare one
 //    plus only what the endpoint cannot leave out, with the endpoint's own parts (the run, its
 //    compact record and its end in SQLite; the frames as bytes, as a web Response carries them):
-//    bare / that route is the best share the endpoint could reach with nothing else to do. The
-//    endpoint, the bare route and that route each run in a process of their own (see
+//    bare / that route is the best share the endpoint could reach with nothing else to do; the
+//    same route with the record built but stored nowhere parts building it from storing it. The
+//    endpoint, the bare route and those two routes each run in a process of their own (see
 //    ./support/served-handler.ts), which prints its CPU per run; the clients and the floor run here;
 //    The same three routes then serve a run of 10 deltas, turn about: what each costs a request,
 //    apart from what it costs an event;
@@ -194,7 +195,8 @@ export const endpointRoute = replayRoute((services) => ({
   handler: consoleApi(services).agui.run as WebHandler,
 }));
 export const bareRoute = replayRoute((services) => ({ server: bareServer(services) }));
-export const recordingRoute = replayRoute((services) => ({ server: recordingServer(services) }));
+export const recordingRoute = replayRoute((services) => ({ server: recordingServer(services, true) }));
+export const unstoredRoute = replayRoute((services) => ({ server: recordingServer(services, false) }));
 
 /** The chunks the endpoint's response body is made of (one per batch of ready frames), read in-process. */
 async function captureChunks(services: Services, agent = "replay"): Promise<string[]> {
@@ -263,9 +265,11 @@ function bareServer(services: Services): http.Server {
  * end with the thread's conversation) and its frames handed over as bytes, as a web Response body
  * must be (the bare route gives node:http strings, which it encodes while copying them to the
  * socket). No auth, no input checks, no bridge, no web stream. Its time against the bare route's
- * is the best share the endpoint could reach with nothing else to do.
+ * is the best share the endpoint could reach with nothing else to do. Unless `store`, the record
+ * is built the same but goes nowhere (no run row either): what is left of that route's time above
+ * the bare one is what building the record and the bytes costs, apart from SQLite.
  */
-function recordingServer(services: Services): http.Server {
+function recordingServer(services: Services, store: boolean): http.Server {
   return http.createServer((req, res) => {
     const agent = replayFor(services, req.url);
     const chunks: Buffer[] = [];
@@ -273,7 +277,7 @@ function recordingServer(services: Services): http.Server {
     req.on("end", async () => {
       const input = JSON.parse(Buffer.concat(chunks).toString("utf8")) as RunAgentInput;
       const { runId, threadId } = input;
-      await services.runs.start({ runId, threadId, agent: agent.info.name, principal: LOCAL_PRINCIPAL.id });
+      if (store) await services.runs.start({ runId, threadId, agent: agent.info.name, principal: LOCAL_PRINCIPAL.id });
       res.writeHead(200, SSE_HEADERS);
       const record = new RecordBatch();
       let seq = 0;
@@ -290,11 +294,11 @@ function recordingServer(services: Services): http.Server {
           }
         }
         const recorded = record.take()!;
-        services.runs.appendRecord(runId, seq, recorded.count, recorded.json);
+        if (store) services.runs.appendRecord(runId, seq, recorded.count, recorded.json);
         seq += recorded.count;
         if (!res.write(utf8Bytes(frames))) await new Promise((resolve) => res.once("drain", resolve));
       }
-      await services.runs.finish(runId, { status: "finished", outcome: { type: "success" }, messages, messagesJson, state: {} });
+      if (store) await services.runs.finish(runId, { status: "finished", outcome: { type: "success" }, messages, messagesJson, state: {} });
       res.end();
     });
   });
@@ -414,7 +418,13 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const endpointChild = await serve("endpointRoute");
     const bareChild = await serve("bareRoute");
     const recordingChild = await serve("recordingRoute");
-    const [endpointBase, bareBase, recordingBase] = [endpointChild.base, bareChild.base, recordingChild.base];
+    const unstoredChild = await serve("unstoredRoute");
+    const [endpointBase, bareBase, recordingBase, unstoredBase] = [
+      endpointChild.base,
+      bareChild.base,
+      recordingChild.base,
+      unstoredChild.base,
+    ];
     // 1. Throughput, endpoint and bare route interleaved so both see the same machine.
     const reference = await post(endpointBase, body(`/stream ${DELTAS}`, "replay"), true);
     const count = frameCount(reference.text!);
@@ -426,6 +436,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
       await post(endpointBase, body(`/stream ${DELTAS}`, "replay"));
       await post(bareBase, body("warm-up", "replay"));
       await post(recordingBase, body("warm-up", "replay"));
+      await post(unstoredBase, body("warm-up", "replay"));
       await post(floorBase, body("warm-up"));
     }
     const endpointMs: number[] = [];
@@ -433,6 +444,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const bareMs: number[] = [];
     const bareTtfb: number[] = [];
     const recordingMs: number[] = [];
+    const unstoredMs: number[] = [];
     const floorMs: number[] = [];
     const demoMs: number[] = [];
     const events = parseEvents((await post(base, body(`/stream ${DELTAS}`), true)).text!);
@@ -451,17 +463,18 @@ export async function benchAgui(): Promise<BenchResult[]> {
         bareTtfb.push(read.ttfbMs);
       },
       async () => void recordingMs.push((await post(recordingBase, body("recording", "replay"))).ms),
+      async () => void unstoredMs.push((await post(unstoredBase, body("unstored", "replay"))).ms),
       async () => void floorMs.push((await post(floorBase, body("floor"))).ms),
     ];
     // CPU per run of each route's process over `runs` runs (see processCpuSeconds), from `before`'s readings.
-    const served = [endpointChild, bareChild, recordingChild];
+    const served = [endpointChild, bareChild, recordingChild, unstoredChild];
     const cpuNow = () => served.map((child) => child.cpuSeconds());
     const cpuPerRun = (before: number[], runs: number) => served.map((child, i) => ((child.cpuSeconds() - before[i]!) * 1000) / runs);
     const cpuBefore = cpuNow();
     for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
       for (let i = 0; i < routes.length; i++) await routes[(round + i) % routes.length]!();
     }
-    const [endpointCpu, bareCpu, recordingCpu] = cpuPerRun(cpuBefore, THROUGHPUT_ROUNDS);
+    const [endpointCpu, bareCpu, recordingCpu, unstoredCpu] = cpuPerRun(cpuBefore, THROUGHPUT_ROUNDS);
     // The same three routes on a short run, turn about: what each costs a request.
     const shortBases = [endpointBase, bareBase, recordingBase];
     const shortMs: number[][] = shortBases.map(() => []);
@@ -507,6 +520,15 @@ export async function benchAgui(): Promise<BenchResult[]> {
     );
     add("  best share that work allows: bare / this route", bareMedian / recordingMedian, "x");
     add("  the endpoint's other work: this route / endpoint", recordingMedian / endpointMedian, "x");
+    const unstoredMedian = median(unstoredMs);
+    add(
+      "the same, the record built but stored nowhere, run time",
+      unstoredMedian,
+      "ms",
+      undefined,
+      `its process's CPU: ${unstoredCpu!.toFixed(1)} ms a run`,
+    );
+    add("  bare / this route: the best share without SQLite", bareMedian / unstoredMedian, "x");
     const floorMedian = median(floorMs);
     add("floor: a route writing pre-encoded bytes, run time", floorMedian, "ms");
     add("  ratio endpoint / floor (no target)", endpointMedian / floorMedian, "x");
