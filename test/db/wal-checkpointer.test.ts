@@ -1,5 +1,6 @@
 // WAL checkpoints on a worker thread (lib/db/wal-checkpointer.ts): a database that writes little
-// never starts one; one that writes megabytes gets its log copied back by the worker, so the log
+// never starts one; one that writes megabytes, in large commits or small ones, gets its log copied
+// back by the worker, so the log
 // starts over from its beginning although the serving connection's own checkpoint waits for
 // 16,000 pages; and a log a burst grew past its size limit is cut back when it starts over.
 import fs from "node:fs";
@@ -85,11 +86,31 @@ describe("WAL checkpoints on a worker thread", () => {
     expect(checkpointer.running).toBe(false);
   });
 
+  it("starts under steady small commits, whose log SQLite's own checkpoint keeps at about 1,000 pages", async () => {
+    const handle = database();
+    const checkpointer = new WalCheckpointer(handle.sqlite, handle.path, { intervalMs: 50 });
+    try {
+      // Commits of about two pages, 6 MB in all: the connection's checkpoint starts the log over
+      // each time it reaches 1,000 pages, so the file never grows past about 4.13 MB.
+      const insert = handle.sqlite.prepare("insert into blobs (body) values (?)");
+      const body = "x".repeat(3000);
+      for (let i = 0; i < 2000; i++) {
+        insert.run(body);
+        if (i % 50 === 49) await sleep(2);
+      }
+      expect(walBytes(handle)).toBeLessThan(4.2e6);
+      await until(() => checkpointer.running, 3000);
+      expect(autocheckpoint(handle)).toBe(BACKSTOP_AUTOCHECKPOINT_PAGES);
+    } finally {
+      checkpointer.stop();
+    }
+  });
+
   it("never starts for a database that writes little, whose connection keeps SQLite's own checkpoint", async () => {
     const handle = database();
     const checkpointer = new WalCheckpointer(handle.sqlite, handle.path, { intervalMs: 50 });
     try {
-      await write(handle, 1);
+      await write(handle, 0.5);
       await sleep(1200);
       expect(checkpointer.running).toBe(false);
       expect(autocheckpoint(handle)).toBe(1000);
