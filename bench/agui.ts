@@ -397,6 +397,9 @@ export async function benchAgui(): Promise<BenchResult[]> {
   const figures: Figure[] = [];
   const add = (label: string, value: number, unit: string, target?: Figure["target"], note?: string) =>
     figures.push({ label, value, unit, ...(target && { target }), ...(note && { note }) });
+  // A route's run time, with the CPU its process spent a run.
+  const routeTime = (label: string, ms: number, cpu: number) =>
+    add(label, ms, "ms", undefined, `its process's CPU: ${cpu.toFixed(1)} ms a run`);
   let title = "agui";
   let next: BenchResult | undefined;
   const local = replayServices();
@@ -495,39 +498,21 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const endpointMedian = median(endpointMs);
     const bareMedian = median(bareMs);
     title = `agui: ${count.toLocaleString("en")} events per run (${DELTAS.toLocaleString("en")} text deltas) in ${chunks.length} chunks, median of ${THROUGHPUT_ROUNDS} rounds (demo agent: ${DEMO_ROUNDS})`;
-    add("endpoint (node adapter) run time", endpointMedian, "ms", undefined, `its process's CPU: ${endpointCpu!.toFixed(1)} ms a run`);
+    routeTime("endpoint (node adapter) run time", endpointMedian, endpointCpu!);
     add("  its first byte (RUN_STARTED) after", median(endpointTtfb), "ms");
     add("endpoint events per second", (count * 1000) / endpointMedian, "events/s");
-    add(
-      "bare node:http route, same agent and frames, run time",
-      bareMedian,
-      "ms",
-      undefined,
-      `its process's CPU: ${bareCpu!.toFixed(1)} ms a run`,
-    );
+    routeTime("bare node:http route, same agent and frames, run time", bareMedian, bareCpu!);
     add("  its first byte (RUN_STARTED) after", median(bareTtfb), "ms");
     add("bare route events per second", (count * 1000) / bareMedian, "events/s");
     add("bare route's rate as a share: bare run time / endpoint run time", bareMedian / endpointMedian, "x", {
       min: TARGETS.bareShare,
     });
     const recordingMedian = median(recordingMs);
-    add(
-      "bare route plus only the run's record and bytes, run time",
-      recordingMedian,
-      "ms",
-      undefined,
-      `its process's CPU: ${recordingCpu!.toFixed(1)} ms a run`,
-    );
+    routeTime("bare route plus only the run's record and bytes, run time", recordingMedian, recordingCpu!);
     add("  best share that work allows: bare / this route", bareMedian / recordingMedian, "x");
     add("  the endpoint's other work: this route / endpoint", recordingMedian / endpointMedian, "x");
     const unstoredMedian = median(unstoredMs);
-    add(
-      "the same, the record built but stored nowhere, run time",
-      unstoredMedian,
-      "ms",
-      undefined,
-      `its process's CPU: ${unstoredCpu!.toFixed(1)} ms a run`,
-    );
+    routeTime("the same, the record built but stored nowhere, run time", unstoredMedian, unstoredCpu!);
     add("  bare / this route: the best share without SQLite", bareMedian / unstoredMedian, "x");
     const floorMedian = median(floorMs);
     add("floor: a route writing pre-encoded bytes, run time", floorMedian, "ms");
