@@ -1,8 +1,8 @@
 // WAL checkpoints on a worker thread (lib/db/wal-checkpointer.ts): a database that writes little
 // never starts one; one that writes megabytes, in large commits or small ones, gets its log copied
-// back by the worker, so the log
-// starts over from its beginning although the serving connection's own checkpoint waits for
-// 16,000 pages; and a log a burst grew past its size limit is cut back when it starts over.
+// back by the worker, so the log starts over from its beginning although the serving connection's
+// own checkpoint waits for 16,000 pages; and a log a burst grew past its size limit is cut back
+// when it starts over.
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
