@@ -12,9 +12,9 @@
 //    bare / that route is the best share the endpoint could reach with nothing else to do; the
 //    same route with the record built but stored nowhere parts building it from storing it. The
 //    endpoint, the bare route and those two routes each run in a process of their own (see
-//    ./support/served-handler.ts), which prints its CPU per run; the clients and the floor run here;
-//    The same three routes then serve a run of 10 deltas, turn about: what each costs a request,
-//    apart from what it costs an event;
+//    ./support/served-handler.ts), which prints its CPU per run; the clients and the floor run here.
+//    The endpoint, the bare route and the recording route then serve a run of 10 deltas, turn
+//    about: what each costs a request, apart from what it costs an event;
 // 2. median time to the first byte of RUN_STARTED on loopback over 50 runs (target < 30 ms);
 // 3. 100 concurrent runs: no error, resident memory growth < 200 MB.
 // Then the same endpoint through the production build's Next.js server (scripts/server.mjs, as
@@ -397,9 +397,17 @@ export async function benchAgui(): Promise<BenchResult[]> {
   const figures: Figure[] = [];
   const add = (label: string, value: number, unit: string, target?: Figure["target"], note?: string) =>
     figures.push({ label, value, unit, ...(target && { target }), ...(note && { note }) });
-  // A route's run time, with the CPU its process spent a run.
-  const routeTime = (label: string, ms: number, cpu: number) =>
-    add(label, ms, "ms", undefined, `its process's CPU: ${cpu.toFixed(1)} ms a run`);
+  // A route's run time, with the CPU its process spent a run (finer, with the rounds, for short runs).
+  const routeTime = (label: string, ms: number, cpu: number, shortRounds?: number) =>
+    add(
+      label,
+      ms,
+      "ms",
+      undefined,
+      shortRounds
+        ? `its process's CPU: ${cpu.toFixed(2)} ms a run; median of ${shortRounds}`
+        : `its process's CPU: ${cpu.toFixed(1)} ms a run`,
+    );
   let title = "agui";
   let next: BenchResult | undefined;
   const local = replayServices();
@@ -520,16 +528,9 @@ export async function benchAgui(): Promise<BenchResult[]> {
     // Per request: a short run on each route. The endpoint's CPU above the recording route's here
     // against the same difference on the long run says whether its other work is paid per request
     // or per event.
-    const shortNote = (cpu: number) => `its process's CPU: ${cpu.toFixed(2)} ms a run; median of ${SHORT_ROUNDS}`;
-    add(`a ${SHORT_DELTAS}-delta run: endpoint`, median(shortMs[0]!), "ms", undefined, shortNote(endpointShortCpu!));
-    add(`a ${SHORT_DELTAS}-delta run: bare route`, median(shortMs[1]!), "ms", undefined, shortNote(bareShortCpu!));
-    add(
-      `a ${SHORT_DELTAS}-delta run: bare route plus the record and bytes`,
-      median(shortMs[2]!),
-      "ms",
-      undefined,
-      shortNote(recordingShortCpu!),
-    );
+    routeTime(`a ${SHORT_DELTAS}-delta run: endpoint`, median(shortMs[0]!), endpointShortCpu!, SHORT_ROUNDS);
+    routeTime(`a ${SHORT_DELTAS}-delta run: bare route`, median(shortMs[1]!), bareShortCpu!, SHORT_ROUNDS);
+    routeTime(`a ${SHORT_DELTAS}-delta run: bare route plus the record and bytes`, median(shortMs[2]!), recordingShortCpu!, SHORT_ROUNDS);
     add(
       "  the endpoint's CPU above that route's, a request",
       endpointShortCpu! - recordingShortCpu!,
