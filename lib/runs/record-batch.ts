@@ -37,8 +37,10 @@ export class RecordBatch {
   private stretchItem = "";
   private stretchFirst = "";
   private stretchSize = 0;
-  private deltas: string[] = [];
-  private times: number[] = [];
+  // The stretch's deltas (JSON) and times as the record's text, comma-separated: built as they come,
+  // which cost half what arrays joined at the end did (a number array's join converts each anew).
+  private deltas = "";
+  private times = "";
   private lastTime: number | undefined;
 
   /** Add an event to the batch; returns its JSON text (for the wire). */
@@ -58,9 +60,11 @@ export class RecordBatch {
       timed === (this.lastTime !== undefined)
     ) {
       this.stretchSize++;
-      this.deltas.push(json.deltaJson);
+      this.deltas += "," + json.deltaJson;
       if (timed) {
-        this.times.push(json.timestamp! - this.lastTime!);
+        const gap = json.timestamp! - this.lastTime!;
+        // Most gaps are 0 (events the agent had ready in the same millisecond).
+        this.times += gap === 0 ? ",0" : "," + gap;
         this.lastTime = json.timestamp;
       }
     } else {
@@ -69,8 +73,8 @@ export class RecordBatch {
       this.stretchItem = json.item;
       this.stretchFirst = text;
       this.stretchSize = 1;
-      this.deltas = [json.deltaJson];
-      this.times = timed ? [json.timestamp!] : [];
+      this.deltas = json.deltaJson;
+      this.times = timed ? String(json.timestamp) : "";
       this.lastTime = json.timestamp;
     }
     return text;
@@ -93,15 +97,15 @@ export class RecordBatch {
   private closeStretch(): void {
     if (this.stretchSize === 1) this.entry(this.stretchFirst);
     else if (this.stretchSize > 1) {
-      const times = this.lastTime === undefined ? "" : `,"times":[${this.times.join(",")}]`;
+      const times = this.lastTime === undefined ? "" : `,"times":[${this.times}]`;
       this.entry(
-        `{"$content":${JSON.stringify(this.stretchType)},"id":${JSON.stringify(this.stretchItem)},"deltas":[${this.deltas.join(",")}]${times}}`,
+        `{"$content":${JSON.stringify(this.stretchType)},"id":${JSON.stringify(this.stretchItem)},"deltas":[${this.deltas}]${times}}`,
       );
     }
     this.stretchSize = 0;
     this.stretchFirst = "";
-    this.deltas = [];
-    this.times = [];
+    this.deltas = "";
+    this.times = "";
     this.lastTime = undefined;
   }
 }
