@@ -277,3 +277,31 @@ describe("two instances on one PostgreSQL", () => {
     expect(rows).toEqual([{ kind: "text" }]);
   });
 });
+
+describe("the statements every run sends", () => {
+  // One connection, so that the statements the store prepares are the ones this test reads.
+  const single = postgresPool(database, { maxConnections: 1 });
+  beforeEach(async () => {
+    await pg.pool.query("truncate threads, runs, run_events cascade");
+  });
+
+  it("are prepared once on a connection and reused by every later run (PostgreSQL parses and plans them once)", async () => {
+    const store = new PgRunStore(single.db);
+    const prepared = async () =>
+      (await single.pool.query<{ statement: string }>("select statement from pg_prepared_statements order by statement")).rows.map((row) =>
+        row.statement.replace(/\s+/g, " ").slice(0, 24),
+      );
+    const oneRun = async (runId: string) => {
+      await store.start(started(runId));
+      store.append(runId, 0, many(0, 3));
+      await store.finish(runId, { status: "finished", messages: [] });
+    };
+    await oneRun("r-1");
+    const afterOne = await prepared();
+    expect(afterOne).toEqual(expect.arrayContaining(["with run as ( insert int", "with written as (insert "]));
+    await oneRun("r-2");
+    await oneRun("r-3");
+    expect(await prepared()).toEqual(afterOne);
+    expect((await store.listRuns({ threadId: "t1" })).items.map((run) => run.status)).toEqual(["finished", "finished", "finished"]);
+  });
+});

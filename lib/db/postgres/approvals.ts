@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { and, desc, eq, getTableColumns, inArray, isNull, or, sql, type AnyColumn, type Column, type SQL } from "drizzle-orm";
 import type pg from "pg";
 import type {
@@ -17,6 +16,7 @@ import type { ApprovalStatus } from "../schema";
 import { approvalEvents, approvals, callResults } from "../schema.pg";
 import { containsPattern, searchWords } from "../search";
 import type { PgDb } from "./open";
+import { prepared } from "./prepared";
 
 /**
  * The approvals table and its audit trail on PostgreSQL, the twin of the SQLite ApprovalRows.
@@ -203,7 +203,7 @@ export class PgApprovalRows implements ApprovalRowStore {
 
   /** Run one statement on the pool as a named statement: parsed once per connection. */
   private query<R extends RawRow = RawRow>(text: string, values: unknown[]): Promise<pg.QueryResult<R>> {
-    return this.db.$client.query<R>({ name: statementName(text), text, values });
+    return this.db.$client.query<R>(prepared(text, values));
   }
 }
 
@@ -228,14 +228,6 @@ const toApproval = (raw: RawRow): ApprovalRow => fromDriver<ApprovalRow>(APPROVA
 
 /** jsonb parameters go as JSON text: node-postgres would send a JS array as a PostgreSQL array. */
 const eventData = (event: ApprovalEventInput): string | null => (event.data ? JSON.stringify(event.data) : null);
-
-const statementNames = new Map<string, string>();
-/** A name node-postgres can prepare `text` under: the same for the same text in every instance of the class. */
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (!name) statementNames.set(text, (name = `approvals_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`));
-  return name;
-}
 
 const INSERT_EVENT = "insert into approval_events (approval_id, type, actor, data, created_at, updated_at)";
 

@@ -5,6 +5,7 @@ import type { CallResultStore, PastCall, PastCallFilter } from "../call-results"
 import { pageSize } from "../paging";
 import { callResults } from "../schema.pg";
 import type { PgDb } from "./open";
+import { prepared } from "./prepared";
 
 /**
  * The call record and each tool's call history on PostgreSQL, the twin of the SQLite CallResults.
@@ -43,13 +44,7 @@ export class PgCallResults implements CallResultStore {
 
   /** The recorded results of `keys`, in their order: one statement for the reads of one turn of the event loop. */
   private async getMany(keys: CallKey[]): Promise<Array<ToolResult | undefined>> {
-    const { rows } = await this.db.$client.query<{ i: number; result: ToolResult }>(
-      `select k.i::int as i, c.result from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality
-         as k(principal, scope, call_id, tool, args_digest, i)
-       join call_results c on c.principal = k.principal and c.scope = k.scope and c.call_id = k.call_id
-         and c.tool = k.tool and c.args_digest = k.args_digest`,
-      keyColumns(keys),
-    );
+    const { rows } = await this.db.$client.query<{ i: number; result: ToolResult }>(prepared(GET_MANY, keyColumns(keys)));
     const results: Array<ToolResult | undefined> = keys.map(() => undefined);
     for (const row of rows) results[row.i - 1] = row.result;
     return results;
@@ -69,19 +64,13 @@ export class PgCallResults implements CallResultStore {
     const written = [...first.values()].map((i) => records[i]!);
     const now = Date.now();
     const { rows } = await this.db.$client.query<{ principal: string; scope: string; call_id: string; tool: string; args_digest: string }>(
-      `insert into call_results (principal, scope, call_id, tool, args_digest, args, result, duration_ms, created_at, updated_at)
-       select r.principal, r.scope, r.call_id, r.tool, r.args_digest, r.args, r.result, r.duration_ms, $9::bigint, $9::bigint
-         from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::bigint[])
-           as r(principal, scope, call_id, tool, args_digest, args, result, duration_ms)
-       on conflict do nothing
-       returning principal, scope, call_id, tool, args_digest`,
-      [
+      prepared(PUT_MANY, [
         ...keyColumns(written.map((record) => record.key)),
         written.map((record) => (record.args ? JSON.stringify(record.args) : null)),
         written.map((record) => JSON.stringify(record.result)),
         written.map((record) => Math.round(record.durationMs)),
         now,
-      ],
+      ]),
     );
     const kept = new Set(rows.map((row) => keyText({ ...row, callId: row.call_id, argsDigest: row.args_digest })));
     return records.map((record, i) => first.get(keyText(record.key)) === i && kept.has(keyText(record.key)));
@@ -186,3 +175,17 @@ class Batch<T, R> {
     }
   }
 }
+
+/** The recorded results of keys given as five arrays ($1 principals … $5 argument digests), with each key's position. */
+const GET_MANY = `select k.i::int as i, c.result from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[]) with ordinality
+    as k(principal, scope, call_id, tool, args_digest, i)
+  join call_results c on c.principal = k.principal and c.scope = k.scope and c.call_id = k.call_id
+    and c.tool = k.tool and c.args_digest = k.args_digest`;
+
+/** Calls given as arrays ($1-$5 their keys, $6 arguments, $7 results, $8 durations; $9 now), each written unless its key is there. */
+const PUT_MANY = `insert into call_results (principal, scope, call_id, tool, args_digest, args, result, duration_ms, created_at, updated_at)
+  select r.principal, r.scope, r.call_id, r.tool, r.args_digest, r.args, r.result, r.duration_ms, $9::bigint, $9::bigint
+    from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::jsonb[], $7::jsonb[], $8::bigint[])
+      as r(principal, scope, call_id, tool, args_digest, args, result, duration_ms)
+  on conflict do nothing
+  returning principal, scope, call_id, tool, args_digest`;

@@ -21,6 +21,7 @@ import {
 } from "../runs";
 import { runEvents, runs, threads } from "../schema.pg";
 import type { PgDb } from "./open";
+import { prepared } from "./prepared";
 
 /** The columns the lists select (ThreadSummary, RunSummary). */
 const THREAD_SUMMARY = columnsWithout(threads, "messages", "state");
@@ -126,17 +127,19 @@ export class PgRunStore implements RunStore {
   ) {}
 
   async start(input: RunStart): Promise<void> {
-    const { rows } = await this.db.$client.query<{ id: string }>(START_RUN, [
-      input.runId,
-      input.threadId,
-      input.agent,
-      input.principal,
-      input.surface ?? "agui",
-      input.parentRunId ?? null,
-      input.title?.slice(0, 120) ?? null,
-      Date.now(),
-      inputStateText(input.inputState),
-    ]);
+    const { rows } = await this.db.$client.query<{ id: string }>(
+      prepared(START_RUN, [
+        input.runId,
+        input.threadId,
+        input.agent,
+        input.principal,
+        input.surface ?? "agui",
+        input.parentRunId ?? null,
+        input.title?.slice(0, 120) ?? null,
+        Date.now(),
+        inputStateText(input.inputState),
+      ]),
+    );
     if (!rows.length) throw new RunIdTaken(input.runId);
   }
 
@@ -315,7 +318,7 @@ export class PgRunStore implements RunStore {
    */
   private async attempt(text: string, params: unknown[]): Promise<boolean> {
     try {
-      await this.db.$client.query(text, params);
+      await this.db.$client.query(prepared(text, params));
       return true;
     } catch {
       return false;
