@@ -292,13 +292,14 @@ describe("the statements every run sends", () => {
         row.statement.replace(/\s+/g, " ").slice(0, 24),
       );
     const oneRun = async (runId: string) => {
+      await store.threadOwner("t1");
       await store.start(started(runId));
       store.append(runId, 0, many(0, 3));
       await store.finish(runId, { status: "finished", messages: [] });
     };
     await oneRun("r-1");
     const afterOne = await prepared();
-    expect(afterOne).toEqual(expect.arrayContaining(["with run as ( insert int", "with written as (insert "]));
+    expect(afterOne).toEqual(expect.arrayContaining(["select principal from th", "with run as ( insert int", "with written as (insert "]));
     await oneRun("r-2");
     await oneRun("r-3");
     expect(await prepared()).toEqual(afterOne);

@@ -1,6 +1,7 @@
 import pg from "pg";
 import type { PublishedChange } from "../change-bus";
 import { notifyChange, type NotifyTarget } from "./notify";
+import { prepared } from "./prepared";
 
 // Which console instance runs which run, with no column for it.
 //
@@ -35,6 +36,9 @@ const leaseHeld = (idExpr: string) => `exists (
      and l.classid::bigint = (${lockKey(idExpr)} >> 32) & 4294967295
      and l.objid::bigint = ${lockKey(idExpr)} & 4294967295)`;
 const NOW_MS = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+/** Take and give up one run's lease ($1 its id): sent for every run, so prepared (./prepared.ts). */
+const HOLD = `select pg_try_advisory_lock(${lockKey("$1::text")}) as locked`;
+const RELEASE = `select pg_advisory_unlock(${lockKey("$1::text")})`;
 
 /** Raised by RunLeases.hold when another session already holds the run's lease. */
 export class RunLeaseTakenError extends Error {
@@ -106,7 +110,7 @@ export class RunLeases {
     const client = this.client;
     if (!client) return;
     try {
-      const { rows } = await client.query<{ locked: boolean }>(`select pg_try_advisory_lock(${lockKey("$1::text")}) as locked`, [runId]);
+      const { rows } = await client.query<{ locked: boolean }>(prepared(HOLD, [runId]));
       if (rows[0]?.locked !== true) {
         this.held.delete(runId);
         throw new RunLeaseTakenError(`run ${runId} is held by another console instance`);
@@ -122,7 +126,7 @@ export class RunLeases {
   /** Give up the lease of `runId` (the run ended here). Releasing a run not held does nothing. */
   async release(runId: string): Promise<void> {
     if (!this.held.delete(runId)) return;
-    await this.client?.query(`select pg_advisory_unlock(${lockKey("$1::text")})`, [runId]).catch((error: unknown) => this.onError(error));
+    await this.client?.query(prepared(RELEASE, [runId])).catch((error: unknown) => this.onError(error));
   }
 
   /** Close the lease connection, which gives up every lease. */
@@ -211,7 +215,7 @@ export class RunLeases {
       locked,
     ]);
     const endedIds = new Set(ended.map((row) => row.id));
-    for (const id of endedIds) await client.query(`select pg_advisory_unlock(${lockKey("$1::text")})`, [id]);
+    for (const id of endedIds) await client.query(RELEASE, [id]);
     const kept = new Set(locked.filter((id) => !endedIds.has(id)));
     const lost = ids.filter((id) => !kept.has(id));
     for (const id of lost) this.held.delete(id);

@@ -79,6 +79,9 @@ const FINISH_RUN = `with written as (${INSERT_ROWS}), run as (
   update threads set updated_at = $5::bigint, messages = coalesce($12::jsonb, threads.messages), state = coalesce($13::jsonb, threads.state)
     from run where threads.id = run.thread_id`;
 
+/** Who a thread belongs to ($1 its id): asked before every run. */
+const THREAD_OWNER = "select principal from threads where id = $1";
+
 /** The parameters $1 to $5 of INSERT_ROWS. */
 function rowParams(rows: Waiting[], now: number): unknown[] {
   return [
@@ -252,8 +255,8 @@ export class PgRunStore implements RunStore {
   }
 
   async threadOwner(id: string): Promise<string | undefined> {
-    const [row] = await this.db.select({ principal: threads.principal }).from(threads).where(eq(threads.id, id));
-    return row?.principal;
+    const { rows } = await this.db.$client.query<{ principal: string }>(prepared(THREAD_OWNER, [id]));
+    return rows[0]?.principal;
   }
 
   async getThread(id: string): Promise<Thread | undefined> {
