@@ -106,6 +106,19 @@ test.describe("new chat", () => {
     await expect(picker).toHaveValue("demo");
   });
 
+  test("gets Markdown ready while the page is idle, once, and leaves nothing of it on the page", async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.openNew();
+    const warmed = () => page.evaluate(() => performance.getEntriesByName("agui-console:markdown-warmed").length);
+    await expect.poll(warmed).toBe(1);
+    // Rendered out of sight and gone: only the agent's hint is in the conversation.
+    await expect(page.getByRole("region", { name: "Conversation" }).locator("[hidden]")).toHaveCount(0);
+    await expect(page.getByRole("heading", { name: "Title" })).toHaveCount(0);
+    await chat.send("hello there");
+    await expect(chat.status()).toHaveText("finished");
+    expect(await warmed()).toBe(1);
+  });
+
   test("shows the shared state panel for an agent that keeps one, and leaves the room to the conversation otherwise", async ({ page }) => {
     const chat = new ChatPage(page);
     await chat.openNew("demo");

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { AgentState, HttpAGUIClient, type ThreadData } from "@/lib/client";
 import { useAgentState } from "@/lib/client/use-agent-state";
 import { JsonView } from "../common/json-view";
+import { MarkdownWarmUp } from "../common/markdown";
 import { useApprovalEvents } from "../common/use-approval-events";
 import { InterruptCard, type InterruptActions, type RemoteDecision } from "./interrupt-card";
 import { MessageList } from "./message-list";
@@ -161,6 +162,7 @@ export function ChatView({
             <p className="text-sm text-slate-500">{agent.description} Try “weather in Paris” or “refund order 1234 for 20 EUR”.</p>
           ) : null}
           <MessageList snapshot={snapshot} scrollRef={scrollRef} />
+          <MarkdownWarmUp />
           {snapshot.interrupts.length ? (
             <div className="mt-4 space-y-3" aria-label="Open approvals">
               {snapshot.interrupts.length > 1 ? (

@@ -47,6 +47,52 @@ export function Markdown({ text }: { text: string }) {
   );
 }
 
+/** A little of what answers hold, one piece per idle moment (MarkdownWarmUp). */
+const WARM_UP_PIECES = [
+  "Some words.",
+  "# Title\n\nSome **bold**, _emphasis_, `code` and a [link](https://example.com) at www.example.com.",
+  "- one\n- two\n\n1. first\n2. second\n\n> a quote",
+  "```js\nconst x = 1;\n```\n\n| a | b |\n| - | - |\n| 1 | 2 |",
+];
+
+let warmedUp = false;
+
+/** The performance mark MarkdownWarmUp sets once its last piece is rendered. */
+export const MARKDOWN_WARMED_MARK = "agui-console:markdown-warmed";
+
+/**
+ * Renders a few pieces of Markdown out of sight, one each time the browser is idle, once per page;
+ * then nothing. The parser's code is compiled on its first use: the first streamed answer's first
+ * render, in a chat with no answer on screen yet, was a task of 35-60 ms (a long task, over 50 ms,
+ * when the machine was busy; `npm run bench -- browser`). This pays it in idle time, in tasks short
+ * enough not to hold up typing.
+ */
+export function MarkdownWarmUp() {
+  // Past the last piece when another mount warmed up (or is warming up) already: nothing to do.
+  const [piece, setPiece] = useState(warmedUp ? WARM_UP_PIECES.length + 1 : -1);
+  useEffect(() => {
+    if (piece === WARM_UP_PIECES.length) performance.mark(MARKDOWN_WARMED_MARK);
+    if (piece >= WARM_UP_PIECES.length) return;
+    const next = () => {
+      warmedUp = true;
+      setPiece(piece + 1);
+    };
+    // Safari has no requestIdleCallback.
+    if (typeof requestIdleCallback !== "function") {
+      const timer = setTimeout(next, 200);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(next, { timeout: 2000 });
+    return () => cancelIdleCallback(handle);
+  }, [piece]);
+  const text = WARM_UP_PIECES[piece];
+  return text === undefined ? null : (
+    <div hidden>
+      <Markdown text={text} />
+    </div>
+  );
+}
+
 const MarkdownBlocks = memo(function MarkdownBlocks({ text }: { text: string }) {
   return <ReactMarkdown {...MARKDOWN_OPTIONS}>{text}</ReactMarkdown>;
 });
