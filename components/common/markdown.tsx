@@ -68,13 +68,15 @@ export const MARKDOWN_WARMED_MARK = "agui-console:markdown-warmed";
  * enough not to hold up typing.
  */
 export function MarkdownWarmUp() {
-  // Past the last piece when another mount warmed up (or is warming up) already: nothing to do.
-  const [piece, setPiece] = useState(warmedUp ? WARM_UP_PIECES.length + 1 : -1);
+  // The piece on screen: -1 before the first, past the last once done (or when another mount
+  // warmed up, or is warming up, already).
+  const [piece, setPiece] = useState(warmedUp ? WARM_UP_PIECES.length : -1);
   useEffect(() => {
-    if (piece === WARM_UP_PIECES.length) performance.mark(MARKDOWN_WARMED_MARK);
     if (piece >= WARM_UP_PIECES.length) return;
     const next = () => {
       warmedUp = true;
+      // Effects run after the commit: the last piece has been rendered.
+      if (piece === WARM_UP_PIECES.length - 1) performance.mark(MARKDOWN_WARMED_MARK);
       setPiece(piece + 1);
     };
     // Safari has no requestIdleCallback.

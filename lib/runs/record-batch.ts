@@ -37,8 +37,9 @@ export class RecordBatch {
   private stretchItem = "";
   private stretchFirst = "";
   private stretchSize = 0;
-  // The stretch's deltas (JSON) and times as the record's text, comma-separated: built as they come,
-  // which cost half what arrays joined at the end did (a number array's join converts each anew).
+  // The stretch's deltas (JSON) and times as the record's text, comma-separated, built as they come:
+  // arrays joined at the end made a 20,000-delta run's record (flattened and encoded as the writer
+  // does) take 3.2 ms against 2.8-2.9 (a number array's join converts every gap anew).
   private deltas = "";
   private times = "";
   private lastTime: number | undefined;
@@ -62,9 +63,7 @@ export class RecordBatch {
       this.stretchSize++;
       this.deltas += "," + json.deltaJson;
       if (timed) {
-        const gap = json.timestamp! - this.lastTime!;
-        // Most gaps are 0 (events the agent had ready in the same millisecond).
-        this.times += gap === 0 ? ",0" : "," + gap;
+        this.times += "," + (json.timestamp! - this.lastTime!);
         this.lastTime = json.timestamp;
       }
     } else {
