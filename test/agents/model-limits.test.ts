@@ -8,7 +8,8 @@ import { LOCAL_PRINCIPAL } from "@/lib/auth";
 import type { Services } from "@/lib/services";
 import { testServices } from "../support/services";
 
-// A provider that answers its headers and a first delta, then either goes quiet or never stops.
+// A provider that answers its headers and a first delta, then goes quiet, never stops, or sends a
+// word every 150 ms for 1.2 s and ends.
 let provider: http.Server;
 let base: string;
 let services: Services;
@@ -22,6 +23,15 @@ beforeAll(async () => {
     res.write(chunk("Hello"));
     if (req.url?.includes("endless")) {
       const timer = setInterval(() => res.write(chunk("and again ".repeat(100))), 1);
+      res.on("close", () => clearInterval(timer));
+    }
+    if (req.url?.includes("steady")) {
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (++sent <= 8) return void res.write(chunk(` word${sent}`));
+        clearInterval(timer);
+        res.end("data: [DONE]\n\n");
+      }, 150);
       res.on("close", () => clearInterval(timer));
     }
     // "quiet": nothing more, the connection stays open until the client goes.
@@ -76,6 +86,15 @@ describe("a model answer is bounded", () => {
       message: expect.stringMatching(/sent nothing for/),
     });
     expect(events.filter((e) => e.type === EventType.TEXT_MESSAGE_END)).toHaveLength(1);
+  });
+
+  it("not in a steady answer: pauses under the limit keep it going well past the limit in all", async () => {
+    const started = Date.now();
+    const events = await runWith("steady", { idleTimeoutMs: 400 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1100);
+    expect(events.some((e) => e.type === EventType.RUN_ERROR)).toBe(false);
+    const text = events.flatMap((e) => (e.type === EventType.TEXT_MESSAGE_CONTENT ? [e.delta] : [])).join("");
+    expect(text).toBe("Hello word1 word2 word3 word4 word5 word6 word7 word8");
   });
 
   it("in length: an answer that never stops is cut at the character limit", async () => {
