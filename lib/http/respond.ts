@@ -19,10 +19,11 @@ function jsonHeaders(given: HeadersInit | undefined): Headers {
 }
 
 /**
- * A JSON response of `head` with a list under `key` (which `head` must not hold) that may run to
- * thousands of entries: the list is written a slice at a time, each within the event loop's turn
- * budget (lib/streams/turn-budget.ts), so the answer never holds the loop for the whole of it.
- * `each` gives the list's entry for an item, in the same slices. `no-store` caching, as json's.
+ * A JSON response of `head` with a list under `key` that may run to thousands of entries: the list
+ * is written a slice at a time, each within the event loop's turn budget
+ * (lib/streams/turn-budget.ts), so the answer never holds the loop for the whole of it. `each`
+ * gives the list's entry for an item, in the same slices. `no-store` caching, as json's. Throws
+ * TypeError when `head` holds `key` too.
  */
 export function jsonWithList<T>(
   head: Record<string, unknown>,
@@ -31,6 +32,8 @@ export function jsonWithList<T>(
   each: (item: T) => unknown,
   init: ResponseInit = {},
 ): Response {
+  // Written twice, the key would be read back as the head's (a JSON reader keeps the last).
+  if (head[key] !== undefined) throw new TypeError(`jsonWithList: the head already holds "${key}"`);
   const rest = JSON.stringify(head);
   const open = `{${JSON.stringify(key)}:[`;
   const close = rest === "{}" ? "]}" : `],${rest.slice(1)}`;

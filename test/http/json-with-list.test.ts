@@ -42,6 +42,13 @@ describe("jsonWithList", () => {
     expect(JSON.parse(await jsonWithList({ a: null }, "items", [], (x) => x).text())).toEqual({ items: [], a: null });
   });
 
+  it("refuses a head that already holds the list's key, rather than writing the key twice", () => {
+    expect(() => jsonWithList({ tools: [] }, "tools", [1], (x) => x)).toThrow(TypeError);
+    expect(() => jsonWithList({ tools: null }, "tools", [1], (x) => x)).toThrow(/already holds "tools"/);
+    // A key JSON leaves out is no clash.
+    expect(() => jsonWithList({ tools: undefined }, "tools", [1], (x) => x)).not.toThrow();
+  });
+
   it("writes thousands of entries in several slices, the event loop turning between them", async () => {
     const items = Array.from({ length: 20_000 }, (_, i) => i);
     const entry = (i: number) => ({
