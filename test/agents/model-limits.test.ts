@@ -90,7 +90,7 @@ describe("a model answer is bounded", () => {
 
   it("not in a steady answer: pauses under the limit keep it going well past the limit in all", async () => {
     const started = Date.now();
-    const events = await runWith("steady", { idleTimeoutMs: 400 });
+    const events = await runWith("steady", { idleTimeoutMs: 600 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1100);
     expect(events.some((e) => e.type === EventType.RUN_ERROR)).toBe(false);
     const text = events.flatMap((e) => (e.type === EventType.TEXT_MESSAGE_CONTENT ? [e.delta] : [])).join("");
