@@ -51,6 +51,24 @@ export function inputStateText(state: unknown): string | null {
   }
 }
 
+/**
+ * A RunStart's optional columns as both dialects store them: the surface `agui` unless given, the
+ * title cut at 120 characters, the given state as inputStateText keeps it, null for what is absent.
+ */
+export function startColumns(input: RunStart): {
+  surface: string;
+  parentRunId: string | null;
+  title: string | null;
+  inputState: string | null;
+} {
+  return {
+    surface: input.surface ?? "agui",
+    parentRunId: input.parentRunId ?? null,
+    title: input.title?.slice(0, 120) ?? null,
+    inputState: inputStateText(input.inputState),
+  };
+}
+
 export interface RunEnd {
   status: Exclude<RunStatus, "running">;
   outcome?: Record<string, unknown>;
@@ -218,19 +236,9 @@ export class SqliteRunStore implements RunStore {
     const { runExists, upsertThread, insertRun, finishRun, touchThread } = this.sql;
     this.startTx = sqlite.transaction((input: RunStart, now: number) => {
       if (runExists.get(input.runId)) throw new RunIdTaken(input.runId);
-      upsertThread.run(input.threadId, input.agent, input.principal, input.title?.slice(0, 120) ?? null, now, now);
-      insertRun.run(
-        input.runId,
-        input.threadId,
-        input.agent,
-        input.principal,
-        input.surface ?? "agui",
-        input.parentRunId ?? null,
-        inputStateText(input.inputState),
-        now,
-        now,
-        now,
-      );
+      const { surface, parentRunId, title, inputState } = startColumns(input);
+      upsertThread.run(input.threadId, input.agent, input.principal, title, now, now);
+      insertRun.run(input.runId, input.threadId, input.agent, input.principal, surface, parentRunId, inputState, now, now, now);
     }).immediate;
     this.finishTx = sqlite.transaction((runId: string, end: EncodedEnd, now: number) => {
       // The run's last events (and any other run's waiting ones) and its end, in one commit.

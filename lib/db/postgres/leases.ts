@@ -215,7 +215,7 @@ export class RunLeases {
       locked,
     ]);
     const endedIds = new Set(ended.map((row) => row.id));
-    for (const id of endedIds) await client.query(RELEASE, [id]);
+    for (const id of endedIds) await client.query(prepared(RELEASE, [id]));
     const kept = new Set(locked.filter((id) => !endedIds.has(id)));
     const lost = ids.filter((id) => !kept.has(id));
     for (const id of lost) this.held.delete(id);

@@ -6,7 +6,7 @@ import { afterDescending, pageSize, toPage, type Page } from "../paging";
 import {
   encodeEnd,
   endNotStored,
-  inputStateText,
+  startColumns,
   rowsHolding,
   type EncodedEnd,
   type Run,
@@ -130,18 +130,9 @@ export class PgRunStore implements RunStore {
   ) {}
 
   async start(input: RunStart): Promise<void> {
+    const { surface, parentRunId, title, inputState } = startColumns(input);
     const { rows } = await this.db.$client.query<{ id: string }>(
-      prepared(START_RUN, [
-        input.runId,
-        input.threadId,
-        input.agent,
-        input.principal,
-        input.surface ?? "agui",
-        input.parentRunId ?? null,
-        input.title?.slice(0, 120) ?? null,
-        Date.now(),
-        inputStateText(input.inputState),
-      ]),
+      prepared(START_RUN, [input.runId, input.threadId, input.agent, input.principal, surface, parentRunId, title, Date.now(), inputState]),
     );
     if (!rows.length) throw new RunIdTaken(input.runId);
   }
