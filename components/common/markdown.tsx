@@ -68,8 +68,9 @@ export const MARKDOWN_WARMED_MARK = "agui-console:markdown-warmed";
  * enough not to hold up typing.
  */
 export function MarkdownWarmUp() {
-  // The piece on screen: -1 before the first, past the last once done (or when another mount
-  // warmed up, or is warming up, already).
+  // The piece on screen: -1 before the first, past the last once done (or when an earlier mount
+  // has had its first idle moment: a second mount before that warms up again, which costs nothing
+  // but a few renders).
   const [piece, setPiece] = useState(warmedUp ? WARM_UP_PIECES.length : -1);
   useEffect(() => {
     if (piece >= WARM_UP_PIECES.length) return;
