@@ -10,11 +10,13 @@
 //    plus only what the endpoint cannot leave out, with the endpoint's own parts (the run, its
 //    compact record and its end in SQLite; the frames as bytes, as a web Response carries them):
 //    bare / that route is the best share the endpoint could reach with nothing else to do; the
-//    same route with the record built but stored nowhere parts building it from storing it. The
-//    endpoint, the bare route and those two routes each run in a process of their own (see
-//    ./support/served-handler.ts), which prints its CPU per run; the clients and the floor run here.
-//    The endpoint, the bare route and the recording route then serve a run of 10 deltas, turn
-//    about: what each costs a request, apart from what it costs an event;
+//    same route with the record built but stored nowhere parts building it from storing it. A last
+//    route is the endpoint itself over a run store that keeps nothing: bare / that route is the
+//    share the endpoint would have were its storage free. The endpoint, the bare route and those
+//    three routes each run in a process of their own (see ./support/served-handler.ts), which
+//    prints its CPU per run; the clients and the floor run here. The endpoint, the bare route, the
+//    recording route and the storeless endpoint then serve a run of 10 deltas, turn about: what
+//    each costs a request, apart from what it costs an event;
 // 2. median time to the first byte of RUN_STARTED on loopback over 50 runs (target < 30 ms);
 // 3. 100 concurrent runs: no error, resident memory growth < 200 MB.
 // Then the same endpoint through the production build's Next.js server (scripts/server.mjs, as
@@ -33,6 +35,7 @@ import type { Agent } from "../lib/agents";
 import { consoleApi } from "../lib/api";
 import { LOCAL_PRINCIPAL } from "../lib/auth";
 import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
+import { AguiBridge } from "../lib/integrations/agui/bridge";
 import { SSE_HEADERS } from "../lib/http/sse";
 import { EventJsonEncoder } from "../lib/runs/event-json";
 import { RecordBatch } from "../lib/runs/record-batch";
@@ -41,6 +44,7 @@ import { EventQueue } from "../lib/streams/event-queue";
 import { utf8Bytes } from "../lib/streams/utf8";
 import { EMPTY_ROUTE } from "./support/bench-routes";
 import { hasBuild, startBuiltConsole } from "./support/built-console";
+import { DiscardingRunStore } from "./support/discarding-run-store";
 import { startInstance } from "./support/console-instance";
 import type { BenchResult, Figure } from "./support/measure";
 import { throwAwayServices } from "./support/noop-services";
@@ -197,6 +201,11 @@ export const endpointRoute = replayRoute((services) => ({
 export const bareRoute = replayRoute((services) => ({ server: bareServer(services) }));
 export const recordingRoute = replayRoute((services) => ({ server: recordingServer(services, true) }));
 export const unstoredRoute = replayRoute((services) => ({ server: recordingServer(services, false) }));
+// The endpoint itself over a run store that keeps nothing (the same handler, bridge and stream).
+export const discardingRoute = replayRoute((services) => {
+  const bridge = new AguiBridge({ ...services.bridge.dependencies, runs: new DiscardingRunStore() });
+  return { path: "/api/agui/[agent]", handler: consoleApi({ ...services, bridge }).agui.run as WebHandler };
+});
 
 /** The chunks the endpoint's response body is made of (one per batch of ready frames), read in-process. */
 async function captureChunks(services: Services, agent = "replay"): Promise<string[]> {
@@ -430,11 +439,13 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const bareChild = await serve("bareRoute");
     const recordingChild = await serve("recordingRoute");
     const unstoredChild = await serve("unstoredRoute");
-    const [endpointBase, bareBase, recordingBase, unstoredBase] = [
+    const discardingChild = await serve("discardingRoute");
+    const [endpointBase, bareBase, recordingBase, unstoredBase, discardingBase] = [
       endpointChild.base,
       bareChild.base,
       recordingChild.base,
       unstoredChild.base,
+      discardingChild.base,
     ];
     // 1. Throughput, endpoint and bare route interleaved so both see the same machine.
     const reference = await post(endpointBase, body(`/stream ${DELTAS}`, "replay"), true);
@@ -448,6 +459,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
       await post(bareBase, body("warm-up", "replay"));
       await post(recordingBase, body("warm-up", "replay"));
       await post(unstoredBase, body("warm-up", "replay"));
+      await post(discardingBase, body(`/stream ${DELTAS}`, "replay"));
       await post(floorBase, body("warm-up"));
     }
     const endpointMs: number[] = [];
@@ -456,6 +468,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const bareTtfb: number[] = [];
     const recordingMs: number[] = [];
     const unstoredMs: number[] = [];
+    const discardingMs: number[] = [];
     const floorMs: number[] = [];
     const demoMs: number[] = [];
     const events = parseEvents((await post(base, body(`/stream ${DELTAS}`), true)).text!);
@@ -475,19 +488,20 @@ export async function benchAgui(): Promise<BenchResult[]> {
       },
       async () => void recordingMs.push((await post(recordingBase, body("recording", "replay"))).ms),
       async () => void unstoredMs.push((await post(unstoredBase, body("unstored", "replay"))).ms),
+      async () => void discardingMs.push((await post(discardingBase, body(`/stream ${DELTAS}`, "replay"))).ms),
       async () => void floorMs.push((await post(floorBase, body("floor"))).ms),
     ];
     // CPU per run of each route's process over `runs` runs (see processCpuSeconds), from `before`'s readings.
-    const served = [endpointChild, bareChild, recordingChild, unstoredChild];
+    const served = [endpointChild, bareChild, recordingChild, unstoredChild, discardingChild];
     const cpuNow = () => served.map((child) => child.cpuSeconds());
     const cpuPerRun = (before: number[], runs: number) => served.map((child, i) => ((child.cpuSeconds() - before[i]!) * 1000) / runs);
     const cpuBefore = cpuNow();
     for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
       for (let i = 0; i < routes.length; i++) await routes[(round + i) % routes.length]!();
     }
-    const [endpointCpu, bareCpu, recordingCpu, unstoredCpu] = cpuPerRun(cpuBefore, THROUGHPUT_ROUNDS);
+    const [endpointCpu, bareCpu, recordingCpu, unstoredCpu, discardingCpu] = cpuPerRun(cpuBefore, THROUGHPUT_ROUNDS);
     // The same three routes on a short run, turn about: what each costs a request.
-    const shortBases = [endpointBase, bareBase, recordingBase];
+    const shortBases = [endpointBase, bareBase, recordingBase, discardingBase];
     const shortMs: number[][] = shortBases.map(() => []);
     const shortRun = async (i: number) => (await post(shortBases[i]!, body(`/stream ${SHORT_DELTAS}`, "replay-short"))).ms;
     for (let round = 0; round < SHORT_WARM_UP_ROUNDS; round++) for (let i = 0; i < shortBases.length; i++) await shortRun(i);
@@ -498,7 +512,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
         shortMs[i]!.push(await shortRun(i));
       }
     }
-    const [endpointShortCpu, bareShortCpu, recordingShortCpu] = cpuPerRun(shortCpuBefore, SHORT_ROUNDS);
+    const [endpointShortCpu, bareShortCpu, recordingShortCpu, , discardingShortCpu] = cpuPerRun(shortCpuBefore, SHORT_ROUNDS);
     for (let round = 0; round < DEMO_ROUNDS; round++) {
       demoMs.push((await post(base, body(`/stream ${DELTAS}`))).ms);
       await sampleParts(services, events, parts);
@@ -522,6 +536,9 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const unstoredMedian = median(unstoredMs);
     routeTime("the same, the record built but stored nowhere, run time", unstoredMedian, unstoredCpu!);
     add("  bare / this route: the best share without SQLite", bareMedian / unstoredMedian, "x");
+    const discardingMedian = median(discardingMs);
+    routeTime("endpoint over a run store that keeps nothing, run time", discardingMedian, discardingCpu!);
+    add("  bare / this route: the endpoint's share were its storage free", bareMedian / discardingMedian, "x");
     const floorMedian = median(floorMs);
     add("floor: a route writing pre-encoded bytes, run time", floorMedian, "ms");
     add("  ratio endpoint / floor (no target)", endpointMedian / floorMedian, "x");
@@ -537,6 +554,12 @@ export async function benchAgui(): Promise<BenchResult[]> {
       "ms",
       undefined,
       `on the ${DELTAS.toLocaleString("en")}-delta run: ${(endpointCpu! - recordingCpu!).toFixed(2)} ms`,
+    );
+    routeTime(
+      `a ${SHORT_DELTAS}-delta run: endpoint over a run store that keeps nothing`,
+      median(shortMs[3]!),
+      discardingShortCpu!,
+      SHORT_ROUNDS,
     );
     const demoMedian = median(demoMs);
     add("demo agent /stream run over HTTP (model work included)", demoMedian, "ms");
