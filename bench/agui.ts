@@ -12,11 +12,14 @@
 //    bare / that route is the best share the endpoint could reach with nothing else to do; the
 //    same route with the record built but stored nowhere parts building it from storing it. A last
 //    route is the endpoint itself over a run store that keeps nothing: bare / that route is the
-//    share the endpoint would have were its storage free. The endpoint, the bare route and those
-//    three routes each run in a process of their own (see ./support/served-handler.ts), which
-//    prints its CPU per run; the clients and the floor run here. The endpoint, the bare route, the
-//    recording route and the storeless endpoint then serve a run of 10 deltas, turn about: what
-//    each costs a request, apart from what it costs an event;
+//    share the endpoint would have were its storage free. And the bare route's work written as a
+//    web handler (a Request in, a ReadableStream of bytes out, on the same node adapter): bare /
+//    that route is what the web-standard request and stream cost alone, the least any Next.js
+//    route handler pays. The endpoint, the bare route and those four routes each run in a process
+//    of their own (see ./support/served-handler.ts), which prints its CPU per run; the clients and
+//    the floor run here. The endpoint, the bare route, the recording route and the storeless
+//    endpoint then serve a run of 10 deltas, turn about: what each costs a request, apart from
+//    what it costs an event;
 // 2. median time to the first byte of RUN_STARTED on loopback over 50 runs (target < 30 ms);
 // 3. 100 concurrent runs: no error, resident memory growth < 200 MB.
 // Then the same endpoint through the production build's Next.js server (scripts/server.mjs, as
@@ -201,6 +204,7 @@ export const endpointRoute = replayRoute((services) => ({
 export const bareRoute = replayRoute((services) => ({ server: bareServer(services) }));
 export const recordingRoute = replayRoute((services) => ({ server: recordingServer(services, true) }));
 export const unstoredRoute = replayRoute((services) => ({ server: recordingServer(services, false) }));
+export const webRoute = replayRoute((services) => ({ path: "/api/agui/[agent]", handler: webHandler(services) }));
 // The endpoint itself over a run store that keeps nothing (the same handler, bridge and stream).
 export const discardingRoute = replayRoute((services) => {
   const bridge = new AguiBridge({ ...services.bridge.dependencies, runs: new DiscardingRunStore() });
@@ -266,6 +270,31 @@ function bareServer(services: Services): http.Server {
       res.end();
     });
   });
+}
+
+/**
+ * The bare route's work as a web handler on the node adapter, as a Next.js route handler must be
+ * written: the body read from a Request, the frames of each batch as bytes in a ReadableStream
+ * that takes the next batch when the adapter pulls. No auth, no input checks, no record. Its time
+ * against the bare route's is what the web-standard request and stream cost by themselves.
+ */
+function webHandler(services: Services): WebHandler {
+  return async (request, context) => {
+    const agent = services.agents.get((await context.params).agent!)!;
+    const input = (await request.json()) as RunAgentInput;
+    const json = new EventJsonEncoder();
+    const events = agentEvents(agent, services, input);
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const batch = await events.nextBatch();
+        if (!batch) return controller.close();
+        let frames = "";
+        for (const event of batch) frames += `data: ${json.encode(event)}\n\n`;
+        controller.enqueue(utf8Bytes(frames));
+      },
+    });
+    return new Response(body, { status: 200, headers: SSE_HEADERS });
+  };
 }
 
 /**
@@ -440,12 +469,14 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const recordingChild = await serve("recordingRoute");
     const unstoredChild = await serve("unstoredRoute");
     const discardingChild = await serve("discardingRoute");
-    const [endpointBase, bareBase, recordingBase, unstoredBase, discardingBase] = [
+    const webChild = await serve("webRoute");
+    const [endpointBase, bareBase, recordingBase, unstoredBase, discardingBase, webBase] = [
       endpointChild.base,
       bareChild.base,
       recordingChild.base,
       unstoredChild.base,
       discardingChild.base,
+      webChild.base,
     ];
     // 1. Throughput, endpoint and bare route interleaved so both see the same machine.
     const reference = await post(endpointBase, body(`/stream ${DELTAS}`, "replay"), true);
@@ -460,6 +491,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
       await post(recordingBase, body("warm-up", "replay"));
       await post(unstoredBase, body("warm-up", "replay"));
       await post(discardingBase, body(`/stream ${DELTAS}`, "replay"));
+      await post(webBase, body("warm-up", "replay"));
       await post(floorBase, body("warm-up"));
     }
     const endpointMs: number[] = [];
@@ -469,6 +501,7 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const recordingMs: number[] = [];
     const unstoredMs: number[] = [];
     const discardingMs: number[] = [];
+    const webMs: number[] = [];
     const floorMs: number[] = [];
     const demoMs: number[] = [];
     const events = parseEvents((await post(base, body(`/stream ${DELTAS}`), true)).text!);
@@ -489,17 +522,18 @@ export async function benchAgui(): Promise<BenchResult[]> {
       async () => void recordingMs.push((await post(recordingBase, body("recording", "replay"))).ms),
       async () => void unstoredMs.push((await post(unstoredBase, body("unstored", "replay"))).ms),
       async () => void discardingMs.push((await post(discardingBase, body(`/stream ${DELTAS}`, "replay"))).ms),
+      async () => void webMs.push((await post(webBase, body("web", "replay"))).ms),
       async () => void floorMs.push((await post(floorBase, body("floor"))).ms),
     ];
     // CPU per run of each route's process over `runs` runs (see processCpuSeconds), from `before`'s readings.
-    const served = [endpointChild, bareChild, recordingChild, unstoredChild, discardingChild];
+    const served = [endpointChild, bareChild, recordingChild, unstoredChild, discardingChild, webChild];
     const cpuNow = () => served.map((child) => child.cpuSeconds());
     const cpuPerRun = (before: number[], runs: number) => served.map((child, i) => ((child.cpuSeconds() - before[i]!) * 1000) / runs);
     const cpuBefore = cpuNow();
     for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
       for (let i = 0; i < routes.length; i++) await routes[(round + i) % routes.length]!();
     }
-    const [endpointCpu, bareCpu, recordingCpu, unstoredCpu, discardingCpu] = cpuPerRun(cpuBefore, THROUGHPUT_ROUNDS);
+    const [endpointCpu, bareCpu, recordingCpu, unstoredCpu, discardingCpu, webCpu] = cpuPerRun(cpuBefore, THROUGHPUT_ROUNDS);
     // The same three routes on a short run, turn about: what each costs a request.
     const shortBases = [endpointBase, bareBase, recordingBase, discardingBase];
     const shortMs: number[][] = shortBases.map(() => []);
@@ -539,6 +573,9 @@ export async function benchAgui(): Promise<BenchResult[]> {
     const discardingMedian = median(discardingMs);
     routeTime("endpoint over a run store that keeps nothing, run time", discardingMedian, discardingCpu!);
     add("  bare / this route: the endpoint's share were its storage free", bareMedian / discardingMedian, "x");
+    const webMedian = median(webMs);
+    routeTime("bare route's work as a web handler (Request, ReadableStream), run time", webMedian, webCpu!);
+    add("  bare / this route: what the web-standard request and stream cost", bareMedian / webMedian, "x");
     const floorMedian = median(floorMs);
     add("floor: a route writing pre-encoded bytes, run time", floorMedian, "ms");
     add("  ratio endpoint / floor (no target)", endpointMedian / floorMedian, "x");
