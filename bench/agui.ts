@@ -38,8 +38,8 @@ import type { Agent } from "../lib/agents";
 import { consoleApi } from "../lib/api";
 import { LOCAL_PRINCIPAL } from "../lib/auth";
 import { createNodeServer, listenLocal, type WebHandler } from "../lib/http/node-adapter";
-import { AguiBridge } from "../lib/integrations/agui/bridge";
 import { SSE_HEADERS } from "../lib/http/sse";
+import { AguiBridge } from "../lib/integrations/agui/bridge";
 import { EventJsonEncoder } from "../lib/runs/event-json";
 import { RecordBatch } from "../lib/runs/record-batch";
 import type { Services } from "../lib/services";
@@ -484,6 +484,8 @@ export async function benchAgui(): Promise<BenchResult[]> {
     if (count !== frameCount(chunks.join(""))) throw new Error("the captured stream and the served one differ in length");
     const bareCount = frameCount((await post(bareBase, body("warm-up", "replay"), true)).text!);
     if (bareCount !== count) throw new Error(`the bare route wrote ${bareCount} frames, the endpoint ${count}`);
+    const webCount = frameCount((await post(webBase, body("warm-up", "replay"), true)).text!);
+    if (webCount !== count) throw new Error(`the web handler wrote ${webCount} frames, the endpoint ${count}`);
     // Warm up both sides (the JIT, the sockets) before anything is timed.
     for (let i = 0; i < WARM_UP_ROUNDS; i++) {
       await post(endpointBase, body(`/stream ${DELTAS}`, "replay"));
@@ -534,7 +536,8 @@ export async function benchAgui(): Promise<BenchResult[]> {
       for (let i = 0; i < routes.length; i++) await routes[(round + i) % routes.length]!();
     }
     const [endpointCpu, bareCpu, recordingCpu, unstoredCpu, discardingCpu, webCpu] = cpuPerRun(cpuBefore, THROUGHPUT_ROUNDS);
-    // The same three routes on a short run, turn about: what each costs a request.
+    // The endpoint, the bare route, the recording route and the storeless endpoint on a short run,
+    // turn about: what each costs a request.
     const shortBases = [endpointBase, bareBase, recordingBase, discardingBase];
     const shortMs: number[][] = shortBases.map(() => []);
     const shortRun = async (i: number) => (await post(shortBases[i]!, body(`/stream ${SHORT_DELTAS}`, "replay-short"))).ms;
