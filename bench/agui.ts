@@ -279,8 +279,8 @@ function bareServer(services: Services): http.Server {
  * against the bare route's is what the web-standard request and stream cost by themselves.
  */
 function webHandler(services: Services): WebHandler {
-  return async (request, context) => {
-    const agent = services.agents.get((await context.params).agent!)!;
+  return async (request) => {
+    const agent = replayFor(services, request.url);
     const input = (await request.json()) as RunAgentInput;
     const json = new EventJsonEncoder();
     const events = agentEvents(agent, services, input);
